@@ -1,0 +1,41 @@
+// generator/compile: GLSL -> SPIR-V (glslang library), SPIR-V optimise + validate (SPIRV-Tools),
+// SPIR-V -> HLSL / MSL / readable GLSL (SPIRV-Cross).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fftgen/plan.hpp"
+#include "fftgen/types.hpp"
+
+namespace fftgen {
+
+struct CompiledShader {
+  std::vector<uint32_t> spirv;  ///< optimised and validated
+  std::string hlsl;             ///< empty unless asked for
+  std::string msl;              ///< empty unless asked for
+  std::string hlsl_entry_point = "main";
+  std::string msl_entry_point = "main0";
+};
+
+/// Compiles one generated GLSL compute shader (#version 450, Vulkan semantics).
+/// `name` identifies the shader in error messages. Throws CompileError whose message holds the
+/// source with line numbers and the tool's log.
+CompiledShader compile_glsl(const std::string& glsl, const std::string& name, bool want_hlsl,
+                            bool want_msl, const CrossCompileOptions& cross);
+
+/// Runs the SPIR-V validator (Vulkan 1.1 environment). Returns "" if valid, else the messages.
+std::string validate_spirv(const std::vector<uint32_t>& spirv);
+
+/// Compiles HLSL compute source back to SPIR-V with glslang's HLSL front end (used by tests to
+/// prove the HLSL we ship is well-formed and computes the same thing). Throws CompileError.
+std::vector<uint32_t> compile_hlsl_to_spirv(const std::string& hlsl, const std::string& entry_point,
+                                            const std::string& name);
+
+/// Disassembles SPIR-V to text (for reports and golden tests).
+std::string disassemble_spirv(const std::vector<uint32_t>& spirv);
+
+/// Prefixes each line of `source` with its 1-based number (for compile-failure messages).
+std::string number_lines(const std::string& source);
+
+}  // namespace fftgen

@@ -1,0 +1,68 @@
+// Vocabulary shared by every stage of the generator: the option enums of a plan and their
+// spellings. Each enum has to_string()/parse helpers so the plan parser, the variant suffixes and
+// the manifest all spell values the same way.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fftgen {
+
+enum class Direction { forward, inverse };
+enum class DirectionSet { forward, inverse, both };
+enum class Normalize { none, inverse, ortho };
+enum class IndexMath { bitwise, divmod };
+enum class TwiddleSource { table, computed };
+enum class Precision { fp32 };
+enum class Target { spirv, glsl, hlsl, msl };
+
+std::string_view to_string(Direction);
+std::string_view to_string(DirectionSet);
+std::string_view to_string(Normalize);
+std::string_view to_string(IndexMath);
+std::string_view to_string(TwiddleSource);
+std::string_view to_string(Precision);
+std::string_view to_string(Target);
+
+/// Spellings accepted for each enum, in the order they are listed in error messages.
+const std::vector<std::string>& allowed_values(std::string_view field);
+
+std::optional<DirectionSet> parse_direction_set(std::string_view);
+std::optional<Normalize> parse_normalize(std::string_view);
+std::optional<IndexMath> parse_index_math(std::string_view);
+std::optional<TwiddleSource> parse_twiddle_source(std::string_view);
+std::optional<Precision> parse_precision(std::string_view);
+std::optional<Target> parse_target(std::string_view);
+
+/// Directions a DirectionSet expands to, forward first.
+std::vector<Direction> directions_of(DirectionSet);
+
+/// Radices a codelet exists for.
+inline constexpr uint32_t kSupportedRadices[] = {2, 4, 8, 16, 32, 64};
+inline constexpr uint32_t kMaxLog2N = 24;
+
+inline bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+inline uint32_t log2_exact(uint64_t n) {
+  uint32_t l = 0;
+  while ((uint64_t{1} << l) < n) ++l;
+  return l;
+}
+
+/// A plan that is malformed or asks for something unsupported. The message names the kernel and
+/// the field and lists what is allowed. The CLI maps it to exit code 1.
+class PlanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// glslang, the SPIR-V optimiser/validator or SPIRV-Cross rejected a generated shader.
+/// what() holds the numbered source and the tool's log. The CLI maps it to exit code 2.
+class CompileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace fftgen

@@ -1,0 +1,82 @@
+#include "fftgen/types.hpp"
+
+#include <array>
+#include <map>
+
+namespace fftgen {
+namespace {
+
+template <typename E, size_t K>
+using Names = std::array<std::pair<E, std::string_view>, K>;
+
+constexpr Names<Direction, 2> kDirection{{{Direction::forward, "forward"}, {Direction::inverse, "inverse"}}};
+constexpr Names<DirectionSet, 3> kDirectionSet{
+    {{DirectionSet::forward, "forward"}, {DirectionSet::inverse, "inverse"}, {DirectionSet::both, "both"}}};
+constexpr Names<Normalize, 3> kNormalize{
+    {{Normalize::none, "none"}, {Normalize::inverse, "inverse"}, {Normalize::ortho, "ortho"}}};
+constexpr Names<IndexMath, 2> kIndexMath{{{IndexMath::bitwise, "bitwise"}, {IndexMath::divmod, "divmod"}}};
+constexpr Names<TwiddleSource, 2> kTwiddles{
+    {{TwiddleSource::table, "table"}, {TwiddleSource::computed, "computed"}}};
+constexpr Names<Precision, 1> kPrecision{{{Precision::fp32, "fp32"}}};
+constexpr Names<Target, 4> kTarget{
+    {{Target::spirv, "spirv"}, {Target::glsl, "glsl"}, {Target::hlsl, "hlsl"}, {Target::msl, "msl"}}};
+
+template <typename E, size_t K>
+std::string_view name_of(const Names<E, K>& names, E value) {
+  for (const auto& [v, s] : names)
+    if (v == value) return s;
+  return "?";
+}
+
+template <typename E, size_t K>
+std::optional<E> parse_name(const Names<E, K>& names, std::string_view text) {
+  for (const auto& [v, s] : names)
+    if (s == text) return v;
+  return std::nullopt;
+}
+
+template <typename E, size_t K>
+std::vector<std::string> spellings(const Names<E, K>& names) {
+  std::vector<std::string> out;
+  for (const auto& [v, s] : names) out.emplace_back(s);
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Direction v) { return name_of(kDirection, v); }
+std::string_view to_string(DirectionSet v) { return name_of(kDirectionSet, v); }
+std::string_view to_string(Normalize v) { return name_of(kNormalize, v); }
+std::string_view to_string(IndexMath v) { return name_of(kIndexMath, v); }
+std::string_view to_string(TwiddleSource v) { return name_of(kTwiddles, v); }
+std::string_view to_string(Precision v) { return name_of(kPrecision, v); }
+std::string_view to_string(Target v) { return name_of(kTarget, v); }
+
+std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
+std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
+std::optional<IndexMath> parse_index_math(std::string_view s) { return parse_name(kIndexMath, s); }
+std::optional<TwiddleSource> parse_twiddle_source(std::string_view s) { return parse_name(kTwiddles, s); }
+std::optional<Precision> parse_precision(std::string_view s) { return parse_name(kPrecision, s); }
+std::optional<Target> parse_target(std::string_view s) { return parse_name(kTarget, s); }
+
+const std::vector<std::string>& allowed_values(std::string_view field) {
+  static const std::map<std::string_view, std::vector<std::string>> table{
+      {"direction", spellings(kDirectionSet)}, {"normalize", spellings(kNormalize)},
+      {"index_math", spellings(kIndexMath)},   {"twiddles", spellings(kTwiddles)},
+      {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
+  };
+  static const std::vector<std::string> none;
+  auto it = table.find(field);
+  return it == table.end() ? none : it->second;
+}
+
+std::vector<Direction> directions_of(DirectionSet set) {
+  switch (set) {
+    case DirectionSet::forward: return {Direction::forward};
+    case DirectionSet::inverse: return {Direction::inverse};
+    case DirectionSet::both: break;
+  }
+  return {Direction::forward, Direction::inverse};
+}
+
+}  // namespace fftgen
