@@ -1,1 +1,117 @@
-int main() { return 0; }
+// fftgen: the command-line front end of the generator library. Everything but argument handling
+// and error reporting lives in the library (generator/include/fftgen).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "fftgen/codelet.hpp"
+#include "fftgen/emit_codelet.hpp"
+#include "fftgen/generate.hpp"
+#include "fftgen/plan.hpp"
+
+namespace {
+
+constexpr int kExitUsage = 1;    // bad usage or bad plan
+constexpr int kExitCompile = 2;  // a generated shader failed to compile
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw fftgen::PlanError(fmt::format("cannot read plan '{}': {}", path, std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void explain_radix(uint32_t radix, bool inverse) {
+  bool supported = false;
+  for (uint32_t r : fftgen::kSupportedRadices) supported |= r == radix;
+  if (!supported) throw fftgen::PlanError(fmt::format("--explain: radix {} has no codelet; allowed: 2, 4, 8, 16, 32, 64", radix));
+  const auto direction = inverse ? fftgen::Direction::inverse : fftgen::Direction::forward;
+  const fftgen::codelet::Dag dag = fftgen::codelet::make_dft(radix, direction);
+  const auto ops = fftgen::codelet::count_ops(dag);
+  fmt::print("// radix-{} {} codelet: {} adds, {} muls ({} FMA candidates), {} negations\n", radix,
+             fftgen::to_string(direction), ops.adds, ops.muls, ops.fma_candidates, ops.negs);
+  fmt::print("{}", fftgen::emit_codelet_glsl(dag, fmt::format("radix{}_{}", radix, inverse ? "inv" : "fwd")));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "fftgen: compiles a JSON plan of FFTs into compute shaders (SPIR-V, GLSL, HLSL, MSL) and a manifest.json\n"
+      "that says how to dispatch them. Without a plan, the built-in default plan (generated/default.json) is used."};
+  app.set_version_flag("--version", std::string("fftgen ") + FFTGEN_VERSION);
+  std::string plan_path, out_dir, targets_csv;
+  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false;
+  uint32_t explain = 0;
+  app.add_option("plan", plan_path, "plan file (JSON); see README.md for the format");
+  app.add_option("-o,--output", out_dir, "output folder (created if missing)");
+  app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
+  app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
+  app.add_flag("-q,--quiet", quiet, "print nothing but errors");
+  app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
+  app.add_option("--explain", explain, "print the op counts and GLSL of the radix-R codelet (R = 2, 4, 8, 16, 32, 64) and exit");
+  app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
+  app.footer(
+      "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
+      "Example: fftgen generated/default.json -o out/");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "fftgen: error: %s (see fftgen --help)\n", e.what());
+    return kExitUsage;
+  }
+
+  try {
+    if (print_default) {
+      fmt::print("{}", fftgen::default_plan_text());
+      return 0;
+    }
+    if (explain != 0) {
+      explain_radix(explain, explain_inverse);
+      return 0;
+    }
+    const bool use_default = plan_path.empty();
+    const std::string source = use_default ? "default.json" : std::filesystem::path(plan_path).filename().string();
+    const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path);
+    fftgen::Plan plan = fftgen::parse_plan(text, source);
+    if (!targets_csv.empty()) {
+      plan.targets.clear();
+      std::stringstream ss(targets_csv);
+      for (std::string item; std::getline(ss, item, ',');) {
+        auto t = fftgen::parse_target(item);
+        if (!t) throw fftgen::PlanError(fmt::format("--targets: unknown target '{}'; allowed: spirv, glsl, hlsl, msl", item));
+        plan.targets.push_back(*t);
+      }
+    }
+    if (dry_run) {
+      for (const std::string& name : fftgen::planned_files(plan))
+        fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());
+      return 0;
+    }
+    if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
+    const auto output = fftgen::generate(plan, source, [&](const std::string& name) {
+      if (!quiet) fmt::print(stderr, "fftgen: {}\n", name);
+    });
+    fftgen::write_output(output, out_dir);
+    if (!quiet)
+      fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {}\n", output.files.size(), plan.kernels.size(), out_dir);
+    return 0;
+  } catch (const fftgen::CompileError& e) {
+    std::fprintf(stderr, "fftgen: error: %s\n", e.what());
+    return kExitCompile;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fftgen: error: %s\n", e.what());
+    return kExitUsage;
+  }
+}

@@ -29,6 +29,14 @@ std::string validate_spirv(const std::vector<uint32_t>& spirv);
 
 /// Compiles HLSL compute source back to SPIR-V with glslang's HLSL front end (used by tests to
 /// prove the HLSL we ship is well-formed and computes the same thing). Throws CompileError.
+/// The result has the same interface as the GLSL path, so one Vulkan pipeline layout runs both:
+/// - register(tN) / register(uN) (SPIRV-Cross numbers them by the original binding) become
+///   binding N; the register space (absent below SM 5.1, space0 from 5.1) becomes the set.
+/// - SPIRV-Cross writes the GLSL push-constant block as a cbuffer without a register clause. In a
+///   private copy of the text, before compiling, that one declaration gets `[[vk::push_constant]]`
+///   prepended (same line, so error line numbers match) and becomes a Vulkan push-constant block.
+///   The HLSL fftgen ships is not changed; under D3D the same cbuffer is a root-constant buffer.
+/// The result is validated (Vulkan 1.1) before it is returned.
 std::vector<uint32_t> compile_hlsl_to_spirv(const std::string& hlsl, const std::string& entry_point,
                                             const std::string& name);
 

@@ -1,5 +1,6 @@
 // generator/plan: parse and validate a JSON plan and expand list-valued fields into variants.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,9 +40,16 @@ struct Plan {
   CrossCompileOptions cross;
 };
 
+/// A plan may expand to at most this many variants in all; more is almost surely a mistake in the
+/// value lists, and refusing early keeps a typo from exhausting memory.
+inline constexpr std::size_t kMaxPlanVariants = 65536;
+
 /// Parses plan text (JSON). `source` names the plan in messages ("plan.json").
 /// Throws PlanError on any malformed or unsupported input.
 Plan parse_plan(const std::string& text, const std::string& source = "plan");
 Plan parse_plan(const nlohmann::json& doc, const std::string& source = "plan");
+/// Plan text given as a C string. Without this overload a string literal would be ambiguous:
+/// nlohmann::json is implicitly constructible from const char* as well (as a JSON string value).
+Plan parse_plan(const char* text, const std::string& source = "plan");
 
 }  // namespace fftgen

@@ -1,0 +1,269 @@
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <kainjow/mustache.hpp>
+
+#include "fftgen/codelet.hpp"
+#include "fftgen/emit.hpp"
+#include "fftgen/emit_codelet.hpp"
+
+namespace fftgen {
+namespace {
+
+// Spells the index arithmetic of one variant: every division, remainder and multiplication by a
+// power of two goes through here, so `index_math` changes only these spellings.
+class IndexMathWriter {
+ public:
+  explicit IndexMathWriter(IndexMath mode) : mode_(mode) {}
+
+  std::string div(const std::string& x, uint32_t p) const {
+    if (p == 1) return x;
+    return mode_ == IndexMath::bitwise ? fmt::format("({} >> {}u)", x, log2_exact(p)) : fmt::format("({} / {}u)", x, p);
+  }
+  std::string mod(const std::string& x, uint32_t p) const {
+    if (p == 1) return "0u";
+    return mode_ == IndexMath::bitwise ? fmt::format("({} & {}u)", x, p - 1) : fmt::format("({} % {}u)", x, p);
+  }
+  std::string mul(const std::string& x, uint32_t p) const {
+    if (p == 1) return x;
+    return mode_ == IndexMath::bitwise ? fmt::format("({} << {}u)", x, log2_exact(p)) : fmt::format("({} * {}u)", x, p);
+  }
+
+ private:
+  IndexMath mode_;
+};
+
+std::string codelet_name(uint32_t radix, Direction direction) {
+  return fmt::format("radix{}_{}", radix, direction == Direction::forward ? "fwd" : "inv");
+}
+
+// Collects the body of main() with two-space indentation.
+class Body {
+ public:
+  void line(const std::string& s) { out_ << std::string(indent_, ' ') << s << '\n'; }
+  void open(const std::string& s) { line(s + " {"); indent_ += 2; }
+  void close() { indent_ -= 2; line("}"); }
+  std::string str() const { return out_.str(); }
+
+ private:
+  std::ostringstream out_;
+  int indent_ = 2;
+};
+
+std::string v(uint32_t e) { return fmt::format("v{}", e); }
+
+struct PassEmitter {
+  const KernelSpec& spec;
+  const KernelLayout& layout;
+  const PassLayout& pass;
+  Direction direction;
+  IndexMathWriter im;
+  Body body;
+  uint32_t step() const { return pass.threads_per_column; }  // distance between one invocation's values
+
+  std::string shared_index(const std::string& i) const {
+    if (pass.pad_log2 == 0) return i;
+    return fmt::format("{0} + ({0} >> {1}u)", i, pass.pad_log2);
+  }
+  std::string sh(const std::string& i) const { return fmt::format("sh[{}]", shared_index(i)); }
+
+  void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
+
+  std::string constant(uint32_t x) const { return fmt::format("{}u", x); }
+
+  // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
+  std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
+    if (spec.twiddles == TwiddleSource::table)
+      return fmt::format("tw[{} * {}u + {}u]", k, stage.radix - 1, stage.twiddle_offset + r - 1);
+    return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.stride} * stage.radix));
+  }
+  static std::string angle_per_step(uint64_t l) { return glsl_float_literal(2.0 * M_PI / static_cast<double>(l)); }
+
+  void emit_indices() {
+    const uint32_t c = pass.columns_per_workgroup;
+    body.line("uint t = gl_LocalInvocationID.x;");
+    body.line("uint group = gl_WorkGroupID.x + params.group_offset;");
+    if (pass.row_mode()) {
+      body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", pass.threads_per_column)));
+      body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", pass.threads_per_column)));
+      body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
+      body.line("bool in_range = b < params.batch;");
+      body.line("uint src_base = b * params.src_stride + q;");
+    } else {
+      const uint32_t cpt = pass.columns_per_transform;
+      body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
+      body.line(fmt::format("uint q = {};  // position inside the column", im.div("t", c)));
+      body.line(fmt::format("uint g = {} + c;", im.mul("group", c)));
+      body.line(fmt::format("uint b = {};", im.div("g", cpt)));
+      body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
+      body.line("bool in_range = b < params.batch;");
+      body.line(fmt::format("uint src_base = b * params.src_stride + j + {};", im.mul("q", cpt)));
+    }
+    if (pass.shared_elements > 0) body.line(fmt::format("uint sh_base = {} + q;", im.mul("c", pass.size)));
+  }
+
+  void emit_load() {
+    const uint32_t e_count = pass.elems_per_thread;
+    const uint32_t element_stride = step() * pass.columns_per_transform;
+    for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
+    body.open("if (in_range)");
+    for (uint32_t e = 0; e < e_count; ++e)
+      body.line(fmt::format("{} = src[src_base + {}];", v(e), constant(e * element_stride)));
+    body.close();
+    if (pass.stride > 1) emit_pass_twiddles();
+  }
+
+  // Between passes: value r of column j is multiplied by W_L^(r*k), k = j mod stride, L = stride*M.
+  void emit_pass_twiddles() {
+    const PassTwiddles& t = pass.pass_twiddles;
+    body.line(fmt::format("uint k = {};", im.mod("j", pass.stride)));
+    for (uint32_t e = 0; e < pass.elems_per_thread; ++e) {
+      std::string m = fmt::format("m{}", e);
+      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
+      std::string w;
+      if (spec.twiddles == TwiddleSource::table)
+        w = fmt::format("cmul(tw[{}u + {}], tw[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
+                        im.div(m, t.lo_count));
+      else
+        w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{pass.stride} * pass.size));
+      body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(e), w));
+    }
+  }
+
+  void emit_stages() {
+    const uint32_t e_count = pass.elems_per_thread;
+    for (size_t s = 0; s < pass.stages.size(); ++s) {
+      const StageLayout& stage = pass.stages[s];
+      const uint32_t r_count = stage.radix;
+      const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
+      body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
+      if (s > 0) {
+        barrier();
+        for (uint32_t e = 0; e < e_count; ++e)
+          body.line(fmt::format("{} = {};", v(e), sh(fmt::format("sh_base + {}", constant(e * step())))));
+      }
+      for (uint32_t i = 0; i < per_thread; ++i) {
+        std::string jj = fmt::format("j{}_{}", s, i);
+        if (stage.stride > 1) {
+          body.line(fmt::format("uint {} = {};", jj, i == 0 ? "q" : fmt::format("q + {}", constant(i * step()))));
+          std::string k = fmt::format("k{}_{}", s, i);
+          body.line(fmt::format("uint {} = {};", k, im.mod(jj, stage.stride)));
+          for (uint32_t r = 1; r < r_count; ++r)
+            body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(i + r * per_thread), stage_twiddle(stage, r, k)));
+        }
+        std::string args;
+        for (uint32_t r = 0; r < r_count; ++r) args += (r ? ", " : "") + v(i + r * per_thread);
+        body.line(fmt::format("{}({});", codelet_name(r_count, direction), args));
+      }
+      if (s + 1 < pass.stages.size()) {
+        if (s > 0) barrier();  // every read of this stage is done before anyone overwrites
+        for (uint32_t i = 0; i < per_thread; ++i) {
+          std::string jj = i == 0 ? std::string("q") : fmt::format("(q + {})", constant(i * step()));
+          std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
+                                         im.mod(jj, stage.stride));
+          for (uint32_t r = 0; r < r_count; ++r) {
+            std::string idx = fmt::format("{} + {} + {}", im.mul("c", pass.size), base, constant(r * stage.stride));
+            body.line(fmt::format("{} = {};", sh(idx), v(i + r * per_thread)));
+          }
+        }
+      }
+    }
+  }
+
+  void emit_store(double scale) {
+    const std::string scaled = scale == 1.0 ? "" : " * " + glsl_float_literal(scale);
+    const uint32_t e_count = pass.elems_per_thread;
+    if (pass.row_mode()) {
+      body.open("if (in_range)");
+      body.line("uint dst_base = b * params.dst_stride + q;");
+      for (uint32_t e = 0; e < e_count; ++e)
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", constant(e * step()), v(e), scaled));
+      body.close();
+    } else if (!pass.transposed_store()) {
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = b * params.dst_stride + {} + {} + {};",
+                            im.mul(im.div("j", pass.stride), pass.stride * pass.size), im.mod("j", pass.stride),
+                            im.mul("q", pass.stride)));
+      for (uint32_t e = 0; e < e_count; ++e)
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", constant(e * step() * pass.stride), v(e), scaled));
+      body.close();
+    } else {
+      // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced.
+      body.line("// store through shared memory: the workgroup's columns become contiguous rows");
+      if (pass.stages.size() > 1) barrier();
+      for (uint32_t e = 0; e < e_count; ++e)
+        body.line(fmt::format("{} = {};", sh(fmt::format("sh_base + {}", constant(e * step()))), v(e)));
+      barrier();
+      const uint32_t cpt = pass.columns_per_transform;
+      body.line(fmt::format("uint g0 = {};", im.mul("group", pass.columns_per_workgroup)));
+      body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
+      body.open("if (b0 < params.batch)");
+      body.line(fmt::format("uint dst_base = b0 * params.dst_stride + {};", im.mul(im.mod("g0", cpt), pass.size)));
+      for (uint32_t e = 0; e < e_count; ++e) {
+        std::string idx = e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size));
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", idx, sh(idx), scaled));
+      }
+      body.close();
+    }
+  }
+};
+
+}  // namespace
+
+std::string pass_name(Direction direction, size_t pass) {
+  return fmt::format("{}{}", direction == Direction::forward ? "fwd" : "inv", pass);
+}
+
+double direction_scale(const KernelSpec& spec, Direction direction) {
+  switch (spec.normalize) {
+    case Normalize::none: return 1.0;
+    case Normalize::inverse: return direction == Direction::inverse ? 1.0 / spec.n() : 1.0;
+    case Normalize::ortho: return 1.0 / std::sqrt(static_cast<double>(spec.n()));
+  }
+  return 1.0;
+}
+
+std::string emit_pass_glsl(const KernelSpec& spec, const KernelLayout& layout, size_t pass_index, Direction direction,
+                           const std::string& plan_source) {
+  const PassLayout& pass = layout.passes.at(pass_index);
+  PassEmitter emitter{spec, layout, pass, direction, IndexMathWriter(spec.index_math), {}};
+  emitter.emit_indices();
+  emitter.emit_load();
+  emitter.emit_stages();
+  const bool last = pass_index + 1 == layout.passes.size();
+  emitter.emit_store(last ? direction_scale(spec, direction) : 1.0);
+
+  std::string codelets;
+  std::set<uint32_t> radices;
+  for (const StageLayout& stage : pass.stages) radices.insert(stage.radix);
+  for (uint32_t r : radices) codelets += emit_codelet_glsl(codelet::make_dft(r, direction), codelet_name(r, direction)) + "\n";
+
+  std::string stages;
+  for (const StageLayout& stage : pass.stages) stages += (stages.empty() ? "" : "x") + std::to_string(stage.radix);
+
+  kainjow::mustache::mustache tmpl{std::string(embedded_template("stockham.comp"))};
+  kainjow::mustache::data data;
+  data.set("header", fmt::format("Generated by fftgen {} from plan '{}': kernel '{}', pass {}. Do not edit.",
+                                 FFTGEN_VERSION, plan_source, spec.name, pass_name(direction, pass_index)));
+  data.set("summary",
+           fmt::format("N = {}, {} {}, pass {} of {}: sub-transform {} (stages {}) at stride {}, {} per workgroup; "
+                       "index math {}, twiddles {}",
+                       layout.n, to_string(direction), "FFT", pass_index + 1, layout.passes.size(), pass.size, stages,
+                       pass.stride, pass.columns_per_workgroup, to_string(spec.index_math), to_string(spec.twiddles)));
+  data.set("workgroup_size", std::to_string(pass.workgroup_size));
+  data.set("twiddle_table", spec.twiddles == TwiddleSource::table && layout.twiddle_count > 0);
+  data.set("computed_twiddles", spec.twiddles == TwiddleSource::computed);
+  if (pass.shared_elements > 0) data.set("shared_elements", std::to_string(pass.shared_elements));
+  else data.set("shared_elements", false);
+  data.set("twiddle_operand", direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");
+  data.set("codelets", codelets);
+  data.set("body", emitter.body.str());
+  std::string text = tmpl.render(data);
+  if (!tmpl.is_valid()) throw std::runtime_error("template stockham.comp: " + tmpl.error_message());
+  return text;
+}
+
+}  // namespace fftgen

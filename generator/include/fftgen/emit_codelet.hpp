@@ -1,0 +1,18 @@
+// generator/emit: a codelet DAG as GLSL text.
+#pragma once
+#include <string>
+
+#include "fftgen/codelet.hpp"
+
+namespace fftgen {
+
+/// GLSL function `void <function_name>(inout vec2 x0, ..., inout vec2 x<R-1>)` computing the
+/// codelet in place: one `float tN = ...;` per add/sub/mul/neg node in topological order (inputs are
+/// read as `xR.x` / `xR.y`, constants inlined as float literals that round-trip exactly), then the
+/// outputs, assigned only after every temporary is computed. The text is deterministic.
+std::string emit_codelet_glsl(const codelet::Dag& dag, const std::string& function_name);
+
+/// A GLSL float literal that reads back as exactly float(value) (e.g. "0.707106769", "2.0").
+std::string glsl_float_literal(double value);
+
+}  // namespace fftgen

@@ -1,0 +1,83 @@
+// generator/plan: how one kernel variant is laid out on the GPU — passes, stages, workgroups,
+// buffers and twiddle tables. Pure arithmetic, no text: emit/ renders a KernelLayout as GLSL.
+//
+// The algorithm is the Stockham autosort FFT in the formulation of Govindaraju et al.,
+// "High Performance Discrete Fourier Transforms on Graphics Processors" (SC'08): a radix-R step
+// over data of length L with stride Ns (product of the radices before it) reads
+// x[j + r*L/R], multiplies by W_{Ns*R}^{r*(j mod Ns)}, does a radix-R DFT and writes
+// y[(j div Ns)*Ns*R + (j mod Ns) + r*Ns]. A *pass* (one dispatch) is such a step whose radix
+// M is itself a product of stages run inside the workgroup through shared memory.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "fftgen/plan.hpp"
+
+namespace fftgen {
+
+enum class BufferRole { input, output, scratch, twiddles };
+std::string_view to_string(BufferRole);
+
+/// One butterfly stage inside a pass (a Stockham step over the pass's M-point sub-transform).
+struct StageLayout {
+  uint32_t radix = 0;
+  uint32_t stride = 1;          ///< Ns inside the pass: product of this pass's earlier radices
+  uint32_t twiddle_offset = 0;  ///< table entries [k*(radix-1) + r-1] for k < stride (if stride > 1)
+};
+
+/// Two-level table for the twiddles between passes, W_L^m with m < L = stride*size:
+/// W_L^m = lo[m mod B] * hi[m div B], B = 2^lo_log2 (so the table has ~2*sqrt(L) entries, not L).
+struct PassTwiddles {
+  uint32_t lo_offset = 0;
+  uint32_t hi_offset = 0;
+  uint32_t lo_log2 = 0;
+  uint32_t lo_count = 0;
+  uint32_t hi_count = 0;
+};
+
+/// One dispatch.
+struct PassLayout {
+  uint32_t size = 0;                   ///< M: sub-transform length (product of stage radices)
+  uint32_t stride = 1;                 ///< product of the earlier passes' sizes
+  uint32_t columns_per_transform = 1;  ///< N / M: sub-transforms per transform
+  uint32_t columns_per_workgroup = 1;  ///< C: sub-transforms per workgroup (transforms, in row mode)
+  uint32_t elems_per_thread = 0;       ///< E: complex values each invocation holds (max radix)
+  uint32_t threads_per_column = 0;     ///< M / E
+  uint32_t workgroup_size = 0;         ///< C * M / E
+  std::vector<StageLayout> stages;
+  PassTwiddles pass_twiddles;          ///< used when stride > 1
+  BufferRole src = BufferRole::input;
+  BufferRole dst = BufferRole::output;
+  uint32_t pad_log2 = 0;               ///< shared index i is stored at i + (i >> pad_log2); 0 = no padding
+  uint32_t shared_elements = 0;        ///< complex (vec2) elements of shared memory, padding included
+
+  /// Row mode: the pass covers whole transforms (single-pass kernels), whose elements are
+  /// contiguous, so invocations of one transform are adjacent. Otherwise (column mode) the C
+  /// sub-transforms of a workgroup are adjacent columns and invocations are column-fastest.
+  bool row_mode() const { return columns_per_transform == 1; }
+  /// The first pass of a multi-pass kernel writes y[j*M + r]: its store goes through shared memory
+  /// so that it stays coalesced.
+  bool transposed_store() const { return !row_mode() && stride == 1; }
+  uint32_t shared_bytes() const { return shared_elements * 8; }
+};
+
+struct KernelLayout {
+  uint32_t n = 0;
+  std::vector<uint32_t> radices;  ///< every stage radix, in order (the split actually used)
+  std::vector<PassLayout> passes;
+  uint32_t twiddle_count = 0;     ///< complex entries of the table (0 for computed twiddles)
+  bool needs_scratch() const;
+};
+
+/// Lays out a kernel variant. Throws PlanError (naming the kernel and field) if an explicit radix
+/// split or workgroup size cannot be honoured within the shared-memory budget.
+KernelLayout make_layout(const KernelSpec& spec);
+
+/// The forward twiddle table of a layout (both directions use it; the inverse conjugates),
+/// computed in double and rounded once to float: 2*twiddle_count floats (re, im).
+std::vector<float> make_twiddle_table(const KernelLayout& layout);
+
+/// Radices `auto` picks for an M-point sub-transform.
+std::vector<uint32_t> auto_radices(uint32_t m);
+
+}  // namespace fftgen

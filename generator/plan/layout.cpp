@@ -1,0 +1,237 @@
+#include "fftgen/layout.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace fftgen {
+namespace {
+
+constexpr uint32_t kElementBytes = 8;          // complex64
+constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for when workgroup_size is auto
+constexpr uint32_t kMinColumns = 8;            // columns per workgroup in multi-pass kernels: 64-byte runs
+constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
+constexpr uint32_t kMaxInvocations = 1024;
+
+uint32_t product(const std::vector<uint32_t>& v) {
+  uint64_t p = 1;
+  for (uint32_t x : v) p *= x;
+  return static_cast<uint32_t>(p);
+}
+
+[[noreturn]] void fail(const KernelSpec& spec, const char* field, const std::string& what) {
+  throw PlanError(fmt::format("kernel '{}': field '{}': {}", spec.name, field, what));
+}
+
+uint32_t padded(uint32_t elements, uint32_t pad_log2) {
+  return pad_log2 == 0 ? elements : elements + (elements >> pad_log2);
+}
+
+// Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e.
+// Returns 0 if nothing fits.
+uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode,
+                        uint32_t columns_available) {
+  const uint32_t threads_per_column = m / e;
+  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  if (spec.workgroup_size != 0) {
+    if (spec.workgroup_size % threads_per_column != 0) return 0;
+    uint32_t c = spec.workgroup_size / threads_per_column;
+    if (padded(c * m, 0) > budget || c > columns_available) return 0;
+    return c;
+  }
+  uint32_t c = std::max<uint32_t>(1, kAutoWorkgroupSize / threads_per_column);
+  if (!row_mode) c = std::clamp(c, kMinColumns, kMaxColumns);
+  while (c > 1 && (c * m > budget || c * threads_per_column > kMaxInvocations)) c /= 2;
+  c = std::min(c, columns_available);
+  if (c * m > budget || c * threads_per_column > kMaxInvocations) return 0;
+  if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
+  return c;
+}
+
+// Splits log2(n) bits into `passes` nearly equal parts, larger parts first.
+std::vector<uint32_t> even_pass_sizes(uint32_t log2n, uint32_t passes) {
+  std::vector<uint32_t> sizes;
+  for (uint32_t p = 0; p < passes; ++p) {
+    uint32_t bits = log2n / passes + (p < log2n % passes ? 1 : 0);
+    sizes.push_back(1u << bits);
+  }
+  return sizes;
+}
+
+// Groups an explicit radix list into consecutive passes whose sizes are each at most max_size.
+std::vector<std::vector<uint32_t>> group_radices(const KernelSpec& spec, const std::vector<uint32_t>& radices,
+                                                 uint32_t max_size) {
+  std::vector<std::vector<uint32_t>> groups(1);
+  uint64_t size = 1;
+  for (uint32_t r : radices) {
+    if (r > max_size)
+      fail(spec, "radices",
+           fmt::format("radix {} needs more shared memory than shared_memory_bytes={} allows in a multi-pass "
+                       "kernel (at most {} per pass); raise shared_memory_bytes or use smaller radices",
+                       r, spec.shared_memory_bytes, max_size));
+    if (size * r > max_size) {
+      groups.emplace_back();
+      size = 1;
+    }
+    groups.back().push_back(r);
+    size *= r;
+  }
+  return groups;
+}
+
+}  // namespace
+
+std::string_view to_string(BufferRole role) {
+  switch (role) {
+    case BufferRole::input: return "input";
+    case BufferRole::output: return "output";
+    case BufferRole::scratch: return "scratch";
+    case BufferRole::twiddles: return "twiddles";
+  }
+  return "?";
+}
+
+bool KernelLayout::needs_scratch() const {
+  return std::any_of(passes.begin(), passes.end(), [](const PassLayout& p) {
+    return p.src == BufferRole::scratch || p.dst == BufferRole::scratch;
+  });
+}
+
+std::vector<uint32_t> auto_radices(uint32_t m) {
+  // Radix 16 keeps 16 complex values per invocation in registers (radix 32 and up spill on
+  // most GPUs); the remainder becomes one smaller stage.
+  std::vector<uint32_t> radices;
+  uint32_t bits = log2_exact(m);
+  for (; bits >= 4; bits -= 4) radices.push_back(16);
+  if (bits > 0) radices.push_back(1u << bits);
+  return radices;
+}
+
+KernelLayout make_layout(const KernelSpec& spec) {
+  KernelLayout layout;
+  const uint32_t n = spec.n();
+  if (!is_power_of_two(n) || n < 2 || log2_exact(n) > kMaxLog2N)
+    fail(spec, "shape", fmt::format("N = {} is not supported; allowed: a power of two from 2 to 2^{}", n, kMaxLog2N));
+  layout.n = n;
+  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+
+  // 1. Split N into passes, and each pass into stages.
+  std::vector<std::vector<uint32_t>> pass_radices;
+  if (!spec.radices.empty()) {
+    if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
+    if (n <= budget)
+      pass_radices.push_back(spec.radices);
+    else
+      pass_radices = group_radices(spec, spec.radices, budget / kMinColumns);
+  } else if (n <= budget) {
+    pass_radices.push_back(auto_radices(n));
+  } else {
+    const uint32_t max_bits = log2_exact(budget / kMinColumns);
+    const uint32_t log2n = log2_exact(n);
+    const uint32_t passes = (log2n + max_bits - 1) / max_bits;
+    for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size));
+  }
+
+  // 2. Buffers: the last pass writes the output; it reads in place from the output (safe: each
+  // of its workgroups reads exactly the elements it writes). Earlier passes alternate between
+  // output and scratch backwards from there, so three or more passes need a scratch buffer.
+  const size_t num_passes = pass_radices.size();
+  std::vector<BufferRole> dst(num_passes, BufferRole::output);
+  for (size_t back = 2; back < num_passes + 1; ++back) {
+    if (back > num_passes) break;
+    size_t p = num_passes - back;
+    dst[p] = (back % 2 == 0) ? BufferRole::output : BufferRole::scratch;
+  }
+
+  // 3. Each pass: columns per workgroup, invocations, shared memory, twiddle offsets.
+  uint32_t stride = 1;
+  uint32_t twiddles = 0;
+  const bool table = spec.twiddles == TwiddleSource::table;
+  for (size_t p = 0; p < num_passes; ++p) {
+    PassLayout pass;
+    pass.size = product(pass_radices[p]);
+    pass.stride = stride;
+    pass.columns_per_transform = n / pass.size;
+    pass.elems_per_thread = *std::max_element(pass_radices[p].begin(), pass_radices[p].end());
+    pass.threads_per_column = pass.size / pass.elems_per_thread;
+    pass.columns_per_workgroup =
+        choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), pass.row_mode() ? 1u << 30 : pass.columns_per_transform);
+    if (pass.columns_per_workgroup == 0) {
+      if (spec.workgroup_size != 0)
+        fail(spec, "workgroup_size",
+             fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation) within "
+                         "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
+                         spec.workgroup_size, p, pass.size, pass.elems_per_thread, spec.shared_memory_bytes,
+                         pass.threads_per_column, std::max(pass.threads_per_column, budget / pass.size * pass.threads_per_column)));
+      fail(spec, "shared_memory_bytes",
+           fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, p, pass.size));
+    }
+    pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
+    if (pass.workgroup_size > kMaxInvocations)
+      fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {})", p, pass.workgroup_size, kMaxInvocations));
+
+    uint32_t ns = 1;
+    for (uint32_t r : pass_radices[p]) {
+      StageLayout stage;
+      stage.radix = r;
+      stage.stride = ns;
+      if (table && ns > 1) {
+        stage.twiddle_offset = twiddles;
+        twiddles += ns * (r - 1);
+      }
+      pass.stages.push_back(stage);
+      ns *= r;
+    }
+    if (stride > 1) {
+      const uint32_t log2l = log2_exact(uint64_t{stride} * pass.size);
+      pass.pass_twiddles.lo_log2 = (log2l + 1) / 2;
+      pass.pass_twiddles.lo_count = 1u << pass.pass_twiddles.lo_log2;
+      pass.pass_twiddles.hi_count = 1u << (log2l - pass.pass_twiddles.lo_log2);
+      if (table) {
+        pass.pass_twiddles.lo_offset = twiddles;
+        twiddles += pass.pass_twiddles.lo_count;
+        pass.pass_twiddles.hi_offset = twiddles;
+        twiddles += pass.pass_twiddles.hi_count;
+      }
+    }
+    const bool uses_shared = pass.stages.size() > 1 || pass.transposed_store();
+    pass.shared_elements = uses_shared ? padded(pass.columns_per_workgroup * pass.size, pass.pad_log2) : 0;
+    pass.src = p == 0 ? BufferRole::input : dst[p - 1];
+    pass.dst = dst[p];
+    for (uint32_t r : pass_radices[p]) layout.radices.push_back(r);
+    layout.passes.push_back(std::move(pass));
+    stride *= layout.passes.back().size;
+  }
+  layout.twiddle_count = twiddles;
+  return layout;
+}
+
+std::vector<float> make_twiddle_table(const KernelLayout& layout) {
+  std::vector<float> table(2 * size_t{layout.twiddle_count});
+  // exp(-2*pi*i*m/l) in double, rounded once to float.
+  auto put = [&](uint32_t at, uint64_t m, uint64_t l) {
+    const double angle = -2.0 * M_PI * static_cast<double>(m % l) / static_cast<double>(l);
+    table[2 * size_t{at}] = static_cast<float>(std::cos(angle));
+    table[2 * size_t{at} + 1] = static_cast<float>(std::sin(angle));
+  };
+  if (layout.twiddle_count == 0) return table;
+  for (const PassLayout& pass : layout.passes) {
+    for (const StageLayout& stage : pass.stages) {
+      if (stage.stride == 1) continue;
+      for (uint32_t k = 0; k < stage.stride; ++k)
+        for (uint32_t r = 1; r < stage.radix; ++r)
+          put(stage.twiddle_offset + k * (stage.radix - 1) + (r - 1), uint64_t{r} * k, uint64_t{stage.stride} * stage.radix);
+    }
+    if (pass.stride > 1) {
+      const uint64_t l = uint64_t{pass.stride} * pass.size;
+      const PassTwiddles& t = pass.pass_twiddles;
+      for (uint32_t x = 0; x < t.lo_count; ++x) put(t.lo_offset + x, x, l);
+      for (uint32_t y = 0; y < t.hi_count; ++y) put(t.hi_offset + y, uint64_t{y} << t.lo_log2, l);
+    }
+  }
+  return table;
+}
+
+}  // namespace fftgen

@@ -1,0 +1,630 @@
+// generator/plan: JSON plan -> validated list of kernel variants.
+//
+// Validation stops at the first problem and throws PlanError. Every message has the shape
+//   <source>: <kernel>: field '<field>': <what is wrong>; allowed: <what would be accepted>
+// where <kernel> is "kernel 'name'" once the name is known and valid, "kernels[i]" before.
+#include "fftgen/plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace fftgen {
+namespace {
+
+using json = nlohmann::json;
+
+// Kernel fields in the order they vary during expansion (first = slowest) and in suffixes.
+const std::vector<std::string> kKernelFields{"name",       "shape",          "direction", "normalize",
+                                             "radices",    "index_math",     "twiddles",  "workgroup_size",
+                                             "precision",  "shared_memory_bytes"};
+const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
+                                               "targets",          "hlsl_shader_model", "msl_version"};
+const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
+    {"5.0", 50}, {"5.1", 51}, {"6.0", 60}, {"6.1", 61}, {"6.2", 62},
+    {"6.3", 63}, {"6.4", 64}, {"6.5", 65}, {"6.6", 66}};
+const std::vector<std::pair<std::string, std::pair<uint32_t, uint32_t>>> kMslVersions{
+    {"2.0", {2, 0}}, {"2.1", {2, 1}}, {"2.2", {2, 2}}, {"2.3", {2, 3}}, {"2.4", {2, 4}}, {"3.0", {3, 0}}};
+
+constexpr size_t kMaxNameLength = 64;
+constexpr uint64_t kMinN = 2;
+constexpr uint64_t kMaxN = uint64_t{1} << kMaxLog2N;
+constexpr uint64_t kMaxWorkgroupSize = 1024;
+constexpr uint64_t kMinSharedMemory = 1024;
+constexpr uint64_t kMaxSharedMemory = 65536;
+
+const std::string kAllowedName = fmt::format(
+    "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
+const std::string kAllowedN =
+    fmt::format("a power of two from {} to {} (2^{})", kMinN, kMaxN, kMaxLog2N);
+const std::string kAllowedShape = "[N] with N " + kAllowedN + ", or a list of such shapes";
+const std::string kAllowedRadixValues = "2, 4, 8, 16, 32, 64";
+const std::string kAllowedRadices =
+    "\"auto\" or a list of radices from {" + kAllowedRadixValues + "} whose product is N";
+const std::string kAllowedWorkgroup =
+    fmt::format("\"auto\" or a power of two from 1 to {}", kMaxWorkgroupSize);
+const std::string kAllowedSharedMemory =
+    fmt::format("an integer from {} to {}", kMinSharedMemory, kMaxSharedMemory);
+
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+// Plan text is user input: escape control characters and cut long strings before echoing them.
+std::string quote(std::string_view s) {
+  std::string shown = s.size() > 80 ? std::string(s.substr(0, 77)) + "..." : std::string(s);
+  std::string body = json(shown).dump(-1, ' ', false, json::error_handler_t::replace);
+  return "'" + body.substr(1, body.size() - 2) + "'";
+}
+
+// A short description of any JSON value. Containers are never dumped: they may be huge or deep.
+std::string describe(const json& v) {
+  switch (v.type()) {
+    case json::value_t::array: return v.empty() ? "an empty list" : "a list";
+    case json::value_t::object: return "an object";
+    case json::value_t::string: return "the string " + quote(v.get_ref<const std::string&>());
+    case json::value_t::null: return "null";
+    default: return v.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+}
+
+// Levenshtein distance, for "did you mean" suggestions on misspelt field names.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Where an error happened: the plan and, inside a kernel, which kernel.
+struct Where {
+  const std::string& source;
+  std::string kernel;  // "kernel 'fft1k'", "kernels[3]" or "" for the top level
+
+  [[noreturn]] void fail(std::string_view field, const std::string& what) const {
+    std::string msg = source + ": ";
+    if (!kernel.empty()) msg += kernel + ": ";
+    if (!field.empty()) msg += "field '" + std::string(field) + "': ";
+    throw PlanError(msg + what);
+  }
+  [[noreturn]] void fail(std::string_view field, const std::string& what, const std::string& allowed) const {
+    fail(field, what + "; allowed: " + allowed);
+  }
+};
+
+void reject_unknown_fields(const json& obj, const std::vector<std::string>& known, const Where& where,
+                           std::string_view what) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::string hint;
+    size_t best = 3;
+    for (const auto& k : known) {
+      size_t d = edit_distance(lower(key), lower(k));
+      if (d < best) best = d, hint = " (did you mean '" + k + "'?)";
+    }
+    where.fail("", fmt::format("unknown field {}{}; known {} fields: {}", quote(key), hint, what, join(known)));
+  }
+}
+
+// JSON numbers arrive as unsigned, signed or floating point; only a non-negative integer written
+// as one is accepted. `what` names the value in messages ("N", "radix", "workgroup_size").
+uint64_t read_count(const json& v, const Where& where, std::string_view field, std::string_view what,
+                    const std::string& allowed) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer()) {
+    int64_t x = v.get<int64_t>();
+    if (x < 0) where.fail(field, fmt::format("{} = {} is negative", what, x), allowed);
+    return static_cast<uint64_t>(x);
+  }
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    std::string shown = describe(v);
+    if (d < 0) where.fail(field, fmt::format("{} = {} is negative", what, shown), allowed);
+    if (d != std::floor(d)) where.fail(field, fmt::format("{} = {} is not an integer", what, shown), allowed);
+    if (d >= 9.0e18) where.fail(field, fmt::format("{} = {} is too large", what, shown), allowed);
+    where.fail(field, fmt::format("{} = {} must be written as an integer (no fraction or exponent)", what, shown),
+               allowed);
+  }
+  where.fail(field, fmt::format("{} must be an integer, got {}", what, describe(v)), allowed);
+}
+
+uint64_t read_in_range(const json& v, const Where& where, std::string_view field, std::string_view what,
+                       uint64_t lo, uint64_t hi, bool power_of_two, const std::string& allowed) {
+  uint64_t x = read_count(v, where, field, what, allowed);
+  if (x < lo) where.fail(field, fmt::format("{} = {} is too small", what, x), allowed);
+  if (x > hi) where.fail(field, fmt::format("{} = {} is too large", what, x), allowed);
+  if (power_of_two && !is_power_of_two(x))
+    where.fail(field, fmt::format("{} = {} is not a power of two", what, x), allowed);
+  return x;
+}
+
+// One alternative of a field: how to apply it to a variant, and the name suffix it adds when the
+// field lists more than one alternative.
+struct Choice {
+  std::function<void(KernelSpec&)> apply;
+  std::string suffix;
+  std::string shown;  // for the duplicate-value message
+};
+
+void reject_duplicates(const std::vector<Choice>& choices, const Where& where, std::string_view field) {
+  for (size_t i = 0; i < choices.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (choices[i].suffix == choices[j].suffix)
+        where.fail(field, fmt::format("value {} is listed twice (elements {} and {}); list each value once",
+                                      choices[i].shown, j, i));
+}
+
+void reject_empty_list(const json& v, const Where& where, std::string_view field, const std::string& allowed) {
+  if (v.is_array() && v.empty())
+    where.fail(field, "the list of values is empty; give one value or a list of at least one", allowed);
+}
+
+template <typename E>
+std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E> (*parse)(std::string_view),
+                                     void (*set)(KernelSpec&, E), const Where& where, const std::string& field) {
+  if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
+  const auto& allowed_list = allowed_values(field);
+  std::string allowed = join(allowed_list);
+  reject_empty_list(*v, where, field, allowed);
+  std::vector<const json*> items;
+  if (v->is_array())
+    for (const auto& e : *v) items.push_back(&e);
+  else
+    items.push_back(v);
+  std::vector<Choice> out;
+  for (const json* e : items) {
+    if (!e->is_string()) where.fail(field, "must be a string, got " + describe(*e), allowed);
+    const std::string& s = e->get_ref<const std::string&>();
+    std::optional<E> parsed = parse(s);
+    if (!parsed) {
+      if (field == "precision" && s == "fp16")
+        where.fail(field, "'fp16' is reserved for a later version (fp16 storage, fp32 arithmetic) and not supported yet",
+                   allowed);
+      where.fail(field, "unknown value " + quote(s), allowed);
+    }
+    E value = *parsed;
+    out.push_back({[=](KernelSpec& k) { set(k, value); }, "__" + std::string(to_string(value)), quote(s)});
+  }
+  reject_duplicates(out, where, field);
+  return out;
+}
+
+std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
+  const std::string field = "shape";
+  if (!v) where.fail(field, "missing; every kernel needs a shape, e.g. \"shape\": [1024]", kAllowedShape);
+  if (!v->is_array())
+    where.fail(field, "must be a list like [1024], got " + describe(*v), kAllowedShape);
+  bool is_list = std::any_of(v->begin(), v->end(), [](const json& e) { return e.is_array(); });
+  std::vector<const json*> items;
+  if (is_list)
+    for (const auto& e : *v) items.push_back(&e);
+  else
+    items.push_back(v);
+  std::vector<Choice> out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const json& s = *items[i];
+    if (!s.is_array())
+      where.fail(field, fmt::format("a list of shapes must hold only shapes like [1024]; element {} is {}", i,
+                                    describe(s)),
+                 kAllowedShape);
+    if (s.empty()) where.fail(field, "the shape is empty; expected [N]", kAllowedShape);
+    if (s.size() == 2)
+      where.fail(field, "2D shapes [NY, NX] are reserved for a later version; only 1D shapes [N] are supported now",
+                 kAllowedShape);
+    if (s.size() > 2)
+      where.fail(field, fmt::format("a shape with {} dimensions is not supported; only 1D shapes [N] are", s.size()),
+                 kAllowedShape);
+    uint32_t n = static_cast<uint32_t>(read_in_range(s[0], where, field, "N", kMinN, kMaxN, true, kAllowedN));
+    out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("__n{}", n), fmt::format("[{}]", n)});
+  }
+  reject_duplicates(out, where, field);
+  return out;
+}
+
+std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
+  const std::string field = "radices";
+  if (!v) return {{[](KernelSpec& k) { k.radices.clear(); }, "", ""}};
+  if (v->is_array() && v->empty())
+    where.fail(field, "the list of radices is empty; give \"auto\" or radices whose product is N",
+               kAllowedRadices);
+  // A flat list of integers is one value; a list holding "auto" or lists is a list of values.
+  bool is_list = v->is_array() && std::any_of(v->begin(), v->end(), [](const json& e) {
+                   return e.is_string() || e.is_array();
+                 });
+  std::vector<const json*> items;
+  if (is_list)
+    for (const auto& e : *v) items.push_back(&e);
+  else
+    items.push_back(v);
+  std::vector<Choice> out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const json& r = *items[i];
+    if (r.is_string()) {
+      if (r.get_ref<const std::string&>() != "auto")
+        where.fail(field, "unknown value " + quote(r.get_ref<const std::string&>()), kAllowedRadices);
+      out.push_back({[](KernelSpec& k) { k.radices.clear(); }, "__rauto", "'auto'"});
+      continue;
+    }
+    if (!r.is_array()) {
+      if (is_list)
+        where.fail(field,
+                   fmt::format("each element of a list of radix choices must be \"auto\" or a list like [8, 8, 16]; "
+                               "element {} is {}",
+                               i, describe(r)),
+                   kAllowedRadices);
+      where.fail(field, "must be \"auto\" or a list of radices, got " + describe(r), kAllowedRadices);
+    }
+    if (r.empty())
+      where.fail(field, "the list of radices is empty; give \"auto\" or radices whose product is N",
+                 kAllowedRadices);
+    std::vector<uint32_t> radices;
+    for (const auto& e : r) {
+      uint64_t x = read_count(e, where, field, "radix", kAllowedRadixValues);
+      if (std::find(std::begin(kSupportedRadices), std::end(kSupportedRadices), x) == std::end(kSupportedRadices))
+        where.fail(field, fmt::format("radix {} is not supported", x), kAllowedRadixValues);
+      radices.push_back(static_cast<uint32_t>(x));
+    }
+    std::string suffix = "__r" + fmt::format("{}", fmt::join(radices, "x"));
+    std::string shown = fmt::format("[{}]", fmt::join(radices, ", "));
+    out.push_back({[=](KernelSpec& k) { k.radices = radices; }, suffix, shown});
+  }
+  reject_duplicates(out, where, field);
+  return out;
+}
+
+// workgroup_size and shared_memory_bytes: an integer, or (workgroup_size only) "auto".
+std::vector<Choice> parse_integer_field(const json* v, const Where& where, const std::string& field,
+                                        uint32_t fallback, bool allow_auto, uint64_t lo, uint64_t hi,
+                                        bool power_of_two, const std::string& allowed,
+                                        std::string_view suffix_prefix, void (*set)(KernelSpec&, uint32_t)) {
+  if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
+  reject_empty_list(*v, where, field, allowed);
+  std::vector<const json*> items;
+  if (v->is_array())
+    for (const auto& e : *v) items.push_back(&e);
+  else
+    items.push_back(v);
+  std::vector<Choice> out;
+  for (const json* e : items) {
+    if (allow_auto && e->is_string()) {
+      if (e->get_ref<const std::string&>() != "auto")
+        where.fail(field, "unknown value " + quote(e->get_ref<const std::string&>()), allowed);
+      out.push_back({[=](KernelSpec& k) { set(k, 0); }, std::string("__") + std::string(suffix_prefix) + "auto",
+                     "'auto'"});
+      continue;
+    }
+    uint32_t x = static_cast<uint32_t>(read_in_range(*e, where, field, field, lo, hi, power_of_two, allowed));
+    out.push_back({[=](KernelSpec& k) { set(k, x); }, fmt::format("__{}{}", suffix_prefix, x),
+                   fmt::format("{}", x)});
+  }
+  reject_duplicates(out, where, field);
+  return out;
+}
+
+std::string read_name(const json& kernel, const Where& where) {
+  auto it = kernel.find("name");
+  if (it == kernel.end())
+    where.fail("name", "missing; every kernel needs a unique name", kAllowedName);
+  if (!it->is_string()) where.fail("name", "must be a string, got " + describe(*it), kAllowedName);
+  const std::string& name = it->get_ref<const std::string&>();
+  if (name.empty()) where.fail("name", "the name is empty", kAllowedName);
+  if (name.size() > kMaxNameLength)
+    where.fail("name", fmt::format("the name is {} characters long", name.size()), kAllowedName);
+  for (char c : name) {
+    bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) {
+      std::string ch = c == '\'' ? "\"'\"" : quote(std::string(1, c));
+      if (static_cast<unsigned char>(c) >= 0x80) ch = "a non-ASCII character";
+      where.fail("name", fmt::format("name {} contains {}", quote(name), ch), kAllowedName);
+    }
+  }
+  return name;
+}
+
+std::vector<Target> parse_targets(const json& doc, const Where& where) {
+  const std::string allowed = join(allowed_values("targets"));
+  auto it = doc.find("targets");
+  if (it == doc.end()) return {Target::spirv, Target::glsl, Target::hlsl, Target::msl};
+  if (!it->is_array()) where.fail("targets", "must be a list like [\"spirv\", \"msl\"], got " + describe(*it), allowed);
+  if (it->empty()) where.fail("targets", "the list is empty; give at least one target or leave the field out", allowed);
+  std::vector<Target> out;
+  for (const auto& e : *it) {
+    if (!e.is_string()) where.fail("targets", "each target must be a string, got " + describe(e), allowed);
+    const std::string& s = e.get_ref<const std::string&>();
+    std::optional<Target> t = parse_target(s);
+    if (!t) where.fail("targets", "unknown target " + quote(s), allowed);
+    if (std::find(out.begin(), out.end(), *t) != out.end())
+      where.fail("targets", "target " + quote(s) + " is listed twice; list each target once", allowed);
+    out.push_back(*t);
+  }
+  return out;
+}
+
+template <typename V>
+V parse_version(const json& doc, const Where& where, const std::string& field,
+                const std::vector<std::pair<std::string, V>>& table) {
+  std::vector<std::string> names;
+  for (const auto& [s, v] : table) names.push_back(s);
+  const std::string allowed = join(names);
+  auto it = doc.find(field);
+  if (it == doc.end()) return table.front().second;
+  if (!it->is_string())
+    where.fail(field, fmt::format("must be a string such as \"{}\", got {}", table.front().first, describe(*it)),
+               allowed);
+  const std::string& s = it->get_ref<const std::string&>();
+  for (const auto& [name, v] : table)
+    if (name == s) return v;
+  where.fail(field, "unknown value " + quote(s), allowed);
+}
+
+// Variants that a kernel expands to: the cartesian product of its fields' alternatives.
+std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
+                                      const std::string& name, size_t variants_so_far) {
+  Where where{source, "kernel " + quote(name)};
+  reject_unknown_fields(kernel, kKernelFields, where, "kernel");
+  auto field = [&](const char* key) -> const json* {
+    auto it = kernel.find(key);
+    return it == kernel.end() ? nullptr : &*it;
+  };
+  // Fields in expansion order; the first varies slowest.
+  std::vector<std::pair<std::string, std::vector<Choice>>> fields;
+  fields.emplace_back("shape", parse_shape_field(field("shape"), where));
+  fields.emplace_back("direction", parse_enum_field<DirectionSet>(
+                                       field("direction"), DirectionSet::both, parse_direction_set,
+                                       [](KernelSpec& k, DirectionSet v) { k.direction = v; }, where, "direction"));
+  fields.emplace_back("normalize", parse_enum_field<Normalize>(
+                                       field("normalize"), Normalize::inverse, parse_normalize,
+                                       [](KernelSpec& k, Normalize v) { k.normalize = v; }, where, "normalize"));
+  fields.emplace_back("radices", parse_radices_field(field("radices"), where));
+  fields.emplace_back("index_math", parse_enum_field<IndexMath>(
+                                        field("index_math"), IndexMath::bitwise, parse_index_math,
+                                        [](KernelSpec& k, IndexMath v) { k.index_math = v; }, where, "index_math"));
+  fields.emplace_back("twiddles", parse_enum_field<TwiddleSource>(
+                                      field("twiddles"), TwiddleSource::table, parse_twiddle_source,
+                                      [](KernelSpec& k, TwiddleSource v) { k.twiddles = v; }, where, "twiddles"));
+  fields.emplace_back("workgroup_size",
+                      parse_integer_field(field("workgroup_size"), where, "workgroup_size", 0, true, 1,
+                                          kMaxWorkgroupSize, true, kAllowedWorkgroup, "wg",
+                                          [](KernelSpec& k, uint32_t v) { k.workgroup_size = v; }));
+  fields.emplace_back("precision", parse_enum_field<Precision>(
+                                       field("precision"), Precision::fp32, parse_precision,
+                                       [](KernelSpec& k, Precision v) { k.precision = v; }, where, "precision"));
+  fields.emplace_back("shared_memory_bytes",
+                      parse_integer_field(field("shared_memory_bytes"), where, "shared_memory_bytes", 32768, false,
+                                          kMinSharedMemory, kMaxSharedMemory, false, kAllowedSharedMemory, "smem",
+                                          [](KernelSpec& k, uint32_t v) { k.shared_memory_bytes = v; }));
+
+  // Refuse before building anything: a few long lists multiply into more variants than memory holds.
+  size_t count = 1;
+  for (const auto& [key, choices] : fields) {
+    count *= choices.size();
+    if (variants_so_far + count > kMaxPlanVariants)
+      where.fail(key, fmt::format("the plan expands to more than {} variants; shorten the value lists",
+                                  kMaxPlanVariants));
+  }
+
+  KernelSpec base;
+  base.name = name;
+  base.plan_name = name;
+  std::vector<KernelSpec> variants{base};
+  for (const auto& [key, choices] : fields) {
+    std::vector<KernelSpec> next;
+    next.reserve(variants.size() * choices.size());
+    for (const auto& v : variants)
+      for (const auto& c : choices) {
+        KernelSpec k = v;
+        c.apply(k);
+        if (choices.size() > 1) k.name += c.suffix;
+        next.push_back(std::move(k));
+      }
+    variants = std::move(next);
+  }
+
+  for (const auto& k : variants) {
+    if (k.radices.empty()) continue;
+    uint64_t product = 1;
+    for (uint32_t r : k.radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
+    if (product != k.n()) {
+      std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+      where.fail("radices",
+                 fmt::format("radices [{}] multiply to {}{}, but N = {}{}", fmt::join(k.radices, ", "),
+                             product, product >= (uint64_t{1} << 40) ? " or more" : "", k.n(), which),
+                 kAllowedRadices);
+    }
+  }
+  return variants;
+}
+
+// nlohmann keeps the last of duplicate object keys silently; a plan with "name" twice is a mistake
+// worth reporting, so the parse callback records the first duplicate and where it is.
+struct DuplicateKeyFinder {
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string key;
+    size_t elements = 0;
+  };
+  std::vector<Frame> frames;
+  std::string duplicate_path;
+
+  std::string path() const {
+    std::string p;
+    for (const auto& f : frames) {
+      if (f.object)
+        p += (p.empty() ? "" : ".") + f.key;
+      else
+        p += fmt::format("[{}]", f.elements - 1);
+    }
+    return p;
+  }
+  void element_starts() {
+    if (!frames.empty() && !frames.back().object) ++frames.back().elements;
+  }
+  bool operator()(int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        element_starts();
+        frames.push_back({event == json::parse_event_t::object_start, {}, {}, 0});
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames.empty()) frames.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!frames.empty() && parsed.is_string()) {
+          auto& f = frames.back();
+          f.key = parsed.get<std::string>();
+          if (!f.keys.insert(f.key).second && duplicate_path.empty()) duplicate_path = path();
+        }
+        break;
+      case json::parse_event_t::value:
+        element_starts();
+        break;
+    }
+    return true;
+  }
+};
+
+// "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> "parse error at ...".
+// nlohmann quotes the bytes it last read, which may be invalid UTF-8: those are shown as \xNN so
+// the message is always printable text.
+std::string clean_json_message(const std::string& what) {
+  std::string_view text = what;
+  if (text.rfind("[json.exception.", 0) == 0) {
+    size_t end = text.find("] ");
+    if (end != std::string_view::npos) text.remove_prefix(end + 2);
+  }
+  std::string out;
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80 || byte < 0x20)
+      out += fmt::format("\\x{:02X}", byte);
+    else
+      out += c;
+  }
+  return out;
+}
+
+Plan parse_document(const json& doc, const std::string& source) {
+  Where top{source, ""};
+  if (!doc.is_object())
+    top.fail("", "the top level must be a JSON object with a 'kernels' list, got " + describe(doc));
+  reject_unknown_fields(doc, kTopLevelFields, top, "top-level");
+  for (const char* key : {"$schema", "description"}) {
+    auto it = doc.find(key);
+    if (it != doc.end() && !it->is_string()) top.fail(key, "must be a string, got " + describe(*it));
+  }
+
+  Plan plan;
+  plan.targets = parse_targets(doc, top);
+  plan.cross.hlsl_shader_model = parse_version(doc, top, "hlsl_shader_model", kShaderModels);
+  auto msl = parse_version(doc, top, "msl_version", kMslVersions);
+  plan.cross.msl_version_major = msl.first;
+  plan.cross.msl_version_minor = msl.second;
+
+  auto kernels = doc.find("kernels");
+  const std::string allowed_kernels = "a non-empty list of kernel objects, e.g. [{\"name\": \"fft1k\", \"shape\": [1024]}]";
+  if (kernels == doc.end()) top.fail("kernels", "missing; a plan needs at least one kernel", allowed_kernels);
+  if (!kernels->is_array()) top.fail("kernels", "must be a list, got " + describe(*kernels), allowed_kernels);
+  if (kernels->empty()) top.fail("kernels", "the list is empty; a plan needs at least one kernel", allowed_kernels);
+
+  std::map<std::string, size_t> plan_names;  // lower-cased name -> kernel index
+  struct Origin {
+    std::string variant;
+    std::string kernel;
+    size_t index;
+  };
+  std::map<std::string, Origin> variant_names;  // lower-cased: files must not clash on case-insensitive file systems
+  for (size_t i = 0; i < kernels->size(); ++i) {
+    const json& k = (*kernels)[i];
+    Where at{source, fmt::format("kernels[{}]", i)};
+    if (!k.is_object())
+      at.fail("", "a kernel must be an object with at least 'name' and 'shape', got " + describe(k));
+    std::string name = read_name(k, at);
+    auto [seen, fresh] = plan_names.emplace(lower(name), i);
+    if (!fresh) {
+      const std::string& other = (*kernels)[seen->second]["name"].get_ref<const std::string&>();
+      Where named{source, "kernel " + quote(name)};
+      if (other == name)
+        named.fail("name", fmt::format("name {} is used by kernels[{}] and kernels[{}]; names must be unique",
+                                       quote(name), seen->second, i));
+      named.fail("name", fmt::format("names {} (kernels[{}]) and {} (kernels[{}]) differ only in case; they would "
+                                     "clash as file names on case-insensitive file systems",
+                                     quote(other), seen->second, quote(name), i));
+    }
+    for (auto& v : expand_kernel(k, source, name, plan.kernels.size())) {
+      auto [it, ok] = variant_names.emplace(lower(v.name), Origin{v.name, name, i});
+      if (!ok) {
+        const Origin& o = it->second;
+        Where named{source, "kernel " + quote(name)};
+        named.fail("", fmt::format("variant name {} clashes with variant {} of kernel {} (kernels[{}]); variant "
+                                   "names must be unique (ignoring case); rename one of the kernels",
+                                   quote(v.name), quote(o.variant), quote(o.kernel), o.index));
+      }
+      plan.kernels.push_back(std::move(v));
+    }
+  }
+  return plan;
+}
+
+}  // namespace
+
+Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
+  try {
+    return parse_document(doc, source);
+  } catch (const json::exception& e) {
+    // Every access above is type-checked first; this keeps a missed case a PlanError, not a crash.
+    throw PlanError(source + ": " + clean_json_message(e.what()));
+  }
+}
+
+Plan parse_plan(const std::string& text, const std::string& source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw PlanError(source + ": the plan is empty; expected a JSON object with a 'kernels' list");
+  json doc;
+  DuplicateKeyFinder finder;
+  try {
+    doc = json::parse(text, std::ref(finder));
+  } catch (const json::exception& e) {
+    throw PlanError(source + ": invalid JSON: " + clean_json_message(e.what()));
+  }
+  if (!finder.duplicate_path.empty())
+    throw PlanError(source + ": invalid plan: key '" + finder.duplicate_path +
+                    "' appears twice in the same object; JSON readers keep only one of them, so remove the other");
+  return parse_plan(doc, source);
+}
+
+Plan parse_plan(const char* text, const std::string& source) {
+  return parse_plan(std::string(text ? text : ""), source);
+}
+
+}  // namespace fftgen

@@ -1,0 +1,38 @@
+#version 450
+// {{{header}}}
+// {{{summary}}}
+layout(local_size_x = {{workgroup_size}}, local_size_y = 1, local_size_z = 1) in;
+
+// Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
+// exactly the elements it writes, and reads them all before it writes.
+layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
+{{#twiddle_table}}
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+{{/twiddle_table}}
+
+layout(push_constant) uniform Params {
+  uint batch;         // transforms to compute
+  uint group_offset;  // first workgroup of this dispatch, when a large grid is split
+  uint src_stride;    // complex elements between consecutive transforms at binding 0
+  uint dst_stride;    // ... at binding 1
+} params;
+{{#shared_elements}}
+
+shared vec2 sh[{{shared_elements}}];
+{{/shared_elements}}
+
+vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+// Twiddles are stored for the forward transform, exp(-2*pi*i*m/L); the inverse conjugates them.
+vec2 twiddle_mul(vec2 a, vec2 w) { return cmul(a, {{{twiddle_operand}}}); }
+{{#computed_twiddles}}
+vec2 twiddle(uint m, float angle_per_step) {
+  float a = float(m) * angle_per_step;
+  return vec2(cos(a), -sin(a));
+}
+{{/computed_twiddles}}
+
+{{{codelets}}}
+void main() {
+{{{body}}}
+}
