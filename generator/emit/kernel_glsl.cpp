@@ -64,11 +64,14 @@ struct PassEmitter {
   Body body;
   uint32_t step() const { return pass.threads_per_column; }  // distance between one invocation's values
 
-  std::string shared_index(const std::string& i) const {
-    if (pass.pad_log2 == 0) return i;
-    return fmt::format("{0} + ({0} >> {1}u)", i, pass.pad_log2);
+  // Value `i` of the workgroup's column `c` in shared memory (see PassLayout::pad_log2).
+  std::string sh(const std::string& c, const std::string& i) const {
+    // A padded column length is not a power of two: that product is a multiplication either way.
+    std::string at = pass.column_pad == 0 ? im.mul(c, pass.size) : fmt::format("{} * {}u", c, pass.size + pass.column_pad);
+    at += " + " + i;
+    if (pass.pad_log2 != 0) at += fmt::format(" + ({} >> {}u)", i, pass.pad_log2);
+    return fmt::format("sh[{}]", at);
   }
-  std::string sh(const std::string& i) const { return fmt::format("sh[{}]", shared_index(i)); }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
 
@@ -102,7 +105,6 @@ struct PassEmitter {
       body.line("bool in_range = b < params.batch;");
       body.line(fmt::format("uint src_base = b * params.src_stride + j + {};", im.mul("q", cpt)));
     }
-    if (pass.shared_elements > 0) body.line(fmt::format("uint sh_base = {} + q;", im.mul("c", pass.size)));
   }
 
   void emit_load() {
@@ -143,7 +145,7 @@ struct PassEmitter {
       if (s > 0) {
         barrier();
         for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = {};", v(e), sh(fmt::format("sh_base + {}", constant(e * step())))));
+          body.line(fmt::format("{} = {};", v(e), sh("c", fmt::format("(q + {})", constant(e * step())))));
       }
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
@@ -165,8 +167,8 @@ struct PassEmitter {
           std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                          im.mod(jj, stage.stride));
           for (uint32_t r = 0; r < r_count; ++r) {
-            std::string idx = fmt::format("{} + {} + {}", im.mul("c", pass.size), base, constant(r * stage.stride));
-            body.line(fmt::format("{} = {};", sh(idx), v(i + r * per_thread)));
+            std::string idx = fmt::format("({} + {})", base, constant(r * stage.stride));
+            body.line(fmt::format("{} = {};", sh("c", idx), v(i + r * per_thread)));
           }
         }
       }
@@ -195,7 +197,7 @@ struct PassEmitter {
       body.line("// store through shared memory: the workgroup's columns become contiguous rows");
       if (pass.stages.size() > 1) barrier();
       for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("{} = {};", sh(fmt::format("sh_base + {}", constant(e * step()))), v(e)));
+        body.line(fmt::format("{} = {};", sh("c", fmt::format("(q + {})", constant(e * step()))), v(e)));
       barrier();
       const uint32_t cpt = pass.columns_per_transform;
       body.line(fmt::format("uint g0 = {};", im.mul("group", pass.columns_per_workgroup)));
@@ -203,8 +205,9 @@ struct PassEmitter {
       body.open("if (b0 < params.batch)");
       body.line(fmt::format("uint dst_base = b0 * params.dst_stride + {};", im.mul(im.mod("g0", cpt), pass.size)));
       for (uint32_t e = 0; e < e_count; ++e) {
-        std::string idx = e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size));
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", idx, sh(idx), scaled));
+        std::string l = e == 0 ? "t" : fmt::format("(t + {})", constant(e * pass.workgroup_size));
+        std::string value = sh(im.div(l, pass.size), im.mod(l, pass.size));
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", l, value, scaled));
       }
       body.close();
     }

@@ -25,27 +25,26 @@ uint32_t product(const std::vector<uint32_t>& v) {
   throw PlanError(fmt::format("kernel '{}': field '{}': {}", spec.name, field, what));
 }
 
-uint32_t padded(uint32_t elements, uint32_t pad_log2) {
-  return pad_log2 == 0 ? elements : elements + (elements >> pad_log2);
-}
+// Shared-memory slots one column takes with bank-conflict padding (see PassLayout::pad_log2).
+uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 4) : m + 1; }
 
-// Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e.
-// Returns 0 if nothing fits.
-uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode,
-                        uint32_t columns_available) {
+// Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e,
+// with `per_column` shared slots per column. Returns 0 if nothing fits.
+uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode, uint32_t columns_available,
+                        uint32_t per_column) {
   const uint32_t threads_per_column = m / e;
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
   if (spec.workgroup_size != 0) {
     if (spec.workgroup_size % threads_per_column != 0) return 0;
     uint32_t c = spec.workgroup_size / threads_per_column;
-    if (padded(c * m, 0) > budget || c > columns_available) return 0;
+    if (c * per_column > budget || c > columns_available) return 0;
     return c;
   }
   uint32_t c = std::max<uint32_t>(1, kAutoWorkgroupSize / threads_per_column);
   if (!row_mode) c = std::clamp(c, kMinColumns, kMaxColumns);
-  while (c > 1 && (c * m > budget || c * threads_per_column > kMaxInvocations)) c /= 2;
+  while (c > 1 && (c * per_column > budget || c * threads_per_column > kMaxInvocations)) c /= 2;
   c = std::min(c, columns_available);
-  if (c * m > budget || c * threads_per_column > kMaxInvocations) return 0;
+  if (c * per_column > budget || c * threads_per_column > kMaxInvocations) return 0;
   if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
   return c;
 }
@@ -156,8 +155,18 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.columns_per_transform = n / pass.size;
     pass.elems_per_thread = *std::max_element(pass_radices[p].begin(), pass_radices[p].end());
     pass.threads_per_column = pass.size / pass.elems_per_thread;
-    pass.columns_per_workgroup =
-        choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), pass.row_mode() ? 1u << 30 : pass.columns_per_transform);
+    const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
+    const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
+    // Prefer padded columns; fall back to unpadded ones where only those fit (N = budget exactly).
+    bool pad = uses_shared;
+    pass.columns_per_workgroup = 0;
+    if (pad)
+      pass.columns_per_workgroup = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
+                                                  padded_column(pass.size, pass.row_mode()));
+    if (pass.columns_per_workgroup == 0) {
+      pad = false;
+      pass.columns_per_workgroup = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available, pass.size);
+    }
     if (pass.columns_per_workgroup == 0) {
       if (spec.workgroup_size != 0)
         fail(spec, "workgroup_size",
@@ -196,8 +205,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
         twiddles += pass.pass_twiddles.hi_count;
       }
     }
-    const bool uses_shared = pass.stages.size() > 1 || pass.transposed_store();
-    pass.shared_elements = uses_shared ? padded(pass.columns_per_workgroup * pass.size, pass.pad_log2) : 0;
+    // Row mode: invocations of one transform are adjacent and a radix-R stage writes at stride R,
+    // so pad inside the column (one slot every 16 values: 16 complex = 128 bytes = all banks).
+    // Column mode: adjacent invocations are adjacent columns, M apart: pad each column by one.
+    if (uses_shared) {
+      if (pad && pass.row_mode()) pass.pad_log2 = 4;
+      if (pad && !pass.row_mode()) pass.column_pad = 1;
+      pass.shared_elements = pass.columns_per_workgroup * (pad ? padded_column(pass.size, pass.row_mode()) : pass.size);
+    }
     pass.src = p == 0 ? BufferRole::input : dst[p - 1];
     pass.dst = dst[p];
     for (uint32_t r : pass_radices[p]) layout.radices.push_back(r);

@@ -175,11 +175,13 @@ struct Choice {
 };
 
 void reject_duplicates(const std::vector<Choice>& choices, const Where& where, std::string_view field) {
-  for (size_t i = 0; i < choices.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (choices[i].suffix == choices[j].suffix)
-        where.fail(field, fmt::format("value {} is listed twice (elements {} and {}); list each value once",
-                                      choices[i].shown, j, i));
+  std::map<std::string, size_t> first;  // suffix -> element; suffixes spell values uniquely
+  for (size_t i = 0; i < choices.size(); ++i) {
+    auto [it, fresh] = first.emplace(choices[i].suffix, i);
+    if (!fresh)
+      where.fail(field, fmt::format("value {} is listed twice (elements {} and {}); list each value once",
+                                    choices[i].shown, it->second, i));
+  }
 }
 
 void reject_empty_list(const json& v, const Where& where, std::string_view field, const std::string& allowed) {

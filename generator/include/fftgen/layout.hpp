@@ -48,7 +48,11 @@ struct PassLayout {
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   BufferRole src = BufferRole::input;
   BufferRole dst = BufferRole::output;
-  uint32_t pad_log2 = 0;               ///< shared index i is stored at i + (i >> pad_log2); 0 = no padding
+  /// Shared memory holds value i of column c at c*(size + column_pad) + i + (i >> pad_log2)
+  /// (no second term when pad_log2 is 0). The padding breaks the power-of-two strides that would
+  /// send a warp's accesses to one memory bank.
+  uint32_t pad_log2 = 0;
+  uint32_t column_pad = 0;
   uint32_t shared_elements = 0;        ///< complex (vec2) elements of shared memory, padding included
 
   /// Row mode: the pass covers whole transforms (single-pass kernels), whose elements are

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages fftgen builds and tests with, if any is missing.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config
+  nlohmann-json3-dev libfmt-dev libcli11-dev libkainjow-mustache-dev catch2
+  glslang-dev glslang-tools spirv-tools spirv-headers libspirv-cross-c-shared-dev
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
+  libfftw3-dev libstb-dev libvkfft-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fftgen: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
