@@ -153,7 +153,10 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.size = product(pass_radices[p]);
     pass.stride = stride;
     pass.columns_per_transform = n / pass.size;
-    pass.elems_per_thread = *std::max_element(pass_radices[p].begin(), pass_radices[p].end());
+    // Each invocation holds at least one butterfly of the largest radix, and more where a split of
+    // small radices would otherwise need more invocations than a workgroup may have.
+    pass.elems_per_thread = std::max(*std::max_element(pass_radices[p].begin(), pass_radices[p].end()),
+                                     pass.size / kMaxInvocations);
     pass.threads_per_column = pass.size / pass.elems_per_thread;
     const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
     const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
