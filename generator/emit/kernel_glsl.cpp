@@ -67,7 +67,8 @@ struct PassEmitter {
   // Value `i` of the workgroup's column `c` in shared memory (see PassLayout::pad_log2).
   std::string sh(const std::string& c, const std::string& i) const {
     // A padded column length is not a power of two: that product is a multiplication either way.
-    std::string at = pass.column_pad == 0 ? im.mul(c, pass.size) : fmt::format("{} * {}u", c, pass.size + pass.column_pad);
+    const uint32_t column_length = pass.size + pass.column_pad + (pass.pad_log2 ? pass.size >> pass.pad_log2 : 0);
+    std::string at = column_length == pass.size ? im.mul(c, pass.size) : fmt::format("{} * {}u", c, column_length);
     at += " + " + i;
     if (pass.pad_log2 != 0) at += fmt::format(" + ({} >> {}u)", i, pass.pad_log2);
     return fmt::format("sh[{}]", at);
