@@ -161,3 +161,18 @@ TEST_CASE("workgroup_size that cannot be honoured is an error naming the field",
   spec.workgroup_size = 2048;
   CHECK_THROWS_WITH(fftgen::make_layout(spec), Catch::Contains("workgroup_size"));
 }
+
+TEST_CASE("every size gets a valid layout at other shared-memory budgets", "[layout]") {
+  for (uint32_t budget : {1024u, 16384u, 49152u, 65536u}) {
+    for (uint32_t log2n = 1; log2n <= fftgen::kMaxLog2N; ++log2n) {
+      auto spec = spec_for(1u << log2n);
+      spec.shared_memory_bytes = budget;
+      INFO("N = " << spec.n() << ", budget " << budget);
+      const auto layout = fftgen::make_layout(spec);
+      for (const auto& pass : layout.passes) CHECK(pass.shared_bytes() <= budget);
+    }
+  }
+  auto odd = spec_for(1u << 20);
+  odd.shared_memory_bytes = 49152;
+  check_numerics(odd);
+}

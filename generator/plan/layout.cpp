@@ -15,6 +15,12 @@ constexpr uint32_t kMinColumns = 8;            // columns per workgroup in multi
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
 constexpr uint32_t kMaxInvocations = 1024;
 
+uint32_t floor_log2(uint32_t x) {
+  uint32_t l = 0;
+  while ((x >> (l + 1)) != 0) ++l;
+  return l;
+}
+
 uint32_t product(const std::vector<uint32_t>& v) {
   uint64_t p = 1;
   for (uint32_t x : v) p *= x;
@@ -123,11 +129,11 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (n <= budget)
       pass_radices.push_back(spec.radices);
     else
-      pass_radices = group_radices(spec, spec.radices, budget / kMinColumns);
+      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(budget / kMinColumns));
   } else if (n <= budget) {
     pass_radices.push_back(auto_radices(n));
   } else {
-    const uint32_t max_bits = log2_exact(budget / kMinColumns);
+    const uint32_t max_bits = floor_log2(budget / kMinColumns);
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
     for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size));

@@ -1,0 +1,166 @@
+// fftgen-vk: run, verify and benchmark fftgen kernels on a Vulkan device.
+// Exit codes: 0 success, 1 bad usage or an error that stopped the work, 2 a kernel failed
+// verification.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/bench.hpp"
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/verify.hpp"
+
+namespace {
+
+using namespace fftgen::vk;
+
+std::vector<const KernelInfo*> select_kernels(const Manifest& m,
+                                              const std::vector<std::string>& names) {
+  std::vector<const KernelInfo*> out;
+  if (names.empty())
+    for (const auto& k : m.kernels) out.push_back(&k);
+  for (const auto& n : names) out.push_back(&m.kernel(n));  // throws listing the names
+  return out;
+}
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+  out << j.dump(2) << '\n';
+  if (!out) throw std::runtime_error("writing '" + path + "' failed");
+}
+
+void check_validation(const Device& device) {
+  for (const auto& m : device.validation_messages()) std::cerr << "validation: " << m.text << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fftgen-vk: run, verify and benchmark fftgen kernels (manifest.json) on Vulkan"};
+  app.require_subcommand(1);
+  int device_index = -1;
+  bool validation = false;
+  auto add_common = [&](CLI::App* sub) {
+    sub->add_option("--device", device_index,
+                    "Physical device index (see `fftgen-vk devices`); default: the first "
+                    "discrete GPU, else integrated, else CPU");
+    sub->add_flag("--validation", validation,
+                  "Enable the Khronos validation layer and print its messages");
+  };
+
+  auto* devices = app.add_subcommand("devices", "List the Vulkan devices and their indices");
+
+  RunRequest run;
+  std::string run_manifest, run_input, run_output;
+  bool run_inverse = false;
+  auto* run_cmd = app.add_subcommand("run", "Transform a complex64 .npy file with one kernel");
+  run_cmd->add_option("manifest", run_manifest, "manifest.json (or its directory)")->required();
+  run_cmd->add_option("kernel", run.kernel, "Kernel name")->required();
+  run_cmd->add_option("--input,-i", run_input, "Input .npy, dtype '<c8', shape [N] or [batch, N]")
+      ->required();
+  run_cmd->add_option("--output,-o", run_output, "Output .npy (same shape)")->required();
+  run_cmd->add_flag("--inverse", run_inverse, "Run the inverse direction");
+  add_common(run_cmd);
+
+  std::string manifest_path, json_path;
+  std::vector<std::string> kernel_names;
+  VerifyOptions vopt;
+  auto* verify_cmd = app.add_subcommand("verify", "Check kernels against FFTW in double precision");
+  verify_cmd->add_option("manifest", manifest_path, "manifest.json (or its directory)")->required();
+  verify_cmd->add_option("kernels", kernel_names, "Kernels to check (default: all)");
+  verify_cmd->add_option("--tolerance", vopt.tolerance, "Bound on relative L2 error")->capture_default_str();
+  verify_cmd->add_option("--batches", vopt.batches, "Batch counts to run, comma-separated")->capture_default_str()
+      ->delimiter(',');
+  verify_cmd->add_option("--seed", vopt.seed, "Random seed")->capture_default_str();
+  verify_cmd->add_option("--json", json_path, "Also write the results as JSON");
+  add_common(verify_cmd);
+
+  std::string bytes_text = "512MiB";
+  BenchOptions bopt;
+  auto* bench_cmd = app.add_subcommand("bench", "Time kernels with GPU timestamps");
+  bench_cmd->add_option("manifest", manifest_path, "manifest.json (or its directory)")->required();
+  bench_cmd->add_option("kernels", kernel_names, "Kernels to time (default: all)");
+  bench_cmd->add_option("--bytes", bytes_text,
+                        "Bytes of one buffer (capped at 1/4 of the device-local heap)")->capture_default_str();
+  bench_cmd->add_option("--trials", bopt.trials, "Timed trials (median reported)")->capture_default_str();
+  bench_cmd->add_option("--calls", bopt.calls_per_trial, "Back-to-back calls per trial")->capture_default_str();
+  bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
+  add_common(bench_cmd);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::cerr << "fftgen-vk: error: " << e.what() << "\n(see fftgen-vk --help)\n";
+    return 1;
+  }
+
+  try {
+    if (*devices) {
+      for (const auto& d : Device::list_physical_devices())
+        std::cout << d.index << ": " << d.name << " (" << to_string(d.type) << ", Vulkan "
+                  << VK_API_VERSION_MAJOR(d.api_version) << '.'
+                  << VK_API_VERSION_MINOR(d.api_version) << ")\n";
+      return 0;
+    }
+    if (*run_cmd) {
+      run.manifest = run_manifest;
+      run.input = run_input;
+      run.output = run_output;
+      run.direction = run_inverse ? Direction::inverse : Direction::forward;
+      run.device_index = device_index;
+      run.validation = validation;
+      run_npy(run);
+      return 0;
+    }
+    DeviceOptions dopt;
+    dopt.device_index = device_index;
+    dopt.validation = validation;
+    if (*verify_cmd) {
+      if (vopt.batches.empty()) throw std::runtime_error("--batches needs at least one count");
+      for (auto b : vopt.batches)
+        if (b == 0) throw std::runtime_error("--batches: counts must be positive");
+      Manifest m = load_manifest(manifest_path);
+      auto kernels = select_kernels(m, kernel_names);
+      Device device(dopt);
+      std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
+      std::vector<VerifyResult> results;
+      for (const auto* k : kernels) results.push_back(verify_kernel(device, m, *k, vopt));
+      std::cout << format_verify_table(results);
+      check_validation(device);
+      if (!json_path.empty()) write_json(json_path, verify_json(device, results, vopt));
+      bool ok = device.validation_messages().empty();
+      for (const auto& r : results) ok &= r.pass;
+      return ok ? 0 : 2;
+    }
+    if (*bench_cmd) {
+      try {
+        bopt.bytes = parse_byte_size(bytes_text);
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(std::string("--bytes: ") + e.what());
+      }
+      Manifest m = load_manifest(manifest_path);
+      auto kernels = select_kernels(m, kernel_names);
+      Device device(dopt);
+      std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
+      std::vector<BenchResult> results;
+      results.push_back(bench_copy(device, bopt));
+      for (const auto* k : kernels) results.push_back(bench_kernel(device, m, *k, bopt));
+      std::cout << format_bench_table(results);
+      check_validation(device);
+      if (!json_path.empty()) write_json(json_path, bench_json(device, results, bopt));
+      for (const auto& r : results)
+        if (!r.error.empty()) return 1;
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "fftgen-vk: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 1;
+}

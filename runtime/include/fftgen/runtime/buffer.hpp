@@ -1,0 +1,68 @@
+// Buffer: a VkBuffer with its own VkDeviceMemory, and staging upload/download helpers.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include <vulkan/vulkan.h>
+
+namespace fftgen::vk {
+
+class Device;
+
+enum class MemoryKind {
+  device_local,  ///< fastest for the GPU; host access goes through staging
+  upload,        ///< host visible + coherent, written by the CPU
+  readback,      ///< host visible (cached where possible), read by the CPU
+};
+
+/// Storage buffer usable as copy source and destination. Move-only; frees itself.
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(Device& device, VkDeviceSize bytes, MemoryKind kind = MemoryKind::device_local);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceMemory memory() const { return memory_; }
+  VkDeviceSize size() const { return size_; }
+  /// Host pointer when the memory is host visible (kept mapped), else nullptr.
+  void* mapped() const { return mapped_; }
+  explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
+
+ private:
+  void release();
+  Device* device_ = nullptr;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  bool coherent_ = true;
+  void* mapped_ = nullptr;
+};
+
+/// Copies `bytes` from host memory into `dst` at `dst_offset` (through a staging buffer unless
+/// dst is host visible) and waits.
+void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
+            VkDeviceSize dst_offset = 0);
+/// Copies `bytes` of `src` at `src_offset` into host memory and waits.
+void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
+              VkDeviceSize src_offset = 0);
+/// Fills `bytes` (a multiple of 4) of `dst` with the 32-bit `pattern` and waits. 0x7fc00000 is a
+/// float NaN: a kernel that leaves an element unwritten is then caught by any NaN check.
+void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,
+          VkDeviceSize dst_offset = 0);
+
+inline constexpr uint32_t kNanPattern = 0x7fc00000u;
+
+/// Memory barrier making shader writes visible to later shader reads and writes (compute to
+/// compute). Recorded between the passes of a kernel and between back-to-back kernels.
+void record_compute_barrier(VkCommandBuffer cmd);
+/// Transfer writes -> shader reads (after an upload copy, before a kernel).
+void record_transfer_to_compute_barrier(VkCommandBuffer cmd);
+/// Shader writes -> transfer reads (after a kernel, before a download copy).
+void record_compute_to_transfer_barrier(VkCommandBuffer cmd);
+
+}  // namespace fftgen::vk

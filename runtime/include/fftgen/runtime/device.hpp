@@ -1,0 +1,109 @@
+// Device: one Vulkan instance + logical device + compute queue + command pool, with an optional
+// validation layer whose messages are recorded (tests fail on any of them).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+namespace fftgen::vk {
+
+struct DeviceOptions {
+  /// Index into vkEnumeratePhysicalDevices' list; -1 picks the first discrete GPU, else the
+  /// first integrated GPU, else any other (virtual, CPU such as lavapipe).
+  int device_index = -1;
+  /// Enable VK_LAYER_KHRONOS_validation and record its warning and error messages (read them
+  /// with validation_messages()). Throws if the layer is not installed.
+  bool validation = false;
+  const char* application_name = "fftgen";
+};
+
+struct ValidationMessage {
+  VkDebugUtilsMessageSeverityFlagBitsEXT severity;
+  std::string text;
+};
+
+/// What vkEnumeratePhysicalDevices reports, for `fftgen-vk devices` and for choosing an index.
+struct PhysicalDeviceSummary {
+  int index;
+  std::string name;
+  VkPhysicalDeviceType type;
+  uint32_t api_version;
+};
+
+/// "discrete GPU", "integrated GPU", "CPU", ...
+const char* to_string(VkPhysicalDeviceType type);
+
+class Device {
+ public:
+  explicit Device(const DeviceOptions& options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  /// Lists the physical devices without creating a logical device.
+  static std::vector<PhysicalDeviceSummary> list_physical_devices();
+
+  // Raw handles, so other Vulkan code (a peer FFT library, an engine) can share the device.
+  VkInstance instance() const { return instance_; }
+  VkPhysicalDevice physical_device() const { return physical_device_; }
+  VkDevice device() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queue_family() const { return queue_family_; }
+  VkCommandPool command_pool() const { return command_pool_; }
+
+  const VkPhysicalDeviceProperties& properties() const { return properties_; }
+  const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  std::string name() const { return properties_.deviceName; }
+  /// The driver version decoded the way the vendor encodes it (NVIDIA: 580.65.6), plus the
+  /// driver's own name and info string where Vulkan 1.2 reports them.
+  std::string driver_version() const;
+  /// Size of the largest DEVICE_LOCAL heap.
+  VkDeviceSize device_local_heap_bytes() const;
+  /// Timestamp bits of the queue (0: no timestamps on this queue).
+  uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+
+  /// Index of a memory type allowed by type_bits with all `required` flags; among those, one
+  /// with the `preferred` flags if any. Throws VulkanError if none.
+  uint32_t find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                            VkMemoryPropertyFlags preferred = 0) const;
+
+  /// Records commands with `record` into a fresh primary command buffer, submits it to the
+  /// queue and waits. For setup work (uploads, downloads) and simple tools; engines record into
+  /// their own command buffers instead.
+  void run_commands(const std::function<void(VkCommandBuffer)>& record);
+  /// Submits an already recorded command buffer and waits for it.
+  void submit_and_wait(VkCommandBuffer cmd);
+
+  bool validation_enabled() const { return validation_; }
+  /// Warnings and errors recorded by the validation layer since the last clear.
+  std::vector<ValidationMessage> validation_messages() const;
+  void clear_validation_messages();
+
+ private:
+  void destroy();
+  static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(
+      VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
+      const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkFence fence_ = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties properties_{};
+  VkPhysicalDeviceMemoryProperties memory_properties_{};
+  uint32_t timestamp_valid_bits_ = 0;
+  bool validation_ = false;
+  mutable std::mutex messages_mutex_;
+  std::vector<ValidationMessage> messages_;
+};
+
+}  // namespace fftgen::vk

@@ -1,0 +1,130 @@
+// Kernel: the pipelines of one manifest kernel, created once, and the recording of its passes
+// into a caller's command buffer. This is the reference for dispatching fftgen's kernels.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/manifest.hpp"
+
+namespace fftgen::vk {
+
+class Device;
+
+/// SPIR-V of one pass and its entry point.
+struct ShaderCode {
+  std::vector<uint32_t> spirv;
+  std::string entry_point = "main";
+};
+/// Supplies a pass's shader; the default reads the pass's "spirv" file beside the manifest.
+/// Tests use it to run SPIR-V compiled from another target (HLSL) with the same layout.
+using ShaderLoader = std::function<ShaderCode(const KernelInfo&, const PassInfo&)>;
+
+/// A caller's buffer, from `offset` on. The range bound is what the batch needs.
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+};
+
+/// The buffers one kernel call reads and writes.
+struct KernelIo {
+  BufferRange input;              ///< never written
+  BufferRange output;             ///< must be another buffer (out-of-place)
+  uint32_t max_batch = 1;         ///< largest batch later recorded with these bindings
+  uint32_t input_stride = 0;      ///< elements between transforms in input; 0 means N
+  uint32_t output_stride = 0;     ///< elements between transforms in output; 0 means N
+  BufferRange scratch;            ///< optional; allocated by bind() when the kernel needs one
+};
+
+struct RecordOptions {
+  /// Largest workgroup count of one vkCmdDispatch; 0 means the device's
+  /// maxComputeWorkGroupCount[0]. Larger dispatches are split using push constant group_offset.
+  uint32_t max_workgroups_per_dispatch = 0;
+};
+
+/// Descriptor sets (and the scratch buffer, if the kernel needs one) binding a kernel to one set
+/// of buffers. Create once per buffer set with Kernel::bind(), record many times. Move-only.
+class KernelBindings {
+ public:
+  KernelBindings() = default;
+  ~KernelBindings();
+  KernelBindings(KernelBindings&& other) noexcept;
+  KernelBindings& operator=(KernelBindings&& other) noexcept;
+  KernelBindings(const KernelBindings&) = delete;
+  KernelBindings& operator=(const KernelBindings&) = delete;
+
+  uint32_t max_batch() const { return max_batch_; }
+
+ private:
+  friend class Kernel;
+  void release();
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> forward_sets_;
+  std::vector<VkDescriptorSet> inverse_sets_;
+  Buffer scratch_;
+  uint32_t max_batch_ = 0;
+  uint32_t input_stride_ = 0;
+  uint32_t output_stride_ = 0;
+};
+
+class Kernel {
+ public:
+  /// Checks the device limits (throws DeviceLimitError), loads the SPIR-V and the twiddle table,
+  /// and creates every pass's pipeline.
+  Kernel(Device& device, const KernelInfo& info, const std::filesystem::path& directory,
+         ShaderLoader loader = {});
+  /// The kernel called `name` in `manifest` (ManifestError listing the names if none).
+  Kernel(Device& device, const Manifest& manifest, const std::string& name,
+         ShaderLoader loader = {});
+  ~Kernel();
+  Kernel(const Kernel&) = delete;
+  Kernel& operator=(const Kernel&) = delete;
+
+  const KernelInfo& info() const { return info_; }
+  uint32_t n() const { return info_.n(); }
+  bool has(Direction d) const { return info_.has(d); }
+
+  /// Bytes a buffer needs for `batch` transforms `stride` elements apart: ((batch-1)·stride+N)·8.
+  VkDeviceSize required_bytes(uint32_t batch, uint32_t stride = 0) const;
+  /// Largest batch of contiguous transforms the device can bind (maxStorageBufferRange).
+  uint32_t max_batch() const;
+
+  /// Allocates descriptor sets for `io` (and a scratch buffer if needed). Throws UsageError if
+  /// max_batch exceeds what the device can bind.
+  KernelBindings bind(const KernelIo& io) const;
+
+  /// Records all passes of `direction` for `batch` transforms into `cmd`, with a compute→compute
+  /// barrier between passes. The caller orders the kernel against its own work: a barrier
+  /// before (making the input visible to compute shaders) and after (before reading the output).
+  void record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
+              uint32_t batch, const RecordOptions& options = {}) const;
+
+ private:
+  struct Pass {
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+  };
+  void create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass);
+  void destroy();
+
+  Device& device_;
+  KernelInfo info_;
+  Buffer twiddles_;
+  std::vector<Pass> forward_;
+  std::vector<Pass> inverse_;
+};
+
+/// What prevents `info` from running on `device` (one line each: kernel, need, device limit);
+/// empty if it fits. Buffer-range needs are checked for a batch of one.
+std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info);
+/// Throws DeviceLimitError with every problem if there is any.
+void check_device_limits(const Device& device, const KernelInfo& info);
+
+}  // namespace fftgen::vk

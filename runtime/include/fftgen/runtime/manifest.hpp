@@ -1,0 +1,107 @@
+// The contents of manifest.json (docs/manifest.md), parsed and checked, with nothing Vulkan in
+// it yet.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fftgen::vk {
+
+enum class Direction { forward, inverse };
+const char* to_string(Direction direction);
+
+enum class BufferRole { input, output, scratch, twiddles };
+const char* to_string(BufferRole role);
+
+struct PassBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  BufferRole role = BufferRole::input;
+  bool writes = false;  ///< access "write"
+};
+
+struct PushConstant {
+  std::string name;  ///< batch, group_offset, src_stride, dst_stride
+  uint32_t offset = 0;
+  std::string type;  ///< "uint"
+};
+
+struct PassInfo {
+  std::string name;                                ///< fwd0, fwd1, inv0, ...
+  std::map<std::string, std::string> files;        ///< target -> file name
+  std::map<std::string, std::string> entry_points; ///< target -> entry point
+  uint32_t local_size[3] = {1, 1, 1};
+  uint32_t size = 0;                               ///< sub-transform length of this pass
+  std::vector<uint32_t> stages;
+  uint64_t stride = 1;
+  uint32_t columns_per_transform = 1;
+  uint32_t columns_per_workgroup = 1;
+  std::vector<PassBinding> bindings;
+  std::vector<PushConstant> push_constants;
+  uint32_t push_constant_bytes = 0;
+  uint32_t shared_memory_bytes = 0;
+
+  /// The push constant called `name`, or nullptr.
+  const PushConstant* push_constant(const std::string& name) const;
+  /// Workgroups to dispatch for `batch` transforms: ceil(batch * C_t / C_w).
+  uint64_t workgroups(uint64_t batch) const;
+};
+
+struct TwiddleTable {
+  std::string file;
+  uint64_t count = 0;  ///< complex float32 values
+};
+
+struct KernelInfo {
+  std::string name;
+  std::string plan_kernel;
+  std::vector<uint32_t> shape;
+  std::string element = "complex64";
+  std::vector<Direction> directions;
+  std::string normalize = "none";  ///< none | inverse | ortho
+  double forward_scale = 1.0;      ///< factor the forward kernel applies
+  double inverse_scale = 1.0;      ///< factor the inverse kernel applies
+  nlohmann::json options;          ///< resolved plan options, as written
+  std::optional<TwiddleTable> twiddles;
+  uint64_t scratch_elements = 0;   ///< per transform
+  std::vector<PassInfo> forward;
+  std::vector<PassInfo> inverse;
+
+  uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
+  bool has(Direction d) const;
+  const std::vector<PassInfo>& passes(Direction d) const {
+    return d == Direction::forward ? forward : inverse;
+  }
+};
+
+struct Manifest {
+  std::filesystem::path directory;  ///< where manifest.json lies; files are relative to it
+  int format_version = 1;
+  std::string generator;
+  std::string plan;
+  std::vector<std::string> targets;
+  std::vector<KernelInfo> kernels;
+
+  /// The kernel called `name`; throws ManifestError listing the available names if none.
+  const KernelInfo& kernel(const std::string& name) const;
+  const KernelInfo* find(const std::string& name) const;
+  std::vector<std::string> kernel_names() const;
+};
+
+/// Reads and checks `path` (a manifest.json, or a directory holding one). Throws ManifestError.
+Manifest load_manifest(const std::filesystem::path& path);
+/// Checks an already parsed document; `source` names it in messages.
+Manifest parse_manifest(const nlohmann::json& doc, const std::string& source,
+                        const std::filesystem::path& directory);
+
+/// Reads a whole binary file. Throws ManifestError naming the file if it cannot.
+std::vector<char> read_binary_file(const std::filesystem::path& path);
+/// Reads a .spv file into words, checking the size and the SPIR-V magic number.
+std::vector<uint32_t> read_spirv_file(const std::filesystem::path& path);
+
+}  // namespace fftgen::vk

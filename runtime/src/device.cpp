@@ -1,0 +1,349 @@
+#include "fftgen/runtime/device.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "fftgen/runtime/error.hpp"
+
+namespace fftgen::vk {
+
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool has_layer(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const auto& l : layers)
+    if (std::strcmp(l.layerName, name) == 0) return true;
+  return false;
+}
+
+bool has_instance_extension(const char* layer, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(layer, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateInstanceExtensionProperties(layer, &count, exts.data());
+  for (const auto& e : exts)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
+// Lower is preferred: discrete, integrated, virtual, CPU, other.
+int type_rank(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+  }
+}
+
+uint32_t instance_api_version() {
+  uint32_t version = VK_API_VERSION_1_0;
+  auto enumerate = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
+      vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
+  if (enumerate) enumerate(&version);
+  return version;
+}
+
+std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
+  uint32_t count = 0;
+  check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  check(vkEnumeratePhysicalDevices(instance, &count, devices.data()),
+        "vkEnumeratePhysicalDevices");
+  return devices;
+}
+
+VkInstance create_bare_instance() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "fftgen";
+  app.apiVersion = std::min<uint32_t>(instance_api_version(), VK_API_VERSION_1_3);
+  VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ci.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  check(vkCreateInstance(&ci, nullptr, &instance), "vkCreateInstance");
+  return instance;
+}
+
+}  // namespace
+
+const char* to_string(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+  }
+}
+
+std::vector<PhysicalDeviceSummary> Device::list_physical_devices() {
+  VkInstance instance = create_bare_instance();
+  std::vector<PhysicalDeviceSummary> out;
+  try {
+    auto devices = physical_devices(instance);
+    for (size_t i = 0; i < devices.size(); ++i) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(devices[i], &p);
+      out.push_back({static_cast<int>(i), p.deviceName, p.deviceType, p.apiVersion});
+    }
+  } catch (...) {
+    vkDestroyInstance(instance, nullptr);
+    throw;
+  }
+  vkDestroyInstance(instance, nullptr);
+  return out;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Device::debug_callback(
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+  if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+  auto* self = static_cast<Device*>(user);
+  std::lock_guard<std::mutex> lock(self->messages_mutex_);
+  self->messages_.push_back({severity, data && data->pMessage ? data->pMessage : "(no text)"});
+  return VK_FALSE;
+}
+
+Device::Device(const DeviceOptions& options) : validation_(options.validation) {
+  try {
+    std::vector<const char*> layers;
+    std::vector<const char*> extensions;
+    if (validation_) {
+      if (!has_layer(kValidationLayer))
+        throw VulkanError(std::string("validation requested but ") + kValidationLayer +
+                              " is not installed (Debian: vulkan-validationlayers)",
+                          VK_ERROR_LAYER_NOT_PRESENT);
+      layers.push_back(kValidationLayer);
+      if (!has_instance_extension(nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME) &&
+          !has_instance_extension(kValidationLayer, VK_EXT_DEBUG_UTILS_EXTENSION_NAME))
+        throw VulkanError("validation requested but VK_EXT_debug_utils is not available",
+                          VK_ERROR_EXTENSION_NOT_PRESENT);
+      extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+
+    VkDebugUtilsMessengerCreateInfoEXT messenger_ci{
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger_ci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger_ci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger_ci.pfnUserCallback = &Device::debug_callback;
+    messenger_ci.pUserData = this;
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = options.application_name;
+    app.pEngineName = "fftgen";
+    app.apiVersion = std::min<uint32_t>(instance_api_version(), VK_API_VERSION_1_3);
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    ici.enabledLayerCount = static_cast<uint32_t>(layers.size());
+    ici.ppEnabledLayerNames = layers.data();
+    ici.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+    ici.ppEnabledExtensionNames = extensions.data();
+    // Chained so that messages about instance creation itself are recorded too.
+    if (validation_) ici.pNext = &messenger_ci;
+    check(vkCreateInstance(&ici, nullptr, &instance_), "vkCreateInstance");
+
+    if (validation_) {
+      auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+      if (!create)
+        throw VulkanError("vkCreateDebugUtilsMessengerEXT not found",
+                          VK_ERROR_EXTENSION_NOT_PRESENT);
+      check(create(instance_, &messenger_ci, nullptr, &messenger_),
+            "vkCreateDebugUtilsMessengerEXT");
+    }
+
+    auto devices = physical_devices(instance_);
+    if (devices.empty())
+      throw VulkanError("no Vulkan device found (for a CPU device install mesa-vulkan-drivers)",
+                        VK_ERROR_INITIALIZATION_FAILED);
+    if (options.device_index >= 0) {
+      if (options.device_index >= static_cast<int>(devices.size())) {
+        std::ostringstream msg;
+        msg << "device index " << options.device_index << " out of range; devices:";
+        for (size_t i = 0; i < devices.size(); ++i) {
+          VkPhysicalDeviceProperties p;
+          vkGetPhysicalDeviceProperties(devices[i], &p);
+          msg << " [" << i << "] " << p.deviceName << " (" << to_string(p.deviceType) << ")";
+        }
+        throw UsageError(msg.str());
+      }
+      physical_device_ = devices[options.device_index];
+    } else {
+      int best = 99;
+      for (auto d : devices) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(d, &p);
+        if (type_rank(p.deviceType) < best) {
+          best = type_rank(p.deviceType);
+          physical_device_ = d;
+        }
+      }
+    }
+    vkGetPhysicalDeviceProperties(physical_device_, &properties_);
+    vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+
+    uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, families.data());
+    // Prefer a compute-only family (no graphics), the dedicated async compute queue where one
+    // exists; any compute family otherwise.
+    int chosen = -1;
+    for (uint32_t i = 0; i < family_count; ++i) {
+      if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+      if (chosen < 0 || (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+                         (families[chosen].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+                         families[i].timestampValidBits > 0))
+        chosen = static_cast<int>(i);
+    }
+    if (chosen < 0)
+      throw VulkanError(std::string("device '") + properties_.deviceName +
+                            "' has no compute queue",
+                        VK_ERROR_FEATURE_NOT_PRESENT);
+    queue_family_ = static_cast<uint32_t>(chosen);
+    timestamp_valid_bits_ = families[queue_family_].timestampValidBits;
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qci.queueFamilyIndex = queue_family_;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
+    vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = queue_family_;
+    check(vkCreateCommandPool(device_, &pci, nullptr, &command_pool_), "vkCreateCommandPool");
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+Device::~Device() { destroy(); }
+
+void Device::destroy() {
+  if (device_) {
+    vkDeviceWaitIdle(device_);
+    if (fence_) vkDestroyFence(device_, fence_, nullptr);
+    if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
+    vkDestroyDevice(device_, nullptr);
+  }
+  if (messenger_) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(instance_, messenger_, nullptr);
+  }
+  if (instance_) vkDestroyInstance(instance_, nullptr);
+  fence_ = VK_NULL_HANDLE;
+  command_pool_ = VK_NULL_HANDLE;
+  device_ = VK_NULL_HANDLE;
+  messenger_ = VK_NULL_HANDLE;
+  instance_ = VK_NULL_HANDLE;
+}
+
+std::string Device::driver_version() const {
+  const uint32_t v = properties_.driverVersion;
+  std::ostringstream out;
+  if (properties_.vendorID == 0x10DE) {  // NVIDIA: 10.8.8.6 bits
+    out << (v >> 22) << '.' << ((v >> 14) & 0xff) << '.' << ((v >> 6) & 0xff);
+  } else if (properties_.vendorID == 0x8086) {  // Intel on Windows: 18.14 bits
+    out << (v >> 14) << '.' << (v & 0x3fff);
+  } else {
+    out << VK_API_VERSION_MAJOR(v) << '.' << VK_API_VERSION_MINOR(v) << '.'
+        << VK_API_VERSION_PATCH(v);
+  }
+  if (properties_.apiVersion >= VK_API_VERSION_1_2) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(physical_device_, &p2);
+    out << " (" << driver.driverName;
+    if (driver.driverInfo[0]) out << ", " << driver.driverInfo;
+    out << ')';
+  }
+  return out.str();
+}
+
+VkDeviceSize Device::device_local_heap_bytes() const {
+  VkDeviceSize best = 0;
+  for (uint32_t i = 0; i < memory_properties_.memoryHeapCount; ++i)
+    if (memory_properties_.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+      best = std::max(best, memory_properties_.memoryHeaps[i].size);
+  return best;
+}
+
+uint32_t Device::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                                  VkMemoryPropertyFlags preferred) const {
+  int fallback = -1;
+  for (uint32_t i = 0; i < memory_properties_.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    const auto flags = memory_properties_.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return i;
+    if (fallback < 0) fallback = static_cast<int>(i);
+  }
+  if (fallback < 0)
+    throw VulkanError("no memory type with the required properties on '" + name() + "'",
+                      VK_ERROR_FEATURE_NOT_PRESENT);
+  return static_cast<uint32_t>(fallback);
+}
+
+void Device::submit_and_wait(VkCommandBuffer cmd) {
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cmd;
+  check(vkResetFences(device_, 1, &fence_), "vkResetFences");
+  check(vkQueueSubmit(queue_, 1, &si, fence_), "vkQueueSubmit");
+  check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+}
+
+void Device::run_commands(const std::function<void(VkCommandBuffer)>& record) {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = command_pool_;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  check(vkAllocateCommandBuffers(device_, &ai, &cmd), "vkAllocateCommandBuffers");
+  try {
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+    record(cmd);
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    submit_and_wait(cmd);
+  } catch (...) {
+    vkDeviceWaitIdle(device_);
+    vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+    throw;
+  }
+  vkFreeCommandBuffers(device_, command_pool_, 1, &cmd);
+}
+
+std::vector<ValidationMessage> Device::validation_messages() const {
+  std::lock_guard<std::mutex> lock(messages_mutex_);
+  return messages_;
+}
+
+void Device::clear_validation_messages() {
+  std::lock_guard<std::mutex> lock(messages_mutex_);
+  messages_.clear();
+}
+
+}  // namespace fftgen::vk

@@ -1,0 +1,401 @@
+#include "fftgen/runtime/kernel.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+#include "fftgen/runtime/device.hpp"
+#include "fftgen/runtime/error.hpp"
+
+namespace fftgen::vk {
+
+// ---------------------------------------------------------------------------------------------
+// Device limits
+
+std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info) {
+  const auto& lim = device.limits();
+  const std::string dev = "device '" + device.name() + "'";
+  std::vector<std::string> problems;
+  auto need = [&](const std::string& what, uint64_t needs, uint64_t has, const char* limit) {
+    if (needs > has) {
+      std::ostringstream m;
+      m << "kernel '" << info.name << "' " << what << " needs " << needs << "; " << dev
+        << " allows " << has << " (" << limit << ")";
+      problems.push_back(m.str());
+    }
+  };
+  for (Direction d : info.directions) {
+    for (const auto& p : info.passes(d)) {
+      const std::string pass = "pass " + p.name;
+      need(pass + ": shared memory bytes per workgroup", p.shared_memory_bytes,
+           lim.maxComputeSharedMemorySize, "maxComputeSharedMemorySize");
+      need(pass + ": workgroup size x", p.local_size[0], lim.maxComputeWorkGroupSize[0],
+           "maxComputeWorkGroupSize[0]");
+      need(pass + ": workgroup size y", p.local_size[1], lim.maxComputeWorkGroupSize[1],
+           "maxComputeWorkGroupSize[1]");
+      need(pass + ": workgroup size z", p.local_size[2], lim.maxComputeWorkGroupSize[2],
+           "maxComputeWorkGroupSize[2]");
+      need(pass + ": invocations per workgroup",
+           uint64_t{p.local_size[0]} * p.local_size[1] * p.local_size[2],
+           lim.maxComputeWorkGroupInvocations, "maxComputeWorkGroupInvocations");
+      need(pass + ": push constant bytes", p.push_constant_bytes, lim.maxPushConstantsSize,
+           "maxPushConstantsSize");
+      need(pass + ": storage buffers", p.bindings.size(), lim.maxPerStageDescriptorStorageBuffers,
+           "maxPerStageDescriptorStorageBuffers");
+    }
+  }
+  need("one transform: bytes of one buffer binding", uint64_t{info.n()} * 8,
+       lim.maxStorageBufferRange, "maxStorageBufferRange");
+  if (info.twiddles)
+    need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
+         "maxStorageBufferRange");
+  const uint64_t scratch = info.scratch_elements ? std::max<uint64_t>(info.scratch_elements, info.n()) : 0;
+  need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
+       (2 * uint64_t{info.n()} + scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
+       device.device_local_heap_bytes(), "largest device-local heap");
+  return problems;
+}
+
+void check_device_limits(const Device& device, const KernelInfo& info) {
+  auto problems = device_limit_problems(device, info);
+  if (problems.empty()) return;
+  std::string msg = "kernel '" + info.name + "' cannot run on '" + device.name() + "':";
+  for (const auto& p : problems) msg += "\n  " + p;
+  throw DeviceLimitError(msg);
+}
+
+// ---------------------------------------------------------------------------------------------
+// KernelBindings
+
+KernelBindings::~KernelBindings() { release(); }
+
+KernelBindings::KernelBindings(KernelBindings&& o) noexcept { *this = std::move(o); }
+
+KernelBindings& KernelBindings::operator=(KernelBindings&& o) noexcept {
+  if (this != &o) {
+    release();
+    device_ = o.device_;
+    pool_ = o.pool_;
+    forward_sets_ = std::move(o.forward_sets_);
+    inverse_sets_ = std::move(o.inverse_sets_);
+    scratch_ = std::move(o.scratch_);
+    max_batch_ = o.max_batch_;
+    input_stride_ = o.input_stride_;
+    output_stride_ = o.output_stride_;
+    o.pool_ = VK_NULL_HANDLE;
+    o.max_batch_ = 0;
+  }
+  return *this;
+}
+
+void KernelBindings::release() {
+  if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
+  pool_ = VK_NULL_HANDLE;
+  forward_sets_.clear();
+  inverse_sets_.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernel
+
+namespace {
+
+ShaderCode load_spirv_file(const std::filesystem::path& dir, const KernelInfo& k,
+                           const PassInfo& p) {
+  auto it = p.files.find("spirv");
+  if (it == p.files.end())
+    throw ManifestError("kernel '" + k.name + "' pass " + p.name +
+                        " has no SPIR-V file (was the plan's targets list missing \"spirv\"?)");
+  ShaderCode code;
+  code.spirv = read_spirv_file(dir / it->second);
+  auto e = p.entry_points.find("spirv");
+  code.entry_point = e == p.entry_points.end() ? "main" : e->second;
+  return code;
+}
+
+}  // namespace
+
+Kernel::Kernel(Device& device, const Manifest& manifest, const std::string& name,
+               ShaderLoader loader)
+    : Kernel(device, manifest.kernel(name), manifest.directory, std::move(loader)) {}
+
+Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::path& directory,
+               ShaderLoader loader)
+    : device_(device), info_(info) {
+  check_device_limits(device, info_);
+  if (!loader)
+    loader = [directory](const KernelInfo& k, const PassInfo& p) {
+      return load_spirv_file(directory, k, p);
+    };
+  try {
+    if (info_.twiddles) {
+      const auto path = directory / info_.twiddles->file;
+      auto bytes = read_binary_file(path);
+      if (bytes.size() != info_.twiddles->count * 8)
+        throw ManifestError("kernel '" + info_.name + "': twiddle file '" + path.string() +
+                            "' holds " + std::to_string(bytes.size()) + " bytes; the manifest's " +
+                            std::to_string(info_.twiddles->count) + " complex float32 values need " +
+                            std::to_string(info_.twiddles->count * 8));
+      twiddles_ = Buffer(device, bytes.size());
+      upload(device, twiddles_.handle(), bytes.data(), bytes.size());
+    }
+    for (Direction d : info_.directions) {
+      auto& passes = d == Direction::forward ? forward_ : inverse_;
+      for (const auto& p : info_.passes(d)) {
+        passes.emplace_back();
+        create_pass(p, loader(info_, p), passes.back());
+      }
+    }
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+Kernel::~Kernel() { destroy(); }
+
+void Kernel::destroy() {
+  VkDevice dev = device_.device();
+  for (auto* list : {&forward_, &inverse_}) {
+    for (auto& p : *list) {
+      if (p.pipeline) vkDestroyPipeline(dev, p.pipeline, nullptr);
+      if (p.layout) vkDestroyPipelineLayout(dev, p.layout, nullptr);
+      if (p.set_layout) vkDestroyDescriptorSetLayout(dev, p.set_layout, nullptr);
+    }
+    list->clear();
+  }
+}
+
+void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass) {
+  VkDevice dev = device_.device();
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (const auto& b : info.bindings) {
+    VkDescriptorSetLayoutBinding lb{};
+    lb.binding = b.binding;
+    lb.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    lb.descriptorCount = 1;
+    lb.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    bindings.push_back(lb);
+  }
+  VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  sci.bindingCount = static_cast<uint32_t>(bindings.size());
+  sci.pBindings = bindings.data();
+  check(vkCreateDescriptorSetLayout(dev, &sci, nullptr, &pass.set_layout),
+        "vkCreateDescriptorSetLayout");
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, info.push_constant_bytes};
+  VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  lci.setLayoutCount = 1;
+  lci.pSetLayouts = &pass.set_layout;
+  lci.pushConstantRangeCount = info.push_constant_bytes ? 1 : 0;
+  lci.pPushConstantRanges = &range;
+  check(vkCreatePipelineLayout(dev, &lci, nullptr, &pass.layout), "vkCreatePipelineLayout");
+
+  VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  mci.codeSize = code.spirv.size() * sizeof(uint32_t);
+  mci.pCode = code.spirv.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  check(vkCreateShaderModule(dev, &mci, nullptr, &module), "vkCreateShaderModule");
+
+  VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pci.stage.module = module;
+  pci.stage.pName = code.entry_point.c_str();
+  pci.layout = pass.layout;
+  VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &pci, nullptr, &pass.pipeline);
+  vkDestroyShaderModule(dev, module, nullptr);
+  if (r != VK_SUCCESS)
+    throw VulkanError("creating the pipeline of kernel '" + info_.name + "' pass " + info.name +
+                          " failed: " + to_string(r),
+                      r);
+}
+
+VkDeviceSize Kernel::required_bytes(uint32_t batch, uint32_t stride) const {
+  const uint64_t s = stride ? stride : n();
+  return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + n()) * 8;
+}
+
+uint32_t Kernel::max_batch() const {
+  const uint64_t range = device_.limits().maxStorageBufferRange;
+  uint64_t by_range = range / 8 < n() ? 0 : (range / 8 - n()) / n() + 1;
+  // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.
+  for (Direction d : info_.directions)
+    for (const auto& p : info_.passes(d))
+      by_range = std::min<uint64_t>(by_range, (uint64_t{UINT32_MAX} * p.columns_per_workgroup) /
+                                                  p.columns_per_transform);
+  return static_cast<uint32_t>(std::min<uint64_t>(by_range, UINT32_MAX));
+}
+
+KernelBindings Kernel::bind(const KernelIo& io) const {
+  if (io.max_batch == 0) throw UsageError("kernel '" + info_.name + "': max_batch must be > 0");
+  if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
+    throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
+  if (io.input.buffer == io.output.buffer)
+    throw UsageError("kernel '" + info_.name +
+                     "': input and output must be different buffers (kernels are out-of-place)");
+  const auto& lim = device_.limits();
+  const uint32_t in_stride = io.input_stride ? io.input_stride : n();
+  const uint32_t out_stride = io.output_stride ? io.output_stride : n();
+  if (in_stride < n() || out_stride < n())
+    throw UsageError("kernel '" + info_.name + "': strides must be at least N = " +
+                     std::to_string(n()));
+  const VkDeviceSize in_bytes = required_bytes(io.max_batch, in_stride);
+  const VkDeviceSize out_bytes = required_bytes(io.max_batch, out_stride);
+  const uint64_t scratch_per = info_.scratch_elements ? std::max<uint64_t>(info_.scratch_elements, n()) : 0;
+  const VkDeviceSize scratch_bytes = scratch_per * 8 * io.max_batch;
+  for (auto [what, bytes] : {std::pair<const char*, VkDeviceSize>{"input", in_bytes},
+                             {"output", out_bytes}, {"scratch", scratch_bytes}})
+    if (bytes > lim.maxStorageBufferRange)
+      throw DeviceLimitError("kernel '" + info_.name + "' with batch " +
+                             std::to_string(io.max_batch) + " needs a " + what + " binding of " +
+                             std::to_string(bytes) + " bytes; device '" + device_.name() +
+                             "' allows " + std::to_string(lim.maxStorageBufferRange) +
+                             " (maxStorageBufferRange); use a batch of at most " +
+                             std::to_string(max_batch()));
+  for (const auto* r : {&io.input, &io.output, &io.scratch})
+    if (r->offset % lim.minStorageBufferOffsetAlignment)
+      throw UsageError("kernel '" + info_.name + "': buffer offset " + std::to_string(r->offset) +
+                       " is not a multiple of minStorageBufferOffsetAlignment (" +
+                       std::to_string(lim.minStorageBufferOffsetAlignment) + ")");
+
+  KernelBindings kb;
+  kb.device_ = device_.device();
+  kb.max_batch_ = io.max_batch;
+  kb.input_stride_ = in_stride;
+  kb.output_stride_ = out_stride;
+
+  bool uses_scratch = false;
+  uint32_t sets = 0, descriptors = 0;
+  for (Direction d : info_.directions)
+    for (const auto& p : info_.passes(d)) {
+      ++sets;
+      descriptors += static_cast<uint32_t>(p.bindings.size());
+      for (const auto& b : p.bindings) {
+        uses_scratch |= b.role == BufferRole::scratch;
+        if (b.role == BufferRole::twiddles && !twiddles_)
+          throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
+                              " binds twiddles but the manifest names no twiddle file");
+      }
+    }
+  BufferRange scratch = io.scratch;
+  if (uses_scratch && scratch.buffer == VK_NULL_HANDLE) {
+    kb.scratch_ = Buffer(device_, scratch_bytes ? scratch_bytes : uint64_t{n()} * 8 * io.max_batch);
+    scratch.buffer = kb.scratch_.handle();
+  }
+
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)};
+  VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pci.maxSets = sets;
+  pci.poolSizeCount = 1;
+  pci.pPoolSizes = &size;
+  check(vkCreateDescriptorPool(device_.device(), &pci, nullptr, &kb.pool_),
+        "vkCreateDescriptorPool");
+
+  for (Direction d : info_.directions) {
+    const auto& passes = d == Direction::forward ? forward_ : inverse_;
+    const auto& infos = info_.passes(d);
+    auto& out = d == Direction::forward ? kb.forward_sets_ : kb.inverse_sets_;
+    for (size_t i = 0; i < passes.size(); ++i) {
+      VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      ai.descriptorPool = kb.pool_;
+      ai.descriptorSetCount = 1;
+      ai.pSetLayouts = &passes[i].set_layout;
+      VkDescriptorSet set = VK_NULL_HANDLE;
+      check(vkAllocateDescriptorSets(device_.device(), &ai, &set), "vkAllocateDescriptorSets");
+      out.push_back(set);
+
+      std::vector<VkDescriptorBufferInfo> buffers(infos[i].bindings.size());
+      std::vector<VkWriteDescriptorSet> writes;
+      for (size_t j = 0; j < infos[i].bindings.size(); ++j) {
+        const auto& b = infos[i].bindings[j];
+        switch (b.role) {
+          case BufferRole::input:
+            if (b.writes)
+              throw ManifestError("kernel '" + info_.name + "' pass " + infos[i].name +
+                                  " writes its input; fftgen kernels never do");
+            buffers[j] = {io.input.buffer, io.input.offset, in_bytes};
+            break;
+          case BufferRole::output:
+            buffers[j] = {io.output.buffer, io.output.offset, out_bytes};
+            break;
+          case BufferRole::scratch:
+            buffers[j] = {scratch.buffer, scratch.offset, scratch_bytes};
+            break;
+          case BufferRole::twiddles:
+            buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
+            break;
+        }
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = b.binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &buffers[j];
+        writes.push_back(w);
+      }
+      vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()), writes.data(),
+                             0, nullptr);
+    }
+  }
+  return kb;
+}
+
+void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
+                    uint32_t batch, const RecordOptions& options) const {
+  if (!has(direction))
+    throw UsageError("kernel '" + info_.name + "' has no " + to_string(direction) + " direction");
+  if (batch == 0) return;
+  if (batch > bindings.max_batch_)
+    throw UsageError("kernel '" + info_.name + "': batch " + std::to_string(batch) +
+                     " exceeds the bindings' max_batch " + std::to_string(bindings.max_batch_));
+  const auto& passes = direction == Direction::forward ? forward_ : inverse_;
+  const auto& infos = info_.passes(direction);
+  const auto& sets =
+      direction == Direction::forward ? bindings.forward_sets_ : bindings.inverse_sets_;
+  const uint32_t max_groups = options.max_workgroups_per_dispatch
+                                  ? options.max_workgroups_per_dispatch
+                                  : device_.limits().maxComputeWorkGroupCount[0];
+
+  auto stride_of = [&](BufferRole role) -> uint32_t {
+    switch (role) {
+      case BufferRole::input: return bindings.input_stride_;
+      case BufferRole::output: return bindings.output_stride_;
+      default: return n();  // scratch is always contiguous
+    }
+  };
+
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const PassInfo& info = infos[i];
+    if (i > 0) record_compute_barrier(cmd);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, passes[i].pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, passes[i].layout, 0, 1, &sets[i],
+                            0, nullptr);
+
+    std::vector<uint32_t> push((info.push_constant_bytes + 3) / 4, 0);
+    auto set = [&](const char* name, uint32_t value) {
+      if (const auto* pc = info.push_constant(name)) push[pc->offset / 4] = value;
+    };
+    set("batch", batch);
+    for (const auto& b : info.bindings) {
+      if (b.binding == 0) set("src_stride", stride_of(b.role));
+      if (b.binding == 1) set("dst_stride", stride_of(b.role));
+    }
+    const uint64_t total = info.workgroups(batch);
+    if (total > max_groups && !info.push_constant("group_offset"))
+      throw UsageError("kernel '" + info_.name + "' pass " + info.name + " needs " +
+                       std::to_string(total) + " workgroups, more than one dispatch allows (" +
+                       std::to_string(max_groups) + "), and has no group_offset push constant");
+    for (uint64_t first = 0; first < total; first += max_groups) {
+      const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(max_groups, total - first));
+      set("group_offset", static_cast<uint32_t>(first));
+      if (!push.empty())
+        vkCmdPushConstants(cmd, passes[i].layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                           info.push_constant_bytes, push.data());
+      vkCmdDispatch(cmd, count, 1, 1);
+    }
+  }
+}
+
+}  // namespace fftgen::vk

@@ -1,0 +1,310 @@
+#include "fftgen/runtime/manifest.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "fftgen/runtime/error.hpp"
+
+namespace fftgen::vk {
+
+using nlohmann::json;
+
+const char* to_string(Direction d) { return d == Direction::forward ? "forward" : "inverse"; }
+
+const char* to_string(BufferRole role) {
+  switch (role) {
+    case BufferRole::input: return "input";
+    case BufferRole::output: return "output";
+    case BufferRole::scratch: return "scratch";
+    case BufferRole::twiddles: return "twiddles";
+  }
+  return "?";
+}
+
+const PushConstant* PassInfo::push_constant(const std::string& n) const {
+  for (const auto& p : push_constants)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
+uint64_t PassInfo::workgroups(uint64_t batch) const {
+  return (batch * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
+}
+
+bool KernelInfo::has(Direction d) const {
+  for (auto x : directions)
+    if (x == d) return true;
+  return false;
+}
+
+const KernelInfo* Manifest::find(const std::string& n) const {
+  for (const auto& k : kernels)
+    if (k.name == n) return &k;
+  return nullptr;
+}
+
+std::vector<std::string> Manifest::kernel_names() const {
+  std::vector<std::string> names;
+  for (const auto& k : kernels) names.push_back(k.name);
+  return names;
+}
+
+const KernelInfo& Manifest::kernel(const std::string& n) const {
+  if (const auto* k = find(n)) return *k;
+  std::string msg = "unknown kernel '" + n + "'; available:";
+  for (const auto& k : kernels) msg += " " + k.name;
+  if (kernels.empty()) msg += " (none)";
+  throw ManifestError(msg);
+}
+
+namespace {
+
+// Field access that names the file and the JSON path of anything missing or mistyped.
+class Reader {
+ public:
+  Reader(const json& j, std::string where) : j_(j), where_(std::move(where)) {}
+
+  const json& at(const std::string& key) const {
+    if (!j_.is_object()) fail("", "an object");
+    auto it = j_.find(key);
+    if (it == j_.end()) throw ManifestError(where_ + ": missing field '" + key + "'");
+    return *it;
+  }
+  bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
+  Reader child(const std::string& key) const { return Reader(at(key), where_ + "." + key); }
+  Reader element(size_t i) const { return Reader(j_.at(i), where_ + "[" + std::to_string(i) + "]"); }
+
+  std::string str(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_string()) fail(key, "a string");
+    return v.get<std::string>();
+  }
+  uint64_t uint(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+      fail(key, "a non-negative integer");
+    return v.get<uint64_t>();
+  }
+  uint32_t uint32(const std::string& key) const {
+    uint64_t v = uint(key);
+    if (v > UINT32_MAX) fail(key, "an integer below 2^32");
+    return static_cast<uint32_t>(v);
+  }
+  double number(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_number()) fail(key, "a number");
+    return v.get<double>();
+  }
+  std::vector<uint32_t> uints(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_array()) fail(key, "an array of integers");
+    std::vector<uint32_t> out;
+    for (const auto& e : v) {
+      if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() > UINT32_MAX)
+        fail(key, "an array of non-negative integers");
+      out.push_back(e.get<uint32_t>());
+    }
+    return out;
+  }
+  std::vector<std::string> strings(const std::string& key) const {
+    const json& v = at(key);
+    if (!v.is_array()) fail(key, "an array of strings");
+    std::vector<std::string> out;
+    for (const auto& e : v) {
+      if (!e.is_string()) fail(key, "an array of strings");
+      out.push_back(e.get<std::string>());
+    }
+    return out;
+  }
+  size_t size() const { return j_.size(); }
+  const json& raw() const { return j_; }
+  [[noreturn]] void fail(const std::string& key, const std::string& expected) const {
+    throw ManifestError(where_ + (key.empty() ? "" : "." + key) + ": expected " + expected);
+  }
+  const std::string& where() const { return where_; }
+
+ private:
+  const json& j_;
+  std::string where_;
+};
+
+PassInfo parse_pass(const Reader& r, uint32_t n) {
+  PassInfo p;
+  p.name = r.str("name");
+  for (const auto& [target, file] : r.at("files").items()) {
+    if (!file.is_string()) r.child("files").fail(target, "a file name");
+    p.files[target] = file.get<std::string>();
+  }
+  if (r.has("entry_point"))
+    for (const auto& [target, entry] : r.at("entry_point").items()) {
+      if (!entry.is_string()) r.child("entry_point").fail(target, "a name");
+      p.entry_points[target] = entry.get<std::string>();
+    }
+  auto ls = r.uints("local_size");
+  if (ls.empty() || ls.size() > 3) r.fail("local_size", "[x, y, z]");
+  for (size_t i = 0; i < ls.size(); ++i) p.local_size[i] = ls[i];
+  p.size = r.has("size") ? r.uint32("size") : n;
+  if (r.has("stages")) p.stages = r.uints("stages");
+  p.stride = r.has("stride") ? r.uint("stride") : 1;
+  Reader d = r.child("dispatch");
+  p.columns_per_transform = d.uint32("columns_per_transform");
+  p.columns_per_workgroup = d.uint32("columns_per_workgroup");
+  if (p.columns_per_transform == 0) d.fail("columns_per_transform", "a positive integer");
+  if (p.columns_per_workgroup == 0) d.fail("columns_per_workgroup", "a positive integer");
+  Reader b = r.child("bindings");
+  if (!b.raw().is_array()) r.fail("bindings", "an array");
+  for (size_t i = 0; i < b.size(); ++i) {
+    Reader e = b.element(i);
+    PassBinding pb;
+    pb.set = e.has("set") ? e.uint32("set") : 0;
+    pb.binding = e.uint32("binding");
+    const std::string role = e.str("role");
+    if (role == "input") pb.role = BufferRole::input;
+    else if (role == "output") pb.role = BufferRole::output;
+    else if (role == "scratch") pb.role = BufferRole::scratch;
+    else if (role == "twiddles") pb.role = BufferRole::twiddles;
+    else e.fail("role", "one of input, output, scratch, twiddles (found '" + role + "')");
+    const std::string access = e.has("access") ? e.str("access") : "read";
+    if (access != "read" && access != "write")
+      e.fail("access", "read or write (found '" + access + "')");
+    pb.writes = access == "write";
+    if (pb.set != 0)
+      throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
+                          " is not supported (fftgen::runtime binds set 0 only)");
+    p.bindings.push_back(pb);
+  }
+  if (r.has("push_constants")) {
+    Reader pc = r.child("push_constants");
+    if (!pc.raw().is_array()) r.fail("push_constants", "an array");
+    for (size_t i = 0; i < pc.size(); ++i) {
+      Reader e = pc.element(i);
+      PushConstant c{e.str("name"), e.uint32("offset"), e.has("type") ? e.str("type") : "uint"};
+      if (c.offset % 4) e.fail("offset", "a multiple of 4");
+      p.push_constants.push_back(c);
+    }
+  }
+  uint32_t needed = 0;
+  for (const auto& c : p.push_constants) needed = std::max(needed, c.offset + 4);
+  p.push_constant_bytes = r.has("push_constant_bytes") ? r.uint32("push_constant_bytes") : needed;
+  if (p.push_constant_bytes < needed)
+    r.fail("push_constant_bytes", "at least " + std::to_string(needed) + " bytes");
+  p.shared_memory_bytes = r.has("shared_memory_bytes") ? r.uint32("shared_memory_bytes") : 0;
+  return p;
+}
+
+KernelInfo parse_kernel(const Reader& r) {
+  KernelInfo k;
+  k.name = r.str("name");
+  Reader kr(r.raw(), r.where() + "(" + k.name + ")");
+  k.plan_kernel = kr.has("plan_kernel") ? kr.str("plan_kernel") : k.name;
+  k.shape = kr.uints("shape");
+  if (k.shape.size() != 1 || k.shape[0] == 0)
+    kr.fail("shape", "[N] with N > 0 (only 1D kernels are supported by this runtime)");
+  if (kr.has("element")) k.element = kr.str("element");
+  if (k.element != "complex64")
+    kr.fail("element", "\"complex64\" (found \"" + k.element + "\")");
+  for (const auto& d : kr.strings("directions")) {
+    if (d == "forward") k.directions.push_back(Direction::forward);
+    else if (d == "inverse") k.directions.push_back(Direction::inverse);
+    else kr.fail("directions", "forward and/or inverse (found '" + d + "')");
+  }
+  if (k.directions.empty()) kr.fail("directions", "at least one direction");
+  k.normalize = kr.has("normalize") ? kr.str("normalize") : "none";
+  const double n = k.n();
+  if (k.normalize == "none") {
+  } else if (k.normalize == "inverse") {
+    k.inverse_scale = 1.0 / n;
+  } else if (k.normalize == "ortho") {
+    k.forward_scale = k.inverse_scale = 1.0 / std::sqrt(n);
+  } else {
+    kr.fail("normalize", "none, inverse or ortho (found '" + k.normalize + "')");
+  }
+  if (kr.has("scale") && kr.at("scale").is_object()) {
+    Reader s = kr.child("scale");
+    if (s.has("forward")) k.forward_scale = s.number("forward");
+    if (s.has("inverse")) k.inverse_scale = s.number("inverse");
+  }
+  if (kr.has("options")) k.options = kr.at("options");
+  if (kr.has("twiddles") && !kr.at("twiddles").is_null()) {
+    Reader t = kr.child("twiddles");
+    k.twiddles = TwiddleTable{t.str("file"), t.uint("count")};
+  }
+  k.scratch_elements = kr.has("scratch_elements") ? kr.uint("scratch_elements") : 0;
+  for (Direction d : k.directions) {
+    const char* key = to_string(d);
+    Reader passes = kr.child(key);
+    if (!passes.raw().is_array() || passes.size() == 0) kr.fail(key, "a non-empty list of passes");
+    auto& out = d == Direction::forward ? k.forward : k.inverse;
+    for (size_t i = 0; i < passes.size(); ++i) out.push_back(parse_pass(passes.element(i), k.n()));
+  }
+  return k;
+}
+
+}  // namespace
+
+Manifest parse_manifest(const json& doc, const std::string& source,
+                        const std::filesystem::path& directory) {
+  Reader r(doc, source);
+  if (!doc.is_object()) r.fail("", "a JSON object");
+  if (r.str("format") != "fftgen-manifest")
+    r.fail("format", "\"fftgen-manifest\" (is this a manifest written by fftgen?)");
+  Manifest m;
+  m.directory = directory;
+  m.format_version = static_cast<int>(r.uint("format_version"));
+  if (m.format_version != 1)
+    throw ManifestError(source + ": format_version " + std::to_string(m.format_version) +
+                        " is not supported (this runtime reads version 1)");
+  if (r.has("generator")) m.generator = r.str("generator");
+  if (r.has("plan")) m.plan = r.str("plan");
+  if (r.has("targets")) m.targets = r.strings("targets");
+  Reader ks = r.child("kernels");
+  if (!ks.raw().is_array()) r.fail("kernels", "an array");
+  for (size_t i = 0; i < ks.size(); ++i) {
+    KernelInfo k = parse_kernel(ks.element(i));
+    if (m.find(k.name)) throw ManifestError(source + ": kernel name '" + k.name + "' repeated");
+    m.kernels.push_back(std::move(k));
+  }
+  return m;
+}
+
+Manifest load_manifest(const std::filesystem::path& path) {
+  std::filesystem::path file = path;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) file = path / "manifest.json";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ManifestError("cannot open manifest '" + file.string() + "'");
+  json doc;
+  try {
+    in >> doc;
+  } catch (const json::exception& e) {
+    throw ManifestError(file.string() + ": not valid JSON: " + e.what());
+  }
+  return parse_manifest(doc, file.string(), file.parent_path());
+}
+
+std::vector<char> read_binary_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw ManifestError("cannot open '" + path.string() + "'");
+  const auto size = static_cast<size_t>(in.tellg());
+  std::vector<char> data(size);
+  in.seekg(0);
+  if (size && !in.read(data.data(), static_cast<std::streamsize>(size)))
+    throw ManifestError("cannot read '" + path.string() + "'");
+  return data;
+}
+
+std::vector<uint32_t> read_spirv_file(const std::filesystem::path& path) {
+  auto bytes = read_binary_file(path);
+  if (bytes.size() < 20 || bytes.size() % 4)
+    throw ManifestError("'" + path.string() + "' is not SPIR-V (size " +
+                        std::to_string(bytes.size()) + " bytes)");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  if (words[0] != 0x07230203u)
+    throw ManifestError("'" + path.string() + "' is not SPIR-V (bad magic number)");
+  return words;
+}
+
+}  // namespace fftgen::vk

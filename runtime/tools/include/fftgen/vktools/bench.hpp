@@ -1,0 +1,49 @@
+// `fftgen-vk bench`: GPU time of each kernel and of a vec4 copy of the same bytes (the floor).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fftgen/runtime/device.hpp"
+#include "fftgen/runtime/manifest.hpp"
+
+namespace fftgen::vk {
+
+struct BenchOptions {
+  uint64_t bytes = 512ull << 20;  ///< of one buffer; capped at 1/4 of the device-local heap
+  uint32_t trials = 7;
+  uint32_t calls_per_trial = 20;
+  uint32_t warmup_submissions = 1;
+};
+
+struct BenchResult {
+  std::string name;        ///< kernel name, or "copy (vec4)" for the floor
+  uint32_t n = 0;          ///< 0 for the copy
+  uint64_t batch = 0;
+  uint64_t bytes = 0;      ///< of one buffer
+  double median_ms = 0;    ///< per call
+  double gb_per_s = 0;     ///< 2 × bytes / median time per call
+  std::vector<double> trial_ms;  ///< per call, each trial
+  std::string error;       ///< set when the kernel could not run
+};
+
+/// The buffer size actually used: `requested` capped at 1/4 of the largest device-local heap and
+/// at maxStorageBufferRange, rounded down to a multiple of 16 bytes.
+uint64_t bench_bytes(const Device& device, uint64_t requested);
+
+/// Forward direction (inverse if the kernel has no forward), batch = bytes / (8·N).
+BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
+                         const BenchOptions& options);
+/// The vec4 copy kernel over `bytes` (SPIR-V compiled at build time).
+BenchResult bench_copy(Device& device, const BenchOptions& options);
+
+std::string format_bench_table(const std::vector<BenchResult>& results);
+nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& results,
+                          const BenchOptions& options);
+
+/// Parses "512MiB", "1GiB", "64MB", "1000000" (bytes). Throws std::invalid_argument.
+uint64_t parse_byte_size(const std::string& text);
+
+}  // namespace fftgen::vk

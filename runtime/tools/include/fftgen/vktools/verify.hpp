@@ -1,0 +1,49 @@
+// `fftgen-vk verify`: every kernel against FFTW in double.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fftgen/runtime/device.hpp"
+#include "fftgen/runtime/kernel.hpp"
+#include "fftgen/runtime/manifest.hpp"
+
+namespace fftgen::vk {
+
+struct VerifyOptions {
+  std::vector<uint32_t> batches = {1, 7};
+  double tolerance = 1e-6;  ///< bound on rel L2 of each direction (fp32)
+  /// Bound on the round trip's rel L2; 0 means 2 × tolerance (two transforms' rounding).
+  double round_trip_tolerance = 0;
+  uint64_t seed = 1;
+  RecordOptions record;
+  /// Optional: supplies each pass's SPIR-V instead of the manifest's .spv files.
+  ShaderLoader loader;
+};
+
+struct VerifyResult {
+  std::string kernel;
+  uint32_t n = 0;
+  std::vector<std::string> directions;
+  std::vector<uint32_t> batches;
+  std::optional<double> rel_l2_forward;  ///< worst over batches; absent without the direction
+  std::optional<double> rel_l2_inverse;
+  double max_err = 0;                    ///< worst max |out − ref| / max |ref|
+  std::optional<double> round_trip;      ///< rel L2 of inverse(forward(x)) vs x·N·s_f·s_i
+  uint64_t nan_count = 0;
+  bool pass = false;
+  std::string error;                     ///< set when the kernel could not run at all
+};
+
+VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
+                           const VerifyOptions& options = {});
+
+/// The table printed by the CLI (one row per result, a header first).
+std::string format_verify_table(const std::vector<VerifyResult>& results);
+nlohmann::json verify_json(const Device& device, const std::vector<VerifyResult>& results,
+                           const VerifyOptions& options);
+
+}  // namespace fftgen::vk

@@ -1,0 +1,272 @@
+#include "fftgen/vktools/bench.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+
+#include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/error.hpp"
+#include "fftgen/runtime/kernel.hpp"
+#include "fftgen/runtime/timer.hpp"
+
+namespace fftgen::vk {
+
+const std::vector<uint32_t>& copy_vec4_spirv();  // embedded at build time
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+// One command buffer: timestamp, `calls` back-to-back calls separated by compute barriers (each
+// call overwrites the same output), timestamp. Submitted once per warm-up and once per trial.
+std::vector<double> time_calls(Device& device, const BenchOptions& o,
+                               const std::function<void(VkCommandBuffer)>& record_call) {
+  GpuTimer timer(device, 2);
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = device.command_pool();
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  check(vkAllocateCommandBuffers(device.device(), &ai, &cmd), "vkAllocateCommandBuffers");
+  std::vector<double> trials;
+  try {
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+    timer.reset(cmd);
+    record_compute_barrier(cmd);
+    timer.stamp(cmd, 0);
+    for (uint32_t c = 0; c < o.calls_per_trial; ++c) {
+      if (c) record_compute_barrier(cmd);
+      record_call(cmd);
+    }
+    timer.stamp(cmd, 1);
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    for (uint32_t w = 0; w < o.warmup_submissions; ++w) device.submit_and_wait(cmd);
+    for (uint32_t t = 0; t < o.trials; ++t) {
+      device.submit_and_wait(cmd);
+      const auto ticks = timer.read_ticks();
+      trials.push_back(timer.elapsed_ms(ticks, 0, 1) / o.calls_per_trial);
+    }
+  } catch (...) {
+    vkFreeCommandBuffers(device.device(), device.command_pool(), 1, &cmd);
+    throw;
+  }
+  vkFreeCommandBuffers(device.device(), device.command_pool(), 1, &cmd);
+  return trials;
+}
+
+void finish(BenchResult& r) {
+  r.median_ms = median(r.trial_ms);
+  r.gb_per_s = r.median_ms > 0 ? 2.0 * static_cast<double>(r.bytes) / (r.median_ms * 1e6) : 0;
+}
+
+}  // namespace
+
+uint64_t bench_bytes(const Device& device, uint64_t requested) {
+  uint64_t bytes = std::min<uint64_t>(requested, device.device_local_heap_bytes() / 4);
+  bytes = std::min<uint64_t>(bytes, device.limits().maxStorageBufferRange);
+  return bytes / 16 * 16;
+}
+
+BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
+                         const BenchOptions& o) {
+  BenchResult r;
+  r.name = info.name;
+  r.n = info.n();
+  try {
+    Kernel kernel(device, info, manifest.directory);
+    const uint64_t cap = bench_bytes(device, o.bytes);
+    r.batch = std::min<uint64_t>(cap / (uint64_t{info.n()} * 8), kernel.max_batch());
+    if (r.batch == 0)
+      throw UsageError("buffer of " + std::to_string(cap) + " bytes holds no transform of N = " +
+                       std::to_string(info.n()));
+    r.bytes = r.batch * info.n() * 8;
+    Buffer in(device, r.bytes), out(device, r.bytes);
+    fill(device, in.handle(), 0x3f800000u, r.bytes);  // every value 1 + 1i: finite, no denormals
+    KernelIo io;
+    io.input = {in.handle(), 0};
+    io.output = {out.handle(), 0};
+    io.max_batch = static_cast<uint32_t>(r.batch);
+    KernelBindings bindings = kernel.bind(io);
+    const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
+    r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
+      kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch));
+    });
+    finish(r);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+BenchResult bench_copy(Device& device, const BenchOptions& o) {
+  BenchResult r;
+  r.name = "copy (vec4)";
+  VkDevice dev = device.device();
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  VkShaderModule module = VK_NULL_HANDLE;
+  try {
+    r.bytes = bench_bytes(device, o.bytes);
+    Buffer in(device, r.bytes), out(device, r.bytes);
+    fill(device, in.handle(), 0x3f800000u, r.bytes);
+
+    VkDescriptorSetLayoutBinding b[2] = {};
+    for (uint32_t i = 0; i < 2; ++i)
+      b[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    sci.bindingCount = 2;
+    sci.pBindings = b;
+    check(vkCreateDescriptorSetLayout(dev, &sci, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    lci.setLayoutCount = 1;
+    lci.pSetLayouts = &set_layout;
+    lci.pushConstantRangeCount = 1;
+    lci.pPushConstantRanges = &range;
+    check(vkCreatePipelineLayout(dev, &lci, nullptr, &layout), "vkCreatePipelineLayout");
+    const auto& spirv = copy_vec4_spirv();
+    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    mci.codeSize = spirv.size() * 4;
+    mci.pCode = spirv.data();
+    check(vkCreateShaderModule(dev, &mci, nullptr, &module), "vkCreateShaderModule");
+    VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                 VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+    pci.layout = layout;
+    check(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
+          "vkCreateComputePipelines");
+    VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpci.maxSets = 1;
+    dpci.poolSizeCount = 1;
+    dpci.pPoolSizes = &ps;
+    check(vkCreateDescriptorPool(dev, &dpci, nullptr, &pool), "vkCreateDescriptorPool");
+    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    dsai.descriptorPool = pool;
+    dsai.descriptorSetCount = 1;
+    dsai.pSetLayouts = &set_layout;
+    VkDescriptorSet set;
+    check(vkAllocateDescriptorSets(dev, &dsai, &set), "vkAllocateDescriptorSets");
+    VkDescriptorBufferInfo infos[2] = {{in.handle(), 0, r.bytes}, {out.handle(), 0, r.bytes}};
+    VkWriteDescriptorSet w[2] = {};
+    for (uint32_t i = 0; i < 2; ++i) {
+      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[i].dstSet = set;
+      w[i].dstBinding = i;
+      w[i].descriptorCount = 1;
+      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w[i].pBufferInfo = &infos[i];
+    }
+    vkUpdateDescriptorSets(dev, 2, w, 0, nullptr);
+
+    const uint32_t count = static_cast<uint32_t>(r.bytes / 16);
+    const uint64_t groups = (uint64_t{count} + 255) / 256;
+    const uint32_t max_groups = device.limits().maxComputeWorkGroupCount[0];
+    r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+      vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+      for (uint64_t first = 0; first < groups; first += max_groups) {
+        const uint32_t pc[2] = {count, static_cast<uint32_t>(first)};
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
+        vkCmdDispatch(cmd, static_cast<uint32_t>(std::min<uint64_t>(max_groups, groups - first)), 1, 1);
+      }
+    });
+    finish(r);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  if (pool) vkDestroyDescriptorPool(dev, pool, nullptr);
+  if (pipeline) vkDestroyPipeline(dev, pipeline, nullptr);
+  if (module) vkDestroyShaderModule(dev, module, nullptr);
+  if (layout) vkDestroyPipelineLayout(dev, layout, nullptr);
+  if (set_layout) vkDestroyDescriptorSetLayout(dev, set_layout, nullptr);
+  return r;
+}
+
+std::string format_bench_table(const std::vector<BenchResult>& results) {
+  size_t name_w = 6;
+  for (const auto& r : results) name_w = std::max(name_w, r.name.size());
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s %8s %10s %12s %12s %10s\n", static_cast<int>(name_w),
+                "kernel", "N", "batch", "MiB/buffer", "ms/call", "GB/s");
+  out += line;
+  for (const auto& r : results) {
+    if (!r.error.empty()) {
+      std::snprintf(line, sizeof line, "%-*s %8u  error: %s\n", static_cast<int>(name_w),
+                    r.name.c_str(), r.n, r.error.c_str());
+    } else {
+      std::snprintf(line, sizeof line, "%-*s %8s %10llu %12.1f %12.4f %10.1f\n",
+                    static_cast<int>(name_w), r.name.c_str(),
+                    r.n ? std::to_string(r.n).c_str() : "-",
+                    static_cast<unsigned long long>(r.batch), r.bytes / 1048576.0, r.median_ms,
+                    r.gb_per_s);
+    }
+    out += line;
+  }
+  return out;
+}
+
+nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& results,
+                          const BenchOptions& o) {
+  using nlohmann::json;
+  json j;
+  j["device"] = device.name();
+  j["driver_version"] = device.driver_version();
+  j["vendor_id"] = device.properties().vendorID;
+  j["calls_per_trial"] = o.calls_per_trial;
+  j["trials"] = o.trials;
+  j["formula"] = "GB/s = 2 * bytes of one buffer / median time of one call";
+  json ks = json::array();
+  for (const auto& r : results) {
+    json k;
+    k["name"] = r.name;
+    k["n"] = r.n;
+    k["batch"] = r.batch;
+    k["bytes"] = r.bytes;
+    if (r.error.empty()) {
+      k["median_ms"] = r.median_ms;
+      k["gb_per_s"] = r.gb_per_s;
+      k["trial_ms"] = r.trial_ms;
+    } else {
+      k["error"] = r.error;
+    }
+    ks.push_back(k);
+  }
+  j["results"] = ks;
+  return j;
+}
+
+uint64_t parse_byte_size(const std::string& text) {
+  size_t pos = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &pos);
+  } catch (...) {
+    throw std::invalid_argument("'" + text + "' is not a size (e.g. 512MiB, 1GiB, 1000000)");
+  }
+  std::string unit = text.substr(pos);
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double mul = 1;
+  if (unit.empty() || unit == "b") mul = 1;
+  else if (unit == "kib" || unit == "k") mul = 1024.0;
+  else if (unit == "mib" || unit == "m") mul = 1048576.0;
+  else if (unit == "gib" || unit == "g") mul = 1073741824.0;
+  else if (unit == "kb") mul = 1e3;
+  else if (unit == "mb") mul = 1e6;
+  else if (unit == "gb") mul = 1e9;
+  else throw std::invalid_argument("'" + text + "': unknown unit '" + unit + "' (B, KiB, MiB, GiB, KB, MB, GB)");
+  if (value <= 0) throw std::invalid_argument("'" + text + "': size must be positive");
+  return static_cast<uint64_t>(value * mul);
+}
+
+}  // namespace fftgen::vk

@@ -1,0 +1,137 @@
+#include "fftgen/vktools/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/reference.hpp"
+
+namespace fftgen::vk {
+
+namespace {
+
+std::vector<std::complex<double>> widen(const std::vector<std::complex<float>>& v) {
+  return {v.begin(), v.end()};
+}
+
+std::string sci(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2e", *v);
+  return buf;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
+                           const VerifyOptions& options) {
+  VerifyResult r;
+  r.kernel = info.name;
+  r.n = info.n();
+  r.batches = options.batches;
+  for (Direction d : info.directions) r.directions.push_back(to_string(d));
+  const double rt_tol =
+      options.round_trip_tolerance > 0 ? options.round_trip_tolerance : 2 * options.tolerance;
+  ExecuteOptions exec;
+  exec.record = options.record;
+  try {
+    Kernel kernel(device, info, manifest.directory, options.loader);
+    for (uint32_t batch : options.batches) {
+      const auto x = random_normal(uint64_t{info.n()} * batch, options.seed * 1000003u + batch);
+      const auto xd = widen(x);
+      std::vector<std::complex<float>> forward_out;
+      for (Direction d : info.directions) {
+        const double scale = d == Direction::forward ? info.forward_scale : info.inverse_scale;
+        auto out = execute(device, kernel, d, x, batch, exec);
+        const auto stats = compare(out, reference_dft(xd, info.n(), batch, d, scale));
+        auto& worst = d == Direction::forward ? r.rel_l2_forward : r.rel_l2_inverse;
+        worst = std::max(worst.value_or(0.0), stats.rel_l2);
+        r.max_err = std::max(r.max_err, stats.max_rel);
+        r.nan_count += stats.nan_count;
+        if (d == Direction::forward) forward_out = std::move(out);
+      }
+      if (info.has(Direction::forward) && info.has(Direction::inverse)) {
+        const auto back = execute(device, kernel, Direction::inverse, forward_out, batch, exec);
+        const double gain = info.n() * info.forward_scale * info.inverse_scale;
+        auto expected = xd;
+        for (auto& v : expected) v *= gain;
+        const auto stats = compare(back, expected);
+        r.round_trip = std::max(r.round_trip.value_or(0.0), stats.rel_l2);
+        r.nan_count += stats.nan_count;
+      }
+    }
+    auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
+    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, options.tolerance) &&
+             ok(r.rel_l2_inverse, options.tolerance) && ok(r.round_trip, rt_tol);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.pass = false;
+  }
+  return r;
+}
+
+std::string format_verify_table(const std::vector<VerifyResult>& results) {
+  size_t name_w = 6;
+  for (const auto& r : results) name_w = std::max(name_w, r.kernel.size());
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s %8s %-16s %-8s %10s %10s %10s %10s  %s\n",
+                static_cast<int>(name_w), "kernel", "N", "dirs", "batches", "relL2 fwd",
+                "relL2 inv", "max err", "round trip", "result");
+  out += line;
+  for (const auto& r : results) {
+    std::vector<std::string> b;
+    for (auto x : r.batches) b.push_back(std::to_string(x));
+    std::snprintf(line, sizeof line, "%-*s %8u %-16s %-8s %10s %10s %10s %10s  %s\n",
+                  static_cast<int>(name_w), r.kernel.c_str(), r.n,
+                  join(r.directions, ",").c_str(), join(b, ",").c_str(),
+                  sci(r.rel_l2_forward).c_str(), sci(r.rel_l2_inverse).c_str(),
+                  sci(r.error.empty() ? std::optional<double>(r.max_err) : std::nullopt).c_str(),
+                  sci(r.round_trip).c_str(), r.pass ? "PASS" : "FAIL");
+    out += line;
+    if (!r.error.empty()) out += "    error: " + r.error + "\n";
+    else if (r.nan_count)
+      out += "    " + std::to_string(r.nan_count) + " non-finite output values\n";
+  }
+  return out;
+}
+
+nlohmann::json verify_json(const Device& device, const std::vector<VerifyResult>& results,
+                           const VerifyOptions& options) {
+  using nlohmann::json;
+  json j;
+  j["device"] = device.name();
+  j["driver_version"] = device.driver_version();
+  j["tolerance"] = options.tolerance;
+  j["round_trip_tolerance"] =
+      options.round_trip_tolerance > 0 ? options.round_trip_tolerance : 2 * options.tolerance;
+  j["batches"] = options.batches;
+  j["seed"] = options.seed;
+  auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  json ks = json::array();
+  for (const auto& r : results) {
+    json k;
+    k["kernel"] = r.kernel;
+    k["n"] = r.n;
+    k["directions"] = r.directions;
+    k["rel_l2_forward"] = opt(r.rel_l2_forward);
+    k["rel_l2_inverse"] = opt(r.rel_l2_inverse);
+    k["max_err"] = r.error.empty() ? json(r.max_err) : json(nullptr);
+    k["round_trip"] = opt(r.round_trip);
+    k["non_finite"] = r.nan_count;
+    k["pass"] = r.pass;
+    if (!r.error.empty()) k["error"] = r.error;
+    ks.push_back(k);
+  }
+  j["kernels"] = ks;
+  return j;
+}
+
+}  // namespace fftgen::vk

@@ -1,0 +1,151 @@
+// Generates tests/plans/gpu_suite.json with the fftgen CLI and runs every kernel on a Vulkan
+// device (lavapipe in CI) with the validation layer on:
+//  - forward and inverse against FFTW in double, batches 1 and 7, rel L2 ≤ 1e-6, round trip,
+//    output poisoned with NaN first;
+//  - the shipped HLSL compiled back to SPIR-V (glslang's HLSL front end) run with the same
+//    pipeline layout must compute what the SPIR-V from GLSL computes.
+// Any validation message fails.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "fftgen/compile.hpp"
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/reference.hpp"
+#include "fftgen/vktools/verify.hpp"
+
+namespace fs = std::filesystem;
+using namespace fftgen::vk;
+
+namespace {
+
+// The suite's output, generated once per test process.
+const fs::path& suite_dir() {
+  static const fs::path dir = [] {
+    std::random_device rd;
+    fs::path d = fs::temp_directory_path() /
+                 ("fftgen_gpu_suite_" + std::to_string(rd()) + std::to_string(rd()));
+    const std::string plan = std::string(FFTGEN_TEST_DIR) + "/plans/gpu_suite.json";
+    const std::string cmd = std::string("\"") + FFTGEN_CLI + "\" \"" + plan + "\" -o \"" +
+                            d.string() + "\" > \"" + d.string() + ".log\" 2>&1";
+    const int rc = std::system(cmd.c_str());
+    if (rc != 0) {
+      std::ifstream log(d.string() + ".log");
+      std::cerr << log.rdbuf();
+      throw std::runtime_error("fftgen failed on " + plan + " (see the log above)");
+    }
+    return d;
+  }();
+  return dir;
+}
+
+Device& suite_device() {
+  static Device device([] {
+    DeviceOptions o;
+    o.validation = true;
+    return o;
+  }());
+  return device;
+}
+
+std::string drain_validation(Device& device) {
+  std::string text;
+  for (const auto& m : device.validation_messages()) text += m.text + "\n";
+  device.clear_validation_messages();
+  return text;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Cleanup {
+  ~Cleanup() {
+    std::error_code ec;
+    // Only a directory this process created (the generated suite) is removed.
+    if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(suite_dir(), ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("gpu suite: every kernel matches FFTW in double", "[gpu][suite]") {
+  static Cleanup cleanup;
+  const auto t0 = std::chrono::steady_clock::now();
+  Manifest m = load_manifest(suite_dir());
+  REQUIRE(m.kernels.size() > 50);
+  Device& device = suite_device();
+  drain_validation(device);
+  VerifyOptions o;
+  o.batches = {1, 7};
+  o.tolerance = 1e-6;
+  std::vector<VerifyResult> results;
+  for (const auto& k : m.kernels) {
+    VerifyResult r = verify_kernel(device, m, k, o);
+    const std::string messages = drain_validation(device);
+    INFO(format_verify_table({r}));
+    INFO("validation messages:\n" << messages);
+    CHECK(r.pass);
+    CHECK(messages.empty());
+    results.push_back(std::move(r));
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << format_verify_table(results) << "(" << results.size() << " kernels, " << s
+            << " s)\n";
+}
+
+TEST_CASE("gpu suite: HLSL compiled back to SPIR-V computes what the GLSL path computes",
+          "[gpu][suite][hlsl]") {
+  static Cleanup cleanup;
+  Manifest m = load_manifest(suite_dir());
+  Device& device = suite_device();
+  drain_validation(device);
+  const ShaderLoader from_hlsl = [&m](const KernelInfo& k, const PassInfo& p) {
+    auto it = p.files.find("hlsl");
+    if (it == p.files.end())
+      throw ManifestError("kernel '" + k.name + "' pass " + p.name + " has no HLSL file");
+    auto entry = p.entry_points.count("hlsl") ? p.entry_points.at("hlsl") : "main";
+    ShaderCode code;
+    code.spirv = fftgen::compile_hlsl_to_spirv(read_text(m.directory / it->second), entry,
+                                               k.name + "." + p.name + ".hlsl");
+    code.entry_point = entry;
+    return code;
+  };
+  const uint32_t batch = 7;
+  int checked = 0;
+  for (const auto& k : m.kernels) {
+    INFO("kernel " << k.name);
+    const auto tk = std::chrono::steady_clock::now();
+    try {
+      Kernel glsl(device, k, m.directory);
+      Kernel hlsl(device, k, m.directory, from_hlsl);
+      const auto x = random_normal(uint64_t{k.n()} * batch, 77);
+      for (Direction d : k.directions) {
+        INFO(to_string(d));
+        const auto a = execute(device, glsl, d, x, batch);
+        const auto b = execute(device, hlsl, d, x, batch);
+        const auto stats = compare(b, std::vector<std::complex<double>>(a.begin(), a.end()));
+        CHECK(stats.nan_count == 0);
+        CHECK(stats.rel_l2 <= 1e-6);
+      }
+      ++checked;
+    } catch (const std::exception& e) {
+      FAIL_CHECK(e.what());
+    }
+    std::cerr << k.name << " " << std::chrono::duration<double>(std::chrono::steady_clock::now() - tk).count() << "\n";
+    const std::string messages = drain_validation(device);
+    INFO("validation messages:\n" << messages);
+    CHECK(messages.empty());
+  }
+  CHECK(checked == static_cast<int>(m.kernels.size()));
+}
