@@ -322,6 +322,7 @@ void main() {
   }
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  // exchange 0 -> 1
   sh[c * 2176u + ((q << 4u) + 0u + 0u) + (((q << 4u) + 0u + 0u) >> 4u)] = v0;
   sh[c * 2176u + ((q << 4u) + 0u + 1u) + (((q << 4u) + 0u + 1u) >> 4u)] = v1;
   sh[c * 2176u + ((q << 4u) + 0u + 2u) + (((q << 4u) + 0u + 2u) >> 4u)] = v2;
@@ -338,7 +339,6 @@ void main() {
   sh[c * 2176u + ((q << 4u) + 0u + 13u) + (((q << 4u) + 0u + 13u) >> 4u)] = v13;
   sh[c * 2176u + ((q << 4u) + 0u + 14u) + (((q << 4u) + 0u + 14u) >> 4u)] = v14;
   sh[c * 2176u + ((q << 4u) + 0u + 15u) + (((q << 4u) + 0u + 15u) >> 4u)] = v15;
-  // stage 1: radix 16, stride 16
   memoryBarrierShared();
   barrier();
   v0 = sh[c * 2176u + (q + 0u) + ((q + 0u) >> 4u)];
@@ -357,6 +357,7 @@ void main() {
   v13 = sh[c * 2176u + (q + 1664u) + ((q + 1664u) >> 4u)];
   v14 = sh[c * 2176u + (q + 1792u) + ((q + 1792u) >> 4u)];
   v15 = sh[c * 2176u + (q + 1920u) + ((q + 1920u) >> 4u)];
+  // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
   v1 = twiddle_mul(v1, tw[k1_0 * 15u + 0u]);
@@ -375,6 +376,7 @@ void main() {
   v14 = twiddle_mul(v14, tw[k1_0 * 15u + 13u]);
   v15 = twiddle_mul(v15, tw[k1_0 * 15u + 14u]);
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  // exchange 1 -> 2
   memoryBarrierShared();
   barrier();
   sh[c * 2176u + (((q >> 4u) << 8u) + (q & 15u) + 0u) + ((((q >> 4u) << 8u) + (q & 15u) + 0u) >> 4u)] = v0;
@@ -393,7 +395,6 @@ void main() {
   sh[c * 2176u + (((q >> 4u) << 8u) + (q & 15u) + 208u) + ((((q >> 4u) << 8u) + (q & 15u) + 208u) >> 4u)] = v13;
   sh[c * 2176u + (((q >> 4u) << 8u) + (q & 15u) + 224u) + ((((q >> 4u) << 8u) + (q & 15u) + 224u) >> 4u)] = v14;
   sh[c * 2176u + (((q >> 4u) << 8u) + (q & 15u) + 240u) + ((((q >> 4u) << 8u) + (q & 15u) + 240u) >> 4u)] = v15;
-  // stage 2: radix 8, stride 256
   memoryBarrierShared();
   barrier();
   v0 = sh[c * 2176u + (q + 0u) + ((q + 0u) >> 4u)];
@@ -412,6 +413,7 @@ void main() {
   v13 = sh[c * 2176u + (q + 1664u) + ((q + 1664u) >> 4u)];
   v14 = sh[c * 2176u + (q + 1792u) + ((q + 1792u) >> 4u)];
   v15 = sh[c * 2176u + (q + 1920u) + ((q + 1920u) >> 4u)];
+  // stage 2: radix 8, stride 256
   uint j2_0 = q;
   uint k2_0 = (j2_0 & 255u);
   v2 = twiddle_mul(v2, tw[k2_0 * 7u + 240u]);

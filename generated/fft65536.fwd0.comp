@@ -257,6 +257,7 @@ void main() {
   }
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  // exchange 0 -> 1
   sh[c * 257u + ((q << 4u) + 0u + 0u)] = v0;
   sh[c * 257u + ((q << 4u) + 0u + 1u)] = v1;
   sh[c * 257u + ((q << 4u) + 0u + 2u)] = v2;
@@ -273,7 +274,6 @@ void main() {
   sh[c * 257u + ((q << 4u) + 0u + 13u)] = v13;
   sh[c * 257u + ((q << 4u) + 0u + 14u)] = v14;
   sh[c * 257u + ((q << 4u) + 0u + 15u)] = v15;
-  // stage 1: radix 16, stride 16
   memoryBarrierShared();
   barrier();
   v0 = sh[c * 257u + (q + 0u)];
@@ -292,6 +292,7 @@ void main() {
   v13 = sh[c * 257u + (q + 208u)];
   v14 = sh[c * 257u + (q + 224u)];
   v15 = sh[c * 257u + (q + 240u)];
+  // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
   v1 = twiddle_mul(v1, tw[k1_0 * 15u + 0u]);
@@ -331,26 +332,42 @@ void main() {
   sh[c * 257u + (q + 240u)] = v15;
   memoryBarrierShared();
   barrier();
+  v0 = sh[(t >> 8u) * 257u + (t & 255u)];
+  v1 = sh[((t + 128u) >> 8u) * 257u + ((t + 128u) & 255u)];
+  v2 = sh[((t + 256u) >> 8u) * 257u + ((t + 256u) & 255u)];
+  v3 = sh[((t + 384u) >> 8u) * 257u + ((t + 384u) & 255u)];
+  v4 = sh[((t + 512u) >> 8u) * 257u + ((t + 512u) & 255u)];
+  v5 = sh[((t + 640u) >> 8u) * 257u + ((t + 640u) & 255u)];
+  v6 = sh[((t + 768u) >> 8u) * 257u + ((t + 768u) & 255u)];
+  v7 = sh[((t + 896u) >> 8u) * 257u + ((t + 896u) & 255u)];
+  v8 = sh[((t + 1024u) >> 8u) * 257u + ((t + 1024u) & 255u)];
+  v9 = sh[((t + 1152u) >> 8u) * 257u + ((t + 1152u) & 255u)];
+  v10 = sh[((t + 1280u) >> 8u) * 257u + ((t + 1280u) & 255u)];
+  v11 = sh[((t + 1408u) >> 8u) * 257u + ((t + 1408u) & 255u)];
+  v12 = sh[((t + 1536u) >> 8u) * 257u + ((t + 1536u) & 255u)];
+  v13 = sh[((t + 1664u) >> 8u) * 257u + ((t + 1664u) & 255u)];
+  v14 = sh[((t + 1792u) >> 8u) * 257u + ((t + 1792u) & 255u)];
+  v15 = sh[((t + 1920u) >> 8u) * 257u + ((t + 1920u) & 255u)];
   uint g0 = (group << 3u);
   uint b0 = (g0 >> 8u);
   if (b0 < params.batch) {
     uint dst_base = b0 * params.dst_stride + ((g0 & 255u) << 8u);
-    dst[dst_base + t] = sh[(t >> 8u) * 257u + (t & 255u)];
-    dst[dst_base + (t + 128u)] = sh[((t + 128u) >> 8u) * 257u + ((t + 128u) & 255u)];
-    dst[dst_base + (t + 256u)] = sh[((t + 256u) >> 8u) * 257u + ((t + 256u) & 255u)];
-    dst[dst_base + (t + 384u)] = sh[((t + 384u) >> 8u) * 257u + ((t + 384u) & 255u)];
-    dst[dst_base + (t + 512u)] = sh[((t + 512u) >> 8u) * 257u + ((t + 512u) & 255u)];
-    dst[dst_base + (t + 640u)] = sh[((t + 640u) >> 8u) * 257u + ((t + 640u) & 255u)];
-    dst[dst_base + (t + 768u)] = sh[((t + 768u) >> 8u) * 257u + ((t + 768u) & 255u)];
-    dst[dst_base + (t + 896u)] = sh[((t + 896u) >> 8u) * 257u + ((t + 896u) & 255u)];
-    dst[dst_base + (t + 1024u)] = sh[((t + 1024u) >> 8u) * 257u + ((t + 1024u) & 255u)];
-    dst[dst_base + (t + 1152u)] = sh[((t + 1152u) >> 8u) * 257u + ((t + 1152u) & 255u)];
-    dst[dst_base + (t + 1280u)] = sh[((t + 1280u) >> 8u) * 257u + ((t + 1280u) & 255u)];
-    dst[dst_base + (t + 1408u)] = sh[((t + 1408u) >> 8u) * 257u + ((t + 1408u) & 255u)];
-    dst[dst_base + (t + 1536u)] = sh[((t + 1536u) >> 8u) * 257u + ((t + 1536u) & 255u)];
-    dst[dst_base + (t + 1664u)] = sh[((t + 1664u) >> 8u) * 257u + ((t + 1664u) & 255u)];
-    dst[dst_base + (t + 1792u)] = sh[((t + 1792u) >> 8u) * 257u + ((t + 1792u) & 255u)];
-    dst[dst_base + (t + 1920u)] = sh[((t + 1920u) >> 8u) * 257u + ((t + 1920u) & 255u)];
+    dst[dst_base + t] = v0;
+    dst[dst_base + t + 128u] = v1;
+    dst[dst_base + t + 256u] = v2;
+    dst[dst_base + t + 384u] = v3;
+    dst[dst_base + t + 512u] = v4;
+    dst[dst_base + t + 640u] = v5;
+    dst[dst_base + t + 768u] = v6;
+    dst[dst_base + t + 896u] = v7;
+    dst[dst_base + t + 1024u] = v8;
+    dst[dst_base + t + 1152u] = v9;
+    dst[dst_base + t + 1280u] = v10;
+    dst[dst_base + t + 1408u] = v11;
+    dst[dst_base + t + 1536u] = v12;
+    dst[dst_base + t + 1664u] = v13;
+    dst[dst_base + t + 1792u] = v14;
+    dst[dst_base + t + 1920u] = v15;
   }
 
 }

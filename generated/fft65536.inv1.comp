@@ -290,6 +290,7 @@ void main() {
   v15 = twiddle_mul(v15, cmul(tw[480u + (m15 & 255u)], tw[736u + (m15 >> 8u)]));
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  // exchange 0 -> 1
   sh[c * 257u + ((q << 4u) + 0u + 0u)] = v0;
   sh[c * 257u + ((q << 4u) + 0u + 1u)] = v1;
   sh[c * 257u + ((q << 4u) + 0u + 2u)] = v2;
@@ -306,7 +307,6 @@ void main() {
   sh[c * 257u + ((q << 4u) + 0u + 13u)] = v13;
   sh[c * 257u + ((q << 4u) + 0u + 14u)] = v14;
   sh[c * 257u + ((q << 4u) + 0u + 15u)] = v15;
-  // stage 1: radix 16, stride 16
   memoryBarrierShared();
   barrier();
   v0 = sh[c * 257u + (q + 0u)];
@@ -325,6 +325,7 @@ void main() {
   v13 = sh[c * 257u + (q + 208u)];
   v14 = sh[c * 257u + (q + 224u)];
   v15 = sh[c * 257u + (q + 240u)];
+  // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
   v1 = twiddle_mul(v1, tw[k1_0 * 15u + 240u]);

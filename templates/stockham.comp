@@ -19,7 +19,7 @@ layout(push_constant) uniform Params {
 } params;
 {{#shared_elements}}
 
-shared vec2 sh[{{shared_elements}}];
+shared {{shared_type}} sh[{{shared_elements}}];
 {{/shared_elements}}
 
 vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }

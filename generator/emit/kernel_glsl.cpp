@@ -136,6 +136,34 @@ struct PassEmitter {
     }
   }
 
+  // One exchange through shared memory: every invocation writes `writes` (slot, value) pairs,
+  // then reads `reads` (variable, slot) pairs. The split exchange moves the real parts first and
+  // the imaginary parts second through a float array of half the size. A barrier precedes the
+  // writes when shared memory was read since the last barrier (`after_reads`).
+  void emit_exchange(const std::vector<std::pair<std::string, std::string>>& writes,
+                     const std::vector<std::pair<std::string, std::string>>& reads, bool after_reads) {
+    if (after_reads) barrier();
+    if (!pass.split_exchange) {
+      for (const auto& [slot, value] : writes) body.line(fmt::format("{} = {};", slot, value));
+      barrier();
+      for (const auto& [var, slot] : reads) body.line(fmt::format("{} = {};", var, slot));
+      return;
+    }
+    for (const char* part : {".x", ".y"}) {
+      if (part[1] == 'y') barrier();
+      for (const auto& [slot, value] : writes) body.line(fmt::format("{} = {}{};", slot, value, part));
+      barrier();
+      for (const auto& [var, slot] : reads) body.line(fmt::format("{}{} = {};", var, part, slot));
+    }
+  }
+
+  std::vector<std::pair<std::string, std::string>> column_reads() const {
+    std::vector<std::pair<std::string, std::string>> reads;
+    for (uint32_t e = 0; e < pass.elems_per_thread; ++e)
+      reads.emplace_back(v(e), sh("c", fmt::format("(q + {})", constant(e * step()))));
+    return reads;
+  }
+
   void emit_stages() {
     const uint32_t e_count = pass.elems_per_thread;
     for (size_t s = 0; s < pass.stages.size(); ++s) {
@@ -143,11 +171,6 @@ struct PassEmitter {
       const uint32_t r_count = stage.radix;
       const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
-      if (s > 0) {
-        barrier();
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = {};", v(e), sh("c", fmt::format("(q + {})", constant(e * step())))));
-      }
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
         if (stage.stride > 1) {
@@ -161,18 +184,18 @@ struct PassEmitter {
         for (uint32_t r = 0; r < r_count; ++r) args += (r ? ", " : "") + v(i + r * per_thread);
         body.line(fmt::format("{}({});", codelet_name(r_count, direction), args));
       }
-      if (s + 1 < pass.stages.size()) {
-        if (s > 0) barrier();  // every read of this stage is done before anyone overwrites
-        for (uint32_t i = 0; i < per_thread; ++i) {
-          std::string jj = i == 0 ? std::string("q") : fmt::format("(q + {})", constant(i * step()));
-          std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
-                                         im.mod(jj, stage.stride));
-          for (uint32_t r = 0; r < r_count; ++r) {
-            std::string idx = fmt::format("({} + {})", base, constant(r * stage.stride));
-            body.line(fmt::format("{} = {};", sh("c", idx), v(i + r * per_thread)));
-          }
-        }
+      if (s + 1 == pass.stages.size()) continue;
+      // Stockham: butterfly jj's output r goes to (jj div Ns)*Ns*R + (jj mod Ns) + r*Ns.
+      std::vector<std::pair<std::string, std::string>> writes;
+      for (uint32_t i = 0; i < per_thread; ++i) {
+        std::string jj = i == 0 ? std::string("q") : fmt::format("(q + {})", constant(i * step()));
+        std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
+                                       im.mod(jj, stage.stride));
+        for (uint32_t r = 0; r < r_count; ++r)
+          writes.emplace_back(sh("c", fmt::format("({} + {})", base, constant(r * stage.stride))), v(i + r * per_thread));
       }
+      body.line(fmt::format("// exchange {} -> {}", s, s + 1));
+      emit_exchange(writes, column_reads(), s > 0);
     }
   }
 
@@ -194,21 +217,24 @@ struct PassEmitter {
         body.line(fmt::format("dst[dst_base + {}] = {}{};", constant(e * step() * pass.stride), v(e), scaled));
       body.close();
     } else {
-      // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced.
+      // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced. The
+      // values come back into v0.. in row order: value e of invocation t is row element t + e*W.
       body.line("// store through shared memory: the workgroup's columns become contiguous rows");
-      if (pass.stages.size() > 1) barrier();
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("{} = {};", sh("c", fmt::format("(q + {})", constant(e * step()))), v(e)));
-      barrier();
+      std::vector<std::pair<std::string, std::string>> writes, reads;
+      for (uint32_t e = 0; e < e_count; ++e) {
+        writes.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
+        std::string l = e == 0 ? "t" : fmt::format("(t + {})", constant(e * pass.workgroup_size));
+        reads.emplace_back(v(e), sh(im.div(l, pass.size), im.mod(l, pass.size)));
+      }
+      emit_exchange(writes, reads, pass.stages.size() > 1);
       const uint32_t cpt = pass.columns_per_transform;
       body.line(fmt::format("uint g0 = {};", im.mul("group", pass.columns_per_workgroup)));
       body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
       body.open("if (b0 < params.batch)");
       body.line(fmt::format("uint dst_base = b0 * params.dst_stride + {};", im.mul(im.mod("g0", cpt), pass.size)));
       for (uint32_t e = 0; e < e_count; ++e) {
-        std::string l = e == 0 ? "t" : fmt::format("(t + {})", constant(e * pass.workgroup_size));
-        std::string value = sh(im.div(l, pass.size), im.mod(l, pass.size));
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", l, value, scaled));
+        std::string l = e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size));
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", l, v(e), scaled));
       }
       body.close();
     }
@@ -260,6 +286,7 @@ std::string emit_pass_glsl(const KernelSpec& spec, const KernelLayout& layout, s
   data.set("workgroup_size", std::to_string(pass.workgroup_size));
   data.set("twiddle_table", spec.twiddles == TwiddleSource::table && layout.twiddle_count > 0);
   data.set("computed_twiddles", spec.twiddles == TwiddleSource::computed);
+  data.set("shared_type", pass.split_exchange ? "float" : "vec2");
   if (pass.shared_elements > 0) data.set("shared_elements", std::to_string(pass.shared_elements));
   else data.set("shared_elements", false);
   data.set("twiddle_operand", direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");

@@ -11,7 +11,7 @@ namespace {
 
 constexpr uint32_t kElementBytes = 8;          // complex64
 constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for when workgroup_size is auto
-constexpr uint32_t kMinColumns = 8;            // columns per workgroup in multi-pass kernels: 64-byte runs
+constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
 constexpr uint32_t kMaxInvocations = 1024;
 
@@ -37,9 +37,9 @@ uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 
 // Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e,
 // with `per_column` shared slots per column. Returns 0 if nothing fits.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode, uint32_t columns_available,
-                        uint32_t per_column) {
+                        uint32_t per_column, uint32_t slot_bytes) {
   const uint32_t threads_per_column = m / e;
-  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const uint32_t budget = spec.shared_memory_bytes / slot_bytes;
   if (spec.workgroup_size != 0) {
     if (spec.workgroup_size % threads_per_column != 0) return 0;
     uint32_t c = spec.workgroup_size / threads_per_column;
@@ -126,14 +126,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
   std::vector<std::vector<uint32_t>> pass_radices;
   if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
-    if (n <= budget)
+    if (n <= 2 * budget)
       pass_radices.push_back(spec.radices);
     else
-      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(budget / kMinColumns));
-  } else if (n <= budget) {
+      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(2 * budget / kMinColumns));
+  } else if (n <= 2 * budget) {  // one dispatch, with the split exchange beyond `budget`
     pass_radices.push_back(auto_radices(n));
   } else {
-    const uint32_t max_bits = floor_log2(budget / kMinColumns);
+    const uint32_t max_bits = floor_log2(2 * budget / kMinColumns);
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
     for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size));
@@ -166,15 +166,18 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.threads_per_column = pass.size / pass.elems_per_thread;
     const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
     const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
-    // Prefer padded columns; fall back to unpadded ones where only those fit (N = budget exactly).
-    bool pad = uses_shared;
+    // Candidates in order of preference: the complex exchange (fewest barriers), then the split
+    // one (half the shared memory); padded before unpadded. The first that fits wins.
+    bool pad = false;
     pass.columns_per_workgroup = 0;
-    if (pad)
-      pass.columns_per_workgroup = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
-                                                  padded_column(pass.size, pass.row_mode()));
-    if (pass.columns_per_workgroup == 0) {
-      pad = false;
-      pass.columns_per_workgroup = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available, pass.size);
+    for (int candidate = 0; candidate < 4 && pass.columns_per_workgroup == 0; ++candidate) {
+      const bool split = candidate == 1 || candidate == 3;
+      pad = candidate < 2 && uses_shared;
+      if (!uses_shared && split) continue;
+      pass.split_exchange = split;
+      pass.columns_per_workgroup =
+          choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
+                         pad ? padded_column(pass.size, pass.row_mode()) : pass.size, split ? 4 : kElementBytes);
     }
     if (pass.columns_per_workgroup == 0) {
       if (spec.workgroup_size != 0)

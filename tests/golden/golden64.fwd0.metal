@@ -197,7 +197,7 @@ kernel void main0(constant Params& params [[buffer(0)]], const device Src& _1027
     float _2553 = _2533 + _2547;
     float _2556 = _2526 + _2540;
     float _2559 = _2533 - _2547;
-    uint _1161 = _980 * 64u;
+    uint _1161 = _980 * 68u;
     uint _1163 = _977 * 16u;
     sh[(_1161 + _1163) + (_1163 >> 4u)] = float2(_2158 + _2366, _2161 + _2369);
     uint _1181 = _1163 + 1u;

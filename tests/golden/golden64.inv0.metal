@@ -197,7 +197,7 @@ kernel void main0(constant Params& params [[buffer(0)]], const device Src& _1032
     float _2558 = _2538 - _2552;
     float _2561 = _2531 - _2545;
     float _2564 = _2538 + _2552;
-    uint _1166 = _985 * 64u;
+    uint _1166 = _985 * 68u;
     uint _1168 = _982 * 16u;
     sh[(_1166 + _1168) + (_1168 >> 4u)] = float2(_2163 + _2371, _2166 + _2374);
     uint _1186 = _1168 + 1u;

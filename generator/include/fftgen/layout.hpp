@@ -53,7 +53,11 @@ struct PassLayout {
   /// send a warp's accesses to one memory bank.
   uint32_t pad_log2 = 0;
   uint32_t column_pad = 0;
-  uint32_t shared_elements = 0;        ///< complex (vec2) elements of shared memory, padding included
+  uint32_t shared_elements = 0;        ///< slots of shared memory (vec2, or float when split), padding included
+  /// Split exchange: the stages exchange real parts, then imaginary parts, through a float array,
+  /// which halves the shared memory a pass needs (two more barriers per stage). Chosen where the
+  /// complex exchange does not fit the budget.
+  bool split_exchange = false;
 
   /// Row mode: the pass covers whole transforms (single-pass kernels), whose elements are
   /// contiguous, so invocations of one transform are adjacent. Otherwise (column mode) the C
@@ -62,7 +66,7 @@ struct PassLayout {
   /// The first pass of a multi-pass kernel writes y[j*M + r]: its store goes through shared memory
   /// so that it stays coalesced.
   bool transposed_store() const { return !row_mode() && stride == 1; }
-  uint32_t shared_bytes() const { return shared_elements * 8; }
+  uint32_t shared_bytes() const { return shared_elements * (split_exchange ? 4 : 8); }
 };
 
 struct KernelLayout {
