@@ -64,6 +64,9 @@ def load_rows(path, by_kernel):
                 system = f"fftgen:{variant_name(r, kernel)}" if by_kernel else "fftgen"
             else:
                 system = default_system or "unknown"
+        elif system == "fftgen" and by_kernel and kernel is not None:
+            # fftgen-bench names the system on every row; --by-kernel still splits the variants.
+            system = f"fftgen:{variant_name(r, kernel)}"
         if system == "copy":
             if gbps and not r.get("error"):
                 floors.append({"gbps": gbps, "label": kernel or "copy", "source": source})
@@ -160,7 +163,8 @@ def markdown_table(rows, floors, headers):
     if floors:
         lines.append("")
         for f in floors:
-            lines.append(f"Copy floor ({f['label']}, {f['source']}): {f['gbps']:.0f} GB/s")
+            value = f"{f['gbps']:.0f}" if f["gbps"] >= 100 else f"{f['gbps']:.3g}"
+            lines.append(f"Copy floor ({f['label']}, {f['source']}): {value} GB/s")
     failures = [r for r in best.values() if r["error"]]
     if failures:
         lines.append("")

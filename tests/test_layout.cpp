@@ -130,8 +130,8 @@ TEST_CASE("every power of two from 2 to 2^24 gets a valid layout", "[layout]") {
       stride *= pass.size;
     }
     // One dispatch while a transform fits the 32 KB budget (with the split exchange: 8192), two
-    // passes of up to 2048 (four columns of 2048 floats) up to 2^22, three beyond.
-    const size_t expected_passes = n <= 8192 ? 1 : log2n <= 22 ? 2 : 3;
+    // passes of up to 1024 (eight columns of 1024 floats) up to 2^20, three beyond.
+    const size_t expected_passes = n <= 8192 ? 1 : log2n <= 20 ? 2 : 3;
     CHECK(layout.passes.size() == expected_passes);
     CHECK(layout.needs_scratch() == (expected_passes >= 3));
   }

@@ -66,12 +66,13 @@ struct PassEmitter {
 
   // Value `i` of the workgroup's column `c` in shared memory (see PassLayout::pad_log2).
   std::string sh(const std::string& c, const std::string& i) const {
+    if (pass.swizzle_mask != 0)
+      return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, pass.size), i, c, pass.swizzle_mask);
+    if (pass.column_pad != 0) return fmt::format("sh[{} * {}u + {}]", c, pass.size + pass.column_pad, i);
+    if (pass.pad_log2 == 0) return fmt::format("sh[{} + {}]", im.mul(c, pass.size), i);
     // A padded column length is not a power of two: that product is a multiplication either way.
-    const uint32_t column_length = pass.size + pass.column_pad + (pass.pad_log2 ? pass.size >> pass.pad_log2 : 0);
-    std::string at = column_length == pass.size ? im.mul(c, pass.size) : fmt::format("{} * {}u", c, column_length);
-    at += " + " + i;
-    if (pass.pad_log2 != 0) at += fmt::format(" + ({} >> {}u)", i, pass.pad_log2);
-    return fmt::format("sh[{}]", at);
+    const uint32_t column_length = pass.size + (pass.size >> pass.pad_log2);
+    return fmt::format("sh[{} * {}u + {} + ({} >> {}u)]", c, column_length, i, i, pass.pad_log2);
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }

@@ -10,8 +10,12 @@ namespace fftgen {
 namespace {
 
 constexpr uint32_t kElementBytes = 8;          // complex64
-constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for when workgroup_size is auto
+constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the most, when workgroup_size is auto:
+                                               // measured on an H100, 512 invocations holding 16 values each
+                                               // ran 10-15% slower (a workgroup's registers fill the SM)
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
+constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
+                                               // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
 constexpr uint32_t kMaxInvocations = 1024;
 
@@ -46,11 +50,12 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row
     if (c * per_column > budget || c > columns_available) return 0;
     return c;
   }
-  uint32_t c = std::max<uint32_t>(1, kAutoWorkgroupSize / threads_per_column);
-  if (!row_mode) c = std::clamp(c, kMinColumns, kMaxColumns);
-  while (c > 1 && (c * per_column > budget || c * threads_per_column > kMaxInvocations)) c /= 2;
+  // Row mode aims at kAutoWorkgroupSize invocations; column mode at the widest runs that fit.
+  uint32_t c = row_mode ? std::max<uint32_t>(1, kAutoWorkgroupSize / threads_per_column) : kMaxColumns;
+  const uint32_t max_invocations = std::max(kAutoWorkgroupSize, threads_per_column);
+  while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
-  if (c * per_column > budget || c * threads_per_column > kMaxInvocations) return 0;
+  if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
   if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
   return c;
 }
@@ -105,11 +110,17 @@ bool KernelLayout::needs_scratch() const {
 }
 
 std::vector<uint32_t> auto_radices(uint32_t m) {
-  // Radix 16 keeps 16 complex values per invocation in registers (radix 32 and up spill on
-  // most GPUs); the remainder becomes one smaller stage.
+  // Radix 16 keeps 16 complex values per invocation in registers (radix 64 spills on most GPUs);
+  // the remainder becomes one smaller stage. Where 16 values per invocation would need more than
+  // kAutoWorkgroupSize invocations, the last stage takes radix 32 instead (measured on an H100 at
+  // N = 8192: 16x16x32 on 256 invocations beat 16x16x16x2 on 512 by 5%).
   std::vector<uint32_t> radices;
   uint32_t bits = log2_exact(m);
-  for (; bits >= 4; bits -= 4) radices.push_back(16);
+  if (m / 16 > kAutoWorkgroupSize && bits >= 5) {
+    radices.push_back(32);
+    bits -= 5;
+  }
+  for (; bits >= 4; bits -= 4) radices.insert(radices.begin(), 16);
   if (bits > 0) radices.push_back(1u << bits);
   return radices;
 }
@@ -129,11 +140,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (n <= 2 * budget)
       pass_radices.push_back(spec.radices);
     else
-      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(2 * budget / kMinColumns));
+      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(2 * budget / kPlanColumns));
   } else if (n <= 2 * budget) {  // one dispatch, with the split exchange beyond `budget`
     pass_radices.push_back(auto_radices(n));
   } else {
-    const uint32_t max_bits = floor_log2(2 * budget / kMinColumns);
+    // Largest pass: its columns fit the budget (split exchange), and kMinColumns of them, at 16
+    // values per invocation, fit kAutoWorkgroupSize invocations.
+    const uint32_t max_bits =
+        std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
     for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size));
@@ -166,18 +180,26 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.threads_per_column = pass.size / pass.elems_per_thread;
     const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
     const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
-    // Candidates in order of preference: the complex exchange (fewest barriers), then the split
-    // one (half the shared memory); padded before unpadded. The first that fits wins.
+    // Candidates, in order: the complex exchange (fewest barriers) padded, then unpadded, then the
+    // split exchange (half the shared memory) likewise. Row mode takes the first that fits; column
+    // mode the one with the most columns per workgroup (the widest coalesced runs), ties going to
+    // the earlier. Measured on an H100: padding beat more transforms per workgroup in row mode
+    // (N = 64: 2955 against 2668 GB/s), and wider runs dominate in column mode.
     bool pad = false;
     pass.columns_per_workgroup = 0;
-    for (int candidate = 0; candidate < 4 && pass.columns_per_workgroup == 0; ++candidate) {
-      const bool split = candidate == 1 || candidate == 3;
-      pad = candidate < 2 && uses_shared;
+    for (int candidate = 0; candidate < 4; ++candidate) {
+      const bool split = candidate >= 2;
+      const bool padded = candidate % 2 == 0 && uses_shared;
       if (!uses_shared && split) continue;
-      pass.split_exchange = split;
-      pass.columns_per_workgroup =
-          choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
-                         pad ? padded_column(pass.size, pass.row_mode()) : pass.size, split ? 4 : kElementBytes);
+      if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
+      const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
+                                        padded ? padded_column(pass.size, pass.row_mode()) : pass.size,
+                                        split ? 4 : kElementBytes);
+      if (c > pass.columns_per_workgroup) {
+        pass.columns_per_workgroup = c;
+        pass.split_exchange = split;
+        pad = padded;
+      }
     }
     if (pass.columns_per_workgroup == 0) {
       if (spec.workgroup_size != 0)
@@ -223,6 +245,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (uses_shared) {
       if (pad && pass.row_mode()) pass.pad_log2 = 4;
       if (pad && !pass.row_mode()) pass.column_pad = 1;
+      if (!pad && !pass.row_mode()) pass.swizzle_mask = std::min(pass.size, pass.split_exchange ? 32u : 16u) - 1;
       pass.shared_elements = pass.columns_per_workgroup * (pad ? padded_column(pass.size, pass.row_mode()) : pass.size);
     }
     pass.src = p == 0 ? BufferRole::input : dst[p - 1];

@@ -7,6 +7,7 @@
 
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/error.hpp"
+#include "fftgen/runtime/spirv_info.hpp"
 
 namespace fftgen::vk {
 
@@ -143,8 +144,20 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::pa
     for (Direction d : info_.directions) {
       auto& passes = d == Direction::forward ? forward_ : inverse_;
       for (const auto& p : info_.passes(d)) {
+        ShaderCode code = loader(info_, p);
+        // The manifest's figure is checked before anything is loaded; the shader's own
+        // declaration is what the driver enforces, so check that too.
+        const uint64_t shared = spirv_workgroup_bytes(code.spirv);
+        const uint32_t has = device.limits().maxComputeSharedMemorySize;
+        if (shared > has)
+          throw DeviceLimitError("kernel '" + info_.name + "' pass " + p.name + ": the shader "
+                                 "declares " + std::to_string(shared) + " bytes of shared "
+                                 "memory (the manifest says " +
+                                 std::to_string(p.shared_memory_bytes) + "); device '" +
+                                 device.name() + "' allows " + std::to_string(has) +
+                                 " (maxComputeSharedMemorySize)");
         passes.emplace_back();
-        create_pass(p, loader(info_, p), passes.back());
+        create_pass(p, code, passes.back());
       }
     }
   } catch (...) {

@@ -281,6 +281,7 @@ void main() {
   }
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  // exchange 0 -> 1
   sh[c * 68u + ((q * 16u) + 0u + 0u) + (((q * 16u) + 0u + 0u) >> 4u)] = v0;
   sh[c * 68u + ((q * 16u) + 0u + 1u) + (((q * 16u) + 0u + 1u) >> 4u)] = v1;
   sh[c * 68u + ((q * 16u) + 0u + 2u) + (((q * 16u) + 0u + 2u) >> 4u)] = v2;
@@ -297,7 +298,6 @@ void main() {
   sh[c * 68u + ((q * 16u) + 0u + 13u) + (((q * 16u) + 0u + 13u) >> 4u)] = v13;
   sh[c * 68u + ((q * 16u) + 0u + 14u) + (((q * 16u) + 0u + 14u) >> 4u)] = v14;
   sh[c * 68u + ((q * 16u) + 0u + 15u) + (((q * 16u) + 0u + 15u) >> 4u)] = v15;
-  // stage 1: radix 4, stride 16
   memoryBarrierShared();
   barrier();
   v0 = sh[c * 68u + (q + 0u) + ((q + 0u) >> 4u)];
@@ -316,6 +316,7 @@ void main() {
   v13 = sh[c * 68u + (q + 52u) + ((q + 52u) >> 4u)];
   v14 = sh[c * 68u + (q + 56u) + ((q + 56u) >> 4u)];
   v15 = sh[c * 68u + (q + 60u) + ((q + 60u) >> 4u)];
+  // stage 1: radix 4, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 % 16u);
   v4 = twiddle_mul(v4, twiddle(1u * k1_0, 0.0981747732));

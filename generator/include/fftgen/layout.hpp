@@ -48,11 +48,13 @@ struct PassLayout {
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   BufferRole src = BufferRole::input;
   BufferRole dst = BufferRole::output;
-  /// Shared memory holds value i of column c at c*(size + column_pad) + i + (i >> pad_log2)
-  /// (no second term when pad_log2 is 0). The padding breaks the power-of-two strides that would
-  /// send a warp's accesses to one memory bank.
+  /// Shared memory holds value i of column c at c*L + i + (i >> pad_log2) in row mode
+  /// (L = size + size/16; no padding when pad_log2 is 0); in column mode at c*(size + column_pad) + i,
+  /// or, where the padded columns do not fit, at c*size + (i ^ (c & swizzle_mask)). All three break
+  /// the power-of-two strides that would send a warp's accesses to one memory bank.
   uint32_t pad_log2 = 0;
   uint32_t column_pad = 0;
+  uint32_t swizzle_mask = 0;
   uint32_t shared_elements = 0;        ///< slots of shared memory (vec2, or float when split), padding included
   /// Split exchange: the stages exchange real parts, then imaginary parts, through a float array,
   /// which halves the shared memory a pass needs (two more barriers per stage). Chosen where the

@@ -6,4 +6,5 @@
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/manifest.hpp"
+#include "fftgen/runtime/spirv_info.hpp"
 #include "fftgen/runtime/timer.hpp"

@@ -1,0 +1,657 @@
+// fftgen-bench: fftgen's kernels, VkFFT and the copy floor measured in one process, on one Vulkan
+// device, on the same input data, with the same timing rules (bench/README.md); and the time from
+// process start to a first checked result, for fftgen (pipelines from SPIR-V) and for VkFFT
+// (planned, i.e. compiled, at run time).
+//
+//   fftgen-bench compare MANIFEST [--kernels k1,k2] [--elements E] [--trials T] [--calls C]
+//                                 [--json FILE] [--no-vkfft]
+//   fftgen-bench first-result MANIFEST KERNEL [--system fftgen|vkfft] [--json FILE]
+//
+// Exit codes: 0 success; 1 bad usage or an error that stopped the work; 2 an fftgen kernel failed
+// (could not run, or its error exceeds --max-error / 1e-5).
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/bench.hpp"
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/reference.hpp"
+
+#ifdef FFTGEN_BENCH_WITH_VKFFT
+#include "vkfft_peer.hpp"
+#endif
+
+namespace fftgen::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+using cvec = std::vector<std::complex<float>>;
+
+// The accuracy check runs FFTW in double on the host; about 4 M elements per size keep it to a
+// fraction of a second at every N while still covering many transforms of the small sizes.
+constexpr uint64_t kMaxSampleElements = uint64_t{1} << 22;
+constexpr uint64_t kDefaultSeed = 20261122;
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+double gbps(uint64_t buffer_bytes, double ms) {
+  return ms > 0 ? 2.0 * static_cast<double>(buffer_bytes) / (ms * 1e6) : 0.0;
+}
+
+json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(); }
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+void write_json(const std::string& path, const json& j) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write '" + path + "'");
+  out << j.dump(2) << '\n';
+  if (!out) throw std::runtime_error("writing '" + path + "' failed");
+}
+
+std::vector<std::complex<double>> to_double(const cvec& v) {
+  return {v.begin(), v.end()};
+}
+
+#ifdef FFTGEN_BENCH_WITH_VKFFT
+VulkanHandles handles_of(const vk::Device& device) {
+  VulkanHandles h;
+  h.instance = device.instance();
+  h.physical_device = device.physical_device();
+  h.device = device.device();
+  h.queue = device.queue();
+  h.queue_family_index = device.queue_family();
+  h.command_pool = device.command_pool();
+  return h;
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// compare
+
+struct CompareOptions {
+  std::string manifest;
+  std::vector<std::string> kernels;  // empty: every kernel with a forward direction
+  uint64_t elements = uint64_t{1} << 26;
+  uint32_t trials = 7;
+  uint32_t calls = 20;
+  std::string json_path;
+  bool no_vkfft = false;
+  double max_error = 1e-5;  // fftgen kernels above it make the exit code 2; 0 reports only
+  int device_index = -1;
+  uint64_t seed = kDefaultSeed;
+};
+
+// One system's measurement of one case, in the shape of a row of the bench JSON.
+struct Row {
+  std::string system;
+  uint32_t n = 0;
+  uint64_t batch = 0;
+  uint64_t bytes = 0;
+  std::vector<double> trial_ms;
+  double ms = 0;
+  double gbps = 0;
+  std::optional<double> rel_l2;
+  std::optional<double> plan_ms;
+  std::string kernel;
+  std::string variant;
+  uint64_t sample_rows = 0;
+  bool gpu_timestamps = true;
+  std::string error;
+
+  bool ok() const { return error.empty(); }
+
+  json to_json() const {
+    json j{{"system", system}};
+    j["n"] = n ? json(n) : json();
+    j["batch"] = n ? json(batch) : json();
+    if (!kernel.empty()) j["kernel"] = kernel;
+    if (!variant.empty()) j["variant"] = variant;
+    if (!ok()) {
+      j.update({{"ms", nullptr}, {"gbps", nullptr}, {"rel_l2", nullptr}, {"error", error}});
+      if (plan_ms) j["plan_ms"] = *plan_ms;
+      return j;
+    }
+    j["ms"] = ms;
+    j["gbps"] = gbps;
+    j["rel_l2"] = rel_l2 ? number_or_null(*rel_l2) : json();
+    if (plan_ms) j["plan_ms"] = *plan_ms;
+    j["bytes"] = bytes;
+    j["trial_ms"] = trial_ms;
+    j["gpu_timestamps"] = gpu_timestamps;
+    if (sample_rows) j["sample_rows"] = sample_rows;
+    return j;
+  }
+};
+
+// Per-call GPU time of each trial: one command buffer holding a timestamp, `calls` back-to-back
+// calls separated by compute barriers, a timestamp; submitted once untimed, then once per trial.
+// Same scheme as `fftgen-vk bench` (whose helper is internal to the tools library) and as the
+// VkFFT peer. The command buffer ends with a compute->transfer barrier, after the last stamp, so
+// the output can be downloaded afterwards.
+std::vector<double> time_calls(vk::Device& device, uint32_t trials, uint32_t calls,
+                               const std::function<void(VkCommandBuffer)>& record_call) {
+  vk::GpuTimer timer(device, 2);
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = device.command_pool();
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  vk::check(vkAllocateCommandBuffers(device.device(), &ai, &cmd), "vkAllocateCommandBuffers");
+  struct Free {
+    vk::Device& d;
+    VkCommandBuffer c;
+    ~Free() { vkFreeCommandBuffers(d.device(), d.command_pool(), 1, &c); }
+  } free_cmd{device, cmd};
+
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vk::check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+  timer.reset(cmd);
+  // The input was written by transfers in earlier (waited) submissions; make it visible.
+  vk::record_transfer_to_compute_barrier(cmd);
+  vk::record_compute_barrier(cmd);
+  timer.stamp(cmd, 0);
+  for (uint32_t c = 0; c < calls; ++c) {
+    if (c) vk::record_compute_barrier(cmd);
+    record_call(cmd);
+  }
+  timer.stamp(cmd, 1);
+  vk::record_compute_to_transfer_barrier(cmd);
+  vk::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+
+  device.submit_and_wait(cmd);  // warm-up: first-use costs, clocks ramping up
+  std::vector<double> per_call;
+  for (uint32_t t = 0; t < trials; ++t) {
+    device.submit_and_wait(cmd);
+    per_call.push_back(timer.elapsed_ms(timer.read_ticks(), 0, 1) / calls);
+  }
+  return per_call;
+}
+
+// Fills `bytes` of `dst` with `sample` repeated (the last copy may be partial): one upload of the
+// sample, then device-side copies doubling the filled prefix, so a 512 MiB buffer costs one
+// 32 MiB upload and a few copies instead of generating 512 MiB of random numbers on the host.
+void fill_tiled(vk::Device& device, VkBuffer dst, const cvec& sample, uint64_t bytes) {
+  const uint64_t sample_bytes = std::min<uint64_t>(sample.size() * 8, bytes);
+  vk::upload(device, dst, sample.data(), sample_bytes);
+  if (sample_bytes >= bytes) return;
+  device.run_commands([&](VkCommandBuffer cmd) {
+    for (uint64_t filled = sample_bytes; filled < bytes;) {
+      VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+      b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+      b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                           1, &b, 0, nullptr, 0, nullptr);
+      const uint64_t chunk = std::min(filled, bytes - filled);
+      const VkBufferCopy region{0, filled, chunk};  // disjoint ranges of one buffer: allowed
+      vkCmdCopyBuffer(cmd, dst, dst, 1, &region);
+      filled += chunk;
+    }
+  });
+}
+
+// The kernel's variant as a short label: its name less the plan kernel's name ("n1024.smem48k"
+// of plan kernel "n1024" -> "smem48k"), so plot.py --by-kernel can put one variant of every size
+// in one column.
+std::string variant_label(const vk::KernelInfo& info) {
+  std::string name = info.name;
+  if (!info.plan_kernel.empty() && name.rfind(info.plan_kernel, 0) == 0)
+    name = name.substr(info.plan_kernel.size());
+  while (!name.empty() && (name.front() == '_' || name.front() == '.' || name.front() == '-'))
+    name.erase(name.begin());
+  return name.empty() ? "default" : name;
+}
+
+Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::KernelInfo& info,
+               const CompareOptions& o, const cvec& sample, uint64_t sample_rows,
+               const std::vector<std::complex<double>>& ref) {
+  Row r;
+  r.system = "fftgen";
+  r.kernel = info.name;
+  r.variant = variant_label(info);
+  r.n = info.n();
+  try {
+    if (!info.has(vk::Direction::forward)) throw vk::UsageError("kernel has no forward direction");
+    vk::Kernel kernel(device, info, manifest.directory);
+    r.batch = std::min<uint64_t>(std::max<uint64_t>(1, o.elements / r.n), kernel.max_batch());
+    r.bytes = r.batch * r.n * 8;
+    vk::Buffer in(device, r.bytes), out(device, r.bytes);
+    fill_tiled(device, in.handle(), sample, r.bytes);
+    // Anything the kernel leaves unwritten stays NaN and shows in the error.
+    vk::fill(device, out.handle(), vk::kNanPattern, r.bytes);
+    vk::KernelIo io;
+    io.input = {in.handle(), 0};
+    io.output = {out.handle(), 0};
+    io.max_batch = static_cast<uint32_t>(r.batch);
+    vk::KernelBindings bindings = kernel.bind(io);
+    r.trial_ms = time_calls(device, o.trials, o.calls, [&](VkCommandBuffer cmd) {
+      kernel.record(cmd, vk::Direction::forward, bindings, static_cast<uint32_t>(r.batch));
+    });
+    r.ms = median(r.trial_ms);
+    r.gbps = gbps(r.bytes, r.ms);
+
+    // Every call computes the same thing from the untouched input; check the first rows.
+    r.sample_rows = std::min<uint64_t>(sample_rows, r.batch);
+    cvec result(r.sample_rows * r.n);
+    vk::download(device, out.handle(), result.data(), result.size() * 8);
+    if (info.forward_scale != 1.0) {
+      std::vector<std::complex<double>> scaled(ref.begin(), ref.begin() + result.size());
+      for (auto& v : scaled) v *= info.forward_scale;
+      r.rel_l2 = vk::compare(result, scaled).rel_l2;
+    } else {
+      r.rel_l2 = vk::compare(result, {ref.begin(), ref.begin() + result.size()}).rel_l2;
+    }
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+Row run_vkfft(vk::Device& device, uint32_t n, uint64_t batch, const CompareOptions& o,
+              const cvec& sample, const std::vector<std::complex<double>>& ref) {
+  Row r;
+  r.system = "VkFFT";
+  r.n = n;
+  r.batch = batch;
+  r.bytes = batch * n * 8;
+#ifdef FFTGEN_BENCH_WITH_VKFFT
+  if (batch > UINT32_MAX) {
+    r.error = "batch exceeds 2^32 - 1";
+    return r;
+  }
+  const PeerResult p = run_vkfft_c2c(handles_of(device), n, static_cast<uint32_t>(batch), sample,
+                                     static_cast<int>(o.trials), static_cast<int>(o.calls));
+  if (p.plan_ms > 0) r.plan_ms = p.plan_ms;
+  if (!p.ok) {
+    r.error = p.error;
+    return r;
+  }
+  r.trial_ms = p.trial_ms;
+  r.ms = p.ms;
+  r.gbps = gbps(r.bytes, r.ms);
+  r.gpu_timestamps = p.gpu_timestamps;
+  r.sample_rows = sample.size() / n;
+  r.rel_l2 = vk::compare(p.output, ref).rel_l2;
+#else
+  (void)device;
+  (void)o;
+  (void)sample;
+  (void)ref;
+  r.error = "fftgen-bench was built without VkFFT (FFTGEN_WITH_VKFFT off)";
+#endif
+  return r;
+}
+
+std::string fmt_gbps(const Row* r) {
+  if (!r) return "-";
+  if (!r->ok()) return "failed";
+  // Three significant digits below 100 GB/s, so a CPU device's figures still read.
+  return r->gbps >= 100 ? fmt::format("{:.1f}", r->gbps) : fmt::format("{:.3g}", r->gbps);
+}
+std::string fmt_err(const Row* r) {
+  if (!r || !r->ok() || !r->rel_l2) return "-";
+  return fmt::format("{:.2e}", *r->rel_l2);
+}
+
+int run_compare(const CompareOptions& o, const std::string& command) {
+  if (o.trials == 0 || o.calls == 0) throw vk::UsageError("--trials and --calls must be positive");
+  if (o.elements == 0) throw vk::UsageError("--elements must be positive");
+  const vk::Manifest manifest = vk::load_manifest(o.manifest);
+  std::vector<const vk::KernelInfo*> kernels;
+  if (o.kernels.empty()) {
+    for (const auto& k : manifest.kernels)
+      if (k.has(vk::Direction::forward)) kernels.push_back(&k);
+  } else {
+    for (const auto& name : o.kernels) kernels.push_back(&manifest.kernel(name));
+  }
+  if (kernels.empty()) throw vk::UsageError("no kernel with a forward direction to measure");
+
+  // Kernels of one N share the input, the FFTW reference and the VkFFT run: group them, in
+  // manifest order of each N's first kernel.
+  std::vector<uint32_t> sizes;
+  std::map<uint32_t, std::vector<const vk::KernelInfo*>> by_n;
+  for (const auto* k : kernels) {
+    if (!by_n.count(k->n())) sizes.push_back(k->n());
+    by_n[k->n()].push_back(k);
+  }
+
+  vk::DeviceOptions dopt;
+  dopt.device_index = o.device_index;
+  dopt.application_name = "fftgen-bench";
+  vk::Device device(dopt);
+  fmt::print("device: {} (driver {})\n", device.name(), device.driver_version());
+
+  vk::BenchOptions copt;
+  copt.bytes = o.elements * 8;
+  copt.trials = o.trials;
+  copt.calls_per_trial = o.calls;
+  const vk::BenchResult copy = vk::bench_copy(device, copt);
+  Row copy_row;
+  copy_row.system = "copy";
+  copy_row.kernel = copy.name;
+  copy_row.bytes = copy.bytes;
+  copy_row.error = copy.error;
+  copy_row.trial_ms = copy.trial_ms;
+  copy_row.ms = copy.median_ms;
+  copy_row.gbps = copy.gb_per_s;
+  if (copy.error.empty())
+    fmt::print("copy floor ({}, {:.1f} MiB): {:.4f} ms, {:.1f} GB/s\n", copy.name,
+               copy.bytes / 1048576.0, copy.median_ms, copy.gb_per_s);
+  else
+    fmt::print("copy floor: failed: {}\n", copy.error);
+
+  std::vector<Row> rows{copy_row};
+  bool fftgen_failed = false;
+  const std::string header =
+      fmt::format("{:>8} {:>9} {:<28} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>9}\n", "N",
+                  "batch", "fftgen kernel", "fftgen", "VkFFT", "copy", "fg/VkFFT", "fftgen L2",
+                  "VkFFT L2", "plan ms");
+  fmt::print("\nGB/s = 2 x buffer bytes / time per call; rel L2 vs FFTW (double)\n{}", header);
+  std::fflush(stdout);
+  std::vector<std::string> failures;
+
+  for (const uint32_t n : sizes) {
+    const uint64_t batch = std::max<uint64_t>(1, o.elements / n);
+    const uint64_t sample_rows = std::min<uint64_t>(batch, std::max<uint64_t>(1, kMaxSampleElements / n));
+    // One seed per N: every system of this N sees the same numbers, and reruns see them again.
+    const cvec sample = vk::random_normal(sample_rows * n, o.seed + n);
+    const auto ref = vk::reference_dft(to_double(sample), n, static_cast<uint32_t>(sample_rows),
+                                       vk::Direction::forward);
+
+    std::vector<Row> fg;
+    for (const auto* k : by_n[n]) {
+      fg.push_back(run_fftgen(device, manifest, *k, o, sample, sample_rows, ref));
+      const Row& r = fg.back();
+      if (!r.ok()) {
+        fftgen_failed = true;
+        failures.push_back(fmt::format("fftgen {} (N = {}): {}", r.kernel, n, r.error));
+      } else if (o.max_error > 0 && !(r.rel_l2 && *r.rel_l2 <= o.max_error)) {
+        fftgen_failed = true;
+        failures.push_back(fmt::format("fftgen {} (N = {}): rel L2 {:.2e} > {:.1e}", r.kernel, n,
+                                       r.rel_l2.value_or(NAN), o.max_error));
+      }
+    }
+    std::optional<Row> vkfft;
+    if (!o.no_vkfft) {
+      vkfft = run_vkfft(device, n, batch, o, sample, ref);
+      if (!vkfft->ok()) failures.push_back(fmt::format("VkFFT N = {}: {}", n, vkfft->error));
+    }
+
+    const Row* v = vkfft ? &*vkfft : nullptr;
+    for (const Row& r : fg) {
+      const std::string ratio =
+          r.ok() && v && v->ok() && v->gbps > 0 ? fmt::format("{:.2f}", r.gbps / v->gbps) : "-";
+      fmt::print("{:>8} {:>9} {:<28} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>9}\n", n,
+                 r.ok() ? r.batch : batch, r.kernel, fmt_gbps(&r), fmt_gbps(v),
+                 fmt_gbps(&copy_row), ratio, fmt_err(&r), fmt_err(v),
+                 v && v->plan_ms ? fmt::format("{:.1f}", *v->plan_ms) : "-");
+    }
+    std::fflush(stdout);
+    rows.insert(rows.end(), fg.begin(), fg.end());
+    if (vkfft) rows.push_back(*vkfft);
+  }
+
+  if (!failures.empty()) {
+    fmt::print("\nfailures:\n");
+    for (const auto& f : failures) fmt::print("  {}\n", f);
+  }
+  for (const auto& m : device.validation_messages()) std::cerr << "validation: " << m.text << '\n';
+
+  if (!o.json_path.empty()) {
+    json results = json::array();
+    for (const auto& r : rows) results.push_back(r.to_json());
+    json doc{{"schema", "fftgen-bench/1"},
+             {"system", o.no_vkfft ? "fftgen" : "fftgen+VkFFT"},
+             {"systems", o.no_vkfft ? json{"fftgen", "copy"} : json{"fftgen", "VkFFT", "copy"}},
+             {"device", device.name()},
+             {"driver", device.driver_version()},
+             {"command", command},
+             {"manifest", manifest.directory.string()},
+             {"generator", manifest.generator},
+             {"elements", o.elements},
+             {"trials", o.trials},
+             {"calls_per_trial", o.calls},
+             {"seed", o.seed},
+             {"formula", "GB/s = 2 * bytes of one buffer / median time of one call"},
+             {"copy_floor_gbps", copy_row.ok() ? json(copy_row.gbps) : json()},
+             {"results", results}};
+    write_json(o.json_path, doc);
+    fmt::print("wrote {}\n", o.json_path);
+  }
+  return fftgen_failed ? 2 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// first-result
+
+struct FirstResultOptions {
+  std::string manifest;
+  std::string kernel;
+  std::string system = "fftgen";
+  std::string json_path;
+  int device_index = -1;
+  uint64_t seed = kDefaultSeed;
+  double max_error = 1e-5;
+};
+
+// Milliseconds from the kernel's record of this process's start (/proc/self/stat field 22,
+// clock ticks since boot, so 1/sysconf(_SC_CLK_TCK) s resolution: 10 ms on most kernels) to now
+// on CLOCK_BOOTTIME, the clock that start time counts on. Covers exec, dynamic loading and
+// static initialisation, which a clock read in main() cannot see. nullopt where unavailable.
+std::optional<double> ms_since_exec() {
+  std::ifstream f("/proc/self/stat");
+  std::string stat;
+  if (!std::getline(f, stat)) return std::nullopt;
+  // Field 2 (comm) is in parentheses and may hold spaces; fields 3.. follow the last ')'.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream rest(stat.substr(close + 1));
+  std::string field;
+  for (int i = 3; i <= 22; ++i)
+    if (!(rest >> field)) return std::nullopt;
+  const double ticks = std::stod(field);
+  const long hz = sysconf(_SC_CLK_TCK);
+  timespec now{};
+  if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0) return std::nullopt;
+  const double now_ms = now.tv_sec * 1e3 + now.tv_nsec * 1e-6;
+  return now_ms - ticks * 1e3 / static_cast<double>(hz);
+}
+
+int run_first_result(const FirstResultOptions& o, Clock::time_point main_start) {
+  if (o.system != "fftgen" && o.system != "vkfft")
+    throw vk::UsageError("--system must be fftgen or vkfft");
+  // In the order they happen (a json object would sort them by name).
+  std::vector<std::pair<std::string, double>> phases;
+  auto t = Clock::now();
+  auto lap = [&](const char* name) {
+    phases.emplace_back(name, ms_since(t));
+    t = Clock::now();
+  };
+  phases.emplace_back("args", ms_since(main_start));  // main() to here: argument parsing
+
+  vk::DeviceOptions dopt;
+  dopt.device_index = o.device_index;
+  dopt.application_name = "fftgen-bench";
+  uint32_t n = 0;
+  double scale = 1.0;  // what the kernel's forward direction multiplies by (normalize option)
+  cvec output, input;
+  std::string plan_phase;
+  std::string device_name;
+  // The first result is in host memory: both clocks are read then, before any teardown.
+  double first_result_since_main = 0;
+  std::optional<double> first_result_since_exec;
+  auto mark_first_result = [&] {
+    first_result_since_main = ms_since(main_start);
+    first_result_since_exec = ms_since_exec();
+    t = Clock::now();
+  };
+  if (o.system == "fftgen") {
+    vk::Device device(dopt);
+    device_name = device.name();
+    lap("device");
+    // What a user's program does: read the manifest, load SPIR-V and twiddles, create pipelines.
+    const vk::Manifest manifest = vk::load_manifest(o.manifest);
+    const vk::Kernel kernel(device, manifest, o.kernel);
+    n = kernel.n();
+    scale = kernel.info().forward_scale;
+    if (!kernel.has(vk::Direction::forward))
+      throw vk::UsageError("kernel '" + o.kernel + "' has no forward direction");
+    lap("load");
+    plan_phase = "load";
+    input = vk::random_normal(n, o.seed);
+    // Upload, record, submit, wait, download: the first result in host memory.
+    vk::ExecuteOptions eo;
+    eo.poison_output = false;  // a user would not pay for this
+    output = vk::execute(device, kernel, vk::Direction::forward, input, 1, eo);
+    lap("run");
+    mark_first_result();  // before the device is destroyed
+  } else {
+#ifdef FFTGEN_BENCH_WITH_VKFFT
+    // N comes from the same manifest entry, so both systems compute the same transform; parsing
+    // it is timed as its own phase (a VkFFT user would not need it).
+    n = vk::load_manifest(o.manifest).kernel(o.kernel).n();
+    lap("manifest");
+    vk::Device device(dopt);
+    device_name = device.name();
+    lap("device");
+    input = vk::random_normal(n, o.seed);
+    // One trial of one call after one warm-up call: two batch-1 transforms, microseconds on any
+    // GPU, against a plan of hundreds of milliseconds.
+    const PeerResult p = run_vkfft_c2c(handles_of(device), n, 1, input, 1, 1);
+    if (!p.ok) throw std::runtime_error("VkFFT failed: " + p.error);
+    const double whole = ms_since(t);
+    phases.emplace_back("plan", p.plan_ms);
+    phases.emplace_back("run", whole - p.plan_ms);  // buffers, upload, calls, download
+    t = Clock::now();
+    plan_phase = "plan";
+    output = p.output;
+    mark_first_result();
+#else
+    throw vk::UsageError("fftgen-bench was built without VkFFT (FFTGEN_WITH_VKFFT off)");
+#endif
+  }
+  lap("teardown");  // the device's destruction, not part of the first result
+  auto ref = vk::reference_dft(to_double(input), n, 1, vk::Direction::forward, scale);
+  const double err = vk::compare(output, ref).rel_l2;
+  lap("check");
+  const bool ok = err <= o.max_error;
+
+  json phases_ms = json::object();
+  for (const auto& [name, ms] : phases) phases_ms[name] = ms;
+  json doc{{"system", o.system == "fftgen" ? "fftgen" : "VkFFT"},
+           {"kernel", o.kernel},
+           {"n", n},
+           {"device", device_name},
+           {"rel_l2", number_or_null(err)},
+           {"ok", ok},
+           {"phases_ms", phases_ms},
+           {"plan_phase", plan_phase},
+           {"first_result_since_main_ms", first_result_since_main},
+           {"first_result_since_exec_ms",
+            first_result_since_exec ? json(*first_result_since_exec) : json()},
+           {"total_since_main_ms", ms_since(main_start)},
+           {"clk_tck", sysconf(_SC_CLK_TCK)}};
+  fmt::print("first-result {} {} N={} on {}\n", doc["system"].get<std::string>(), o.kernel, n,
+             device_name);
+  for (const auto& [name, ms] : phases) fmt::print("  {:<9} {:10.2f} ms\n", name, ms);
+  fmt::print("  first result {:.2f} ms after main(), {} after exec (/proc, {} ms resolution)\n",
+             first_result_since_main,
+             first_result_since_exec ? fmt::format("{:.0f} ms", *first_result_since_exec) : "?",
+             1000 / std::max(1L, sysconf(_SC_CLK_TCK)));
+  fmt::print("  rel L2 vs FFTW {:.2e} ({})\n", err, ok ? "ok" : "FAIL");
+  if (!o.json_path.empty()) write_json(o.json_path, doc);
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace fftgen::bench
+
+int main(int argc, char** argv) {
+  // First statement: the in-process clock for first-result starts here.
+  const auto main_start = fftgen::bench::Clock::now();
+  using namespace fftgen::bench;
+
+  CLI::App app{"fftgen-bench: fftgen, VkFFT and the copy floor in one process on one device"};
+  app.require_subcommand(1);
+
+  CompareOptions co;
+  auto* compare = app.add_subcommand(
+      "compare", "Time every selected kernel, VkFFT of the same sizes and the copy floor");
+  compare->add_option("manifest", co.manifest, "manifest.json (or its directory)")->required();
+  compare->add_option("--kernels", co.kernels, "Kernels, comma-separated (default: all forward)")
+      ->delimiter(',');
+  compare->add_option("--elements", co.elements,
+                      "Complex elements per buffer; batch = elements / N (2^26 = 512 MiB)")
+      ->capture_default_str();
+  compare->add_option("--trials", co.trials, "Timed trials, median reported")->capture_default_str();
+  compare->add_option("--calls", co.calls, "Back-to-back calls per trial")->capture_default_str();
+  compare->add_option("--json", co.json_path, "Write all results (bench schema) to this file");
+  compare->add_flag("--no-vkfft", co.no_vkfft, "Skip VkFFT");
+  compare->add_option("--max-error", co.max_error,
+                      "Exit 2 if an fftgen kernel's rel L2 exceeds this; 0 reports only")
+      ->capture_default_str();
+  compare->add_option("--seed", co.seed, "Random seed (plus N)")->capture_default_str();
+  compare->add_option("--device", co.device_index, "Physical device index; default: first discrete GPU");
+
+  FirstResultOptions fo;
+  auto* first = app.add_subcommand(
+      "first-result", "From scratch to one checked forward transform (batch 1), timed by phase");
+  first->add_option("manifest", fo.manifest, "manifest.json (or its directory)")->required();
+  first->add_option("kernel", fo.kernel, "Kernel name (VkFFT runs the same N)")->required();
+  first->add_option("--system", fo.system, "fftgen or vkfft")
+      ->check(CLI::IsMember({"fftgen", "vkfft"}))
+      ->capture_default_str();
+  first->add_option("--json", fo.json_path, "Write the phases and totals to this file");
+  first->add_option("--seed", fo.seed, "Random seed")->capture_default_str();
+  first->add_option("--max-error", fo.max_error, "Exit 1 above this rel L2")->capture_default_str();
+  first->add_option("--device", fo.device_index, "Physical device index");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "fftgen-bench: error: " << e.what() << "\n(see fftgen-bench --help)\n";
+    return 1;
+  }
+  try {
+    if (*compare) return run_compare(co, command_line(argc, argv));
+    if (*first) return run_first_result(fo, main_start);
+  } catch (const std::exception& e) {
+    std::cerr << "fftgen-bench: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 1;
+}
