@@ -157,48 +157,18 @@ struct Row {
   }
 };
 
-// Per-call GPU time of each trial: one command buffer holding a timestamp, `calls` back-to-back
-// calls separated by compute barriers, a timestamp; submitted once untimed, then once per trial.
-// Same scheme as `fftgen-vk bench` (whose helper is internal to the tools library) and as the
-// VkFFT peer. The command buffer ends with a compute->transfer barrier, after the last stamp, so
-// the output can be downloaded afterwards.
-std::vector<double> time_calls(vk::Device& device, uint32_t trials, uint32_t calls,
-                               const std::function<void(VkCommandBuffer)>& record_call) {
-  vk::GpuTimer timer(device, 2);
-  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  ai.commandPool = device.command_pool();
-  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  ai.commandBufferCount = 1;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  vk::check(vkAllocateCommandBuffers(device.device(), &ai, &cmd), "vkAllocateCommandBuffers");
-  struct Free {
-    vk::Device& d;
-    VkCommandBuffer c;
-    ~Free() { vkFreeCommandBuffers(d.device(), d.command_pool(), 1, &c); }
-  } free_cmd{device, cmd};
-
-  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vk::check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
-  timer.reset(cmd);
-  // The input was written by transfers in earlier (waited) submissions; make it visible.
-  vk::record_transfer_to_compute_barrier(cmd);
-  vk::record_compute_barrier(cmd);
-  timer.stamp(cmd, 0);
-  for (uint32_t c = 0; c < calls; ++c) {
-    if (c) vk::record_compute_barrier(cmd);
-    record_call(cmd);
-  }
-  timer.stamp(cmd, 1);
-  vk::record_compute_to_transfer_barrier(cmd);
-  vk::check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-
-  device.submit_and_wait(cmd);  // warm-up: first-use costs, clocks ramping up
-  std::vector<double> per_call;
-  for (uint32_t t = 0; t < trials; ++t) {
-    device.submit_and_wait(cmd);
-    per_call.push_back(timer.elapsed_ms(timer.read_ticks(), 0, 1) / calls);
-  }
-  return per_call;
+// Timing: every system goes through the runtime tools' vk::time_calls, the function `fftgen-vk
+// bench` uses (one command buffer: timestamp, `calls` calls with a compute barrier between
+// consecutive ones -- each call overwrites the same output --, timestamp; one untimed warm-up
+// submission, then one per trial). The copy floor is vk::bench_copy (the same function inside),
+// and VkFFT's calls are handed to it through run_vkfft_c2c's timer, so fftgen, VkFFT and the copy
+// are timed by one piece of code with one barrier rule, as the standalone tools time them.
+vk::BenchOptions timing_options(const CompareOptions& o) {
+  vk::BenchOptions b;
+  b.trials = o.trials;
+  b.calls_per_trial = o.calls;
+  b.warmup_submissions = 1;  // as fftgen-vk bench and fftgen-vkfft-check
+  return b;
 }
 
 // Fills `bytes` of `dst` with `sample` repeated (the last copy may be partial): one upload of the
@@ -257,13 +227,16 @@ Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::Kerne
     io.output = {out.handle(), 0};
     io.max_batch = static_cast<uint32_t>(r.batch);
     vk::KernelBindings bindings = kernel.bind(io);
-    r.trial_ms = time_calls(device, o.trials, o.calls, [&](VkCommandBuffer cmd) {
+    // The fills (transfer writes, earlier submissions) made visible to the kernel's shaders.
+    device.run_commands([](VkCommandBuffer cmd) { vk::record_transfer_to_compute_barrier(cmd); });
+    r.trial_ms = vk::time_calls(device, timing_options(o), [&](VkCommandBuffer cmd) {
       kernel.record(cmd, vk::Direction::forward, bindings, static_cast<uint32_t>(r.batch));
     });
     r.ms = median(r.trial_ms);
     r.gbps = gbps(r.bytes, r.ms);
 
     // Every call computes the same thing from the untouched input; check the first rows.
+    device.run_commands([](VkCommandBuffer cmd) { vk::record_compute_to_transfer_barrier(cmd); });
     r.sample_rows = std::min<uint64_t>(sample_rows, r.batch);
     cvec result(r.sample_rows * r.n);
     vk::download(device, out.handle(), result.data(), result.size() * 8);
@@ -292,8 +265,12 @@ Row run_vkfft(vk::Device& device, uint32_t n, uint64_t batch, const CompareOptio
     r.error = "batch exceeds 2^32 - 1";
     return r;
   }
+  // VkFFT's calls timed by the same function as fftgen's (vk::time_calls).
+  const CallTimer timer = [&](const RecordCall& record_call) {
+    return vk::time_calls(device, timing_options(o), record_call);
+  };
   const PeerResult p = run_vkfft_c2c(handles_of(device), n, static_cast<uint32_t>(batch), sample,
-                                     static_cast<int>(o.trials), static_cast<int>(o.calls));
+                                     static_cast<int>(o.trials), static_cast<int>(o.calls), timer);
   if (p.plan_ms > 0) r.plan_ms = p.plan_ms;
   if (!p.ok) {
     r.error = p.error;
@@ -352,12 +329,11 @@ int run_compare(const CompareOptions& o, const std::string& command) {
   dopt.device_index = o.device_index;
   dopt.application_name = "fftgen-bench";
   vk::Device device(dopt);
-  fmt::print("device: {} (driver {})\n", device.name(), device.driver_version());
+  fmt::print("device: {} (driver {}), queue family {} (the same for fftgen, VkFFT and the copy)\n",
+             device.name(), device.driver_version(), device.queue_family());
 
-  vk::BenchOptions copt;
+  vk::BenchOptions copt = timing_options(o);
   copt.bytes = o.elements * 8;
-  copt.trials = o.trials;
-  copt.calls_per_trial = o.calls;
   const vk::BenchResult copy = vk::bench_copy(device, copt);
   Row copy_row;
   copy_row.system = "copy";
@@ -438,6 +414,8 @@ int run_compare(const CompareOptions& o, const std::string& command) {
              {"systems", o.no_vkfft ? json{"fftgen", "copy"} : json{"fftgen", "VkFFT", "copy"}},
              {"device", device.name()},
              {"driver", device.driver_version()},
+             {"queue_family", device.queue_family()},
+             {"timing", "vk::time_calls (fftgen-vk bench's), compute barrier between calls, all systems"},
              {"command", command},
              {"manifest", manifest.directory.string()},
              {"generator", manifest.generator},

@@ -29,6 +29,7 @@ struct Options {
     int trials = 7;
     int calls = 20;
     uint32_t device_index = 0;
+    int queue_family = -1;  // -1: the rule of the fftgen runtime's vk::Device
     double max_error = 1e-5;  // 0: report only
     std::string json_path;
 };
@@ -45,6 +46,9 @@ const char* kUsage =
     "  --trials T          timed trials, the median is reported (default 7)\n"
     "  --calls C           back-to-back calls per trial (default 20)\n"
     "  --device I          physical device index (default 0)\n"
+    "  --queue-family Q    queue family index (default: a compute-only family with timestamps\n"
+    "                      if there is one, else the first compute family: the fftgen runtime's\n"
+    "                      rule, so fftgen-bench compare and fftgen-vk bench use the same queue)\n"
     "  --max-error X       fail (exit 1) when rel. L2 error exceeds X; 0 reports only (default 1e-5)\n"
     "  --json PATH         also write the results as JSON\n";
 
@@ -91,6 +95,8 @@ Options parse_options(int argc, char** argv) {
             o.trials = static_cast<int>(std::max<uint64_t>(1, parse_uint(value, "--trials")));
         } else if (arg == "--calls") {
             o.calls = static_cast<int>(std::max<uint64_t>(1, parse_uint(value, "--calls")));
+        } else if (arg == "--queue-family") {
+            o.queue_family = static_cast<int>(std::min<uint64_t>(INT32_MAX, parse_uint(value, "--queue-family")));
         } else if (arg == "--device") {
             o.device_index = static_cast<uint32_t>(parse_uint(value, "--device"));
         } else if (arg == "--max-error") {
@@ -122,7 +128,9 @@ public:
     std::string device_name;
     std::string driver;
 
-    explicit MinimalDevice(uint32_t device_index) {
+    uint32_t queue_flags = 0;
+
+    MinimalDevice(uint32_t device_index, int queue_family) {
         VkApplicationInfo app{};
         app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
         app.pApplicationName = "fftgen-vkfft-check";
@@ -165,11 +173,32 @@ public:
         vkGetPhysicalDeviceQueueFamilyProperties(handles.physical_device, &family_count, nullptr);
         std::vector<VkQueueFamilyProperties> families(family_count);
         vkGetPhysicalDeviceQueueFamilyProperties(handles.physical_device, &family_count, families.data());
+        // The queue family the fftgen runtime's vk::Device picks (fftgen-vk bench, fftgen-bench
+        // compare): a compute-only family with timestamps (NVIDIA's async compute queue) where
+        // there is one, else the first compute family. Before, this took the first compute family
+        // (NVIDIA: graphics + compute), so VkFFT alone and VkFFT in compare ran on different
+        // queues. --queue-family picks one by index instead.
         uint32_t family = UINT32_MAX;
-        for (uint32_t i = 0; i < family_count && family == UINT32_MAX; ++i) {
-            if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
+        if (queue_family >= 0) {
+            if (static_cast<uint32_t>(queue_family) >= family_count ||
+                !(families[queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT)) {
+                throw std::runtime_error("queue family " + std::to_string(queue_family) +
+                                         " does not exist or has no compute");
+            }
+            family = static_cast<uint32_t>(queue_family);
+        } else {
+            for (uint32_t i = 0; i < family_count; ++i) {
+                if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+                if (family == UINT32_MAX ||
+                    (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+                     (families[family].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+                     families[i].timestampValidBits > 0)) {
+                    family = i;
+                }
+            }
         }
         if (family == UINT32_MAX) throw std::runtime_error("device has no compute queue");
+        queue_flags = families[family].queueFlags;
         handles.queue_family_index = family;
 
         const float priority = 1.0f;
@@ -238,14 +267,17 @@ double rel_l2_error(uint32_t n, const std::vector<std::complex<float>>& input,
 
 int run_check(int argc, char** argv) {
     const Options options = parse_options(argc, argv);
-    MinimalDevice device(options.device_index);
-    std::printf("VkFFT peer on %s (%s)\n", device.device_name.c_str(), device.driver.c_str());
+    MinimalDevice device(options.device_index, options.queue_family);
+    std::printf("VkFFT peer on %s (%s), queue family %u (%s)\n", device.device_name.c_str(),
+                device.driver.c_str(), device.handles.queue_family_index,
+                (device.queue_flags & VK_QUEUE_GRAPHICS_BIT) ? "graphics + compute" : "compute only");
     std::printf("%9s %9s %10s %12s %10s %10s\n", "N", "batch", "plan ms", "ms/call", "GB/s", "rel L2");
 
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
     nlohmann::json report = {{"schema", "fftgen-bench/1"}, {"system", "VkFFT"},
                              {"device", device.device_name}, {"driver", device.driver},
+                             {"queue_family", device.handles.queue_family_index},
                              {"command", command}, {"copy_floor_gbps", nullptr},
                              {"results", nlohmann::json::array()}};
 

@@ -105,6 +105,17 @@ struct RunState {
         check_vk(vkBindBufferMemory(h.device, buffers[slot], memories[slot], 0), "vkBindBufferMemory");
     }
 
+    // Submits an already recorded command buffer and waits.
+    void submit_recorded(VkCommandBuffer cmd) {
+        VkSubmitInfo submit{};
+        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &cmd;
+        check_vk(vkQueueSubmit(h.queue, 1, &submit, submit_fence), "vkQueueSubmit");
+        check_vk(vkWaitForFences(h.device, 1, &submit_fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+        check_vk(vkResetFences(h.device, 1, &submit_fence), "vkResetFences");
+    }
+
     // Records with `record`, submits, waits. A fresh command buffer each time, so the caller's
     // pool needs no RESET_COMMAND_BUFFER flag.
     template <typename Record>
@@ -160,16 +171,97 @@ void compute_to_transfer_barrier(VkCommandBuffer cmd) {
                          0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+// The runtime's record_compute_barrier: shader writes and reads before -> shader reads and
+// writes after (consecutive calls overwrite the same output).
+void compute_barrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier barrier{};
+    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const size_t mid = values.size() / 2;
     return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
+// The method of the runtime tools' vk::time_calls (fftgen-vk bench) on bare handles, for callers
+// without a vk::Device: one command buffer recorded once (query reset, compute barrier, timestamp,
+// the calls with a compute barrier between consecutive ones, timestamp; both stamps at
+// BOTTOM_OF_PIPE), submitted once untimed (warm-up), then once per trial. Without timestamps on
+// the queue: the wall clock around submit + wait, which overstates the time by the submission
+// latency (noted in the result).
+void time_here(RunState& s, PeerResult& result, const RecordCall& record_call, int trials,
+               int calls_per_trial) {
+    const VulkanHandles& h = s.h;
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(h.physical_device, &props);
+    uint32_t family_count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &family_count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(family_count);
+    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &family_count, families.data());
+    const uint32_t valid_bits =
+        h.queue_family_index < family_count ? families[h.queue_family_index].timestampValidBits : 0;
+    result.gpu_timestamps = valid_bits > 0 && props.limits.timestampPeriod > 0.0f;
+    if (result.gpu_timestamps) {
+        VkQueryPoolCreateInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        info.queryCount = 2;
+        check_vk(vkCreateQueryPool(h.device, &info, nullptr, &s.query_pool), "vkCreateQueryPool");
+    }
+    const uint64_t mask = valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1;
+
+    VkCommandBufferAllocateInfo alloc{};
+    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    alloc.commandPool = h.command_pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    check_vk(vkAllocateCommandBuffers(h.device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    struct Free {
+        const VulkanHandles& h;
+        VkCommandBuffer& cmd;
+        ~Free() { vkFreeCommandBuffers(h.device, h.command_pool, 1, &cmd); }
+    } free_cmd{h, cmd};
+    VkCommandBufferBeginInfo begin{};
+    begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;  // reused: not one-time
+    check_vk(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    if (s.query_pool) vkCmdResetQueryPool(cmd, s.query_pool, 0, 2);
+    compute_barrier(cmd);
+    if (s.query_pool) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s.query_pool, 0);
+    for (int c = 0; c < calls_per_trial; ++c) {
+        if (c) compute_barrier(cmd);
+        record_call(cmd);
+    }
+    if (s.query_pool) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s.query_pool, 1);
+    check_vk(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+
+    s.submit_recorded(cmd);  // warm-up: first-use costs, clocks ramping up
+    for (int t = 0; t < trials; ++t) {
+        const auto wall_start = Clock::now();
+        s.submit_recorded(cmd);
+        double trial_ms = elapsed_ms(wall_start);
+        if (s.query_pool) {
+            uint64_t stamps[2] = {0, 0};
+            check_vk(vkGetQueryPoolResults(h.device, s.query_pool, 0, 2, sizeof(stamps), stamps,
+                                           sizeof(uint64_t),
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                     "vkGetQueryPoolResults");
+            const uint64_t ticks = ((stamps[1] & mask) - (stamps[0] & mask)) & mask;
+            trial_ms = static_cast<double>(ticks) * props.limits.timestampPeriod * 1e-6;
+        }
+        result.trial_ms.push_back(trial_ms / calls_per_trial);
+    }
+}
+
 enum Slot { kInput = 0, kOutput = 1, kStaging = 2 };
 
 void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>& input,
-         int trials, int calls_per_trial) {
+         int trials, int calls_per_trial, const CallTimer& timer) {
     const VulkanHandles& h = s.h;
     const uint64_t n = result.n;
     const uint64_t elements = n * result.batch;
@@ -240,63 +332,27 @@ void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>
     result.plan_ms = elapsed_ms(plan_start);
     s.app_initialized = true;
 
-    auto append_calls = [&](VkCommandBuffer cmd) {
+    // One call: one forward transform. VkFFT ends every dispatch with a compute barrier of its
+    // own (VkFFTSync); the timers below add the same compute barrier between consecutive calls as
+    // for fftgen and the copy, so all three follow one rule.
+    const RecordCall record_call = [&](VkCommandBuffer cmd) {
         VkFFTLaunchParams launch = {};
         launch.commandBuffer = &cmd;
-        for (int i = 0; i < calls_per_trial; ++i) {
-            check_vkfft(VkFFTAppend(&s.app, -1, &launch), "VkFFTAppend");  // -1: forward
-        }
+        check_vkfft(VkFFTAppend(&s.app, -1, &launch), "VkFFTAppend");  // -1: forward
     };
 
-    // Warm-up (first-use costs: page mapping, pipeline caches, clocks ramping up).
-    s.submit_and_wait([&](VkCommandBuffer cmd) {
-        transfer_to_compute_barrier(cmd);
-        append_calls(cmd);
-    });
+    // The upload (transfer writes, earlier submission) made visible to the compute shaders; a
+    // barrier orders everything before it in submission order, so later submissions see it.
+    s.submit_and_wait([&](VkCommandBuffer cmd) { transfer_to_compute_barrier(cmd); });
 
-    // Timestamps if the queue family has them; otherwise the wall clock around submit + wait,
-    // which overstates the time by the submission latency (noted in the result).
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(h.physical_device, &props);
-    uint32_t family_count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &family_count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(family_count);
-    vkGetPhysicalDeviceQueueFamilyProperties(h.physical_device, &family_count, families.data());
-    const uint32_t valid_bits =
-        h.queue_family_index < family_count ? families[h.queue_family_index].timestampValidBits : 0;
-    result.gpu_timestamps = valid_bits > 0 && props.limits.timestampPeriod > 0.0f;
-    if (result.gpu_timestamps) {
-        VkQueryPoolCreateInfo info{};
-        info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-        info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        info.queryCount = 2;
-        check_vk(vkCreateQueryPool(h.device, &info, nullptr, &s.query_pool), "vkCreateQueryPool");
-    }
-    const uint64_t mask = valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1;
-
-    for (int t = 0; t < trials; ++t) {
-        const auto wall_start = Clock::now();
-        s.submit_and_wait([&](VkCommandBuffer cmd) {
-            if (s.query_pool) {
-                vkCmdResetQueryPool(cmd, s.query_pool, 0, 2);
-                vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s.query_pool, 0);
-            }
-            append_calls(cmd);
-            if (s.query_pool) {
-                vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s.query_pool, 1);
-            }
-        });
-        double trial_ms = elapsed_ms(wall_start);
-        if (s.query_pool) {
-            uint64_t stamps[2] = {0, 0};
-            check_vk(vkGetQueryPoolResults(h.device, s.query_pool, 0, 2, sizeof(stamps), stamps,
-                                           sizeof(uint64_t),
-                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                     "vkGetQueryPoolResults");
-            const uint64_t ticks = (stamps[1] - stamps[0]) & mask;
-            trial_ms = static_cast<double>(ticks) * props.limits.timestampPeriod * 1e-6;
+    if (timer) {
+        result.trial_ms = timer(record_call);
+        if (result.trial_ms.size() != static_cast<size_t>(trials)) {
+            throw std::runtime_error("the timer returned " + std::to_string(result.trial_ms.size()) +
+                                     " trials, not " + std::to_string(trials));
         }
-        result.trial_ms.push_back(trial_ms / calls_per_trial);
+    } else {
+        time_here(s, result, record_call, trials, calls_per_trial);
     }
     result.ms = median(result.trial_ms);
     result.gbps = bandwidth_gbps(buffer_bytes, result.ms);
@@ -321,7 +377,7 @@ double bandwidth_gbps(uint64_t buffer_bytes, double ms_per_call) {
 
 PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batch,
                          const std::vector<std::complex<float>>& input, int trials,
-                         int calls_per_trial) {
+                         int calls_per_trial, const CallTimer& timer) {
     PeerResult result;
     result.n = n;
     result.batch = batch;
@@ -335,7 +391,7 @@ PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batc
     }
     try {
         RunState state(handles);
-        run(state, result, input, trials, calls_per_trial);
+        run(state, result, input, trials, calls_per_trial, timer);
         result.ok = true;
     } catch (const std::exception& e) {
         result.error = e.what();

@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,9 +54,19 @@ struct PeerResult {
 //
 // Failures (a size VkFFT refuses, out of device memory) come back as ok == false, not exceptions,
 // so a sweep can go on to the next size.
+//
+// Timing: `timer`, when given, is handed a function recording one call and returns the time of
+// one call per trial; it does its own warm-up. fftgen-bench compare passes the runtime tools'
+// vk::time_calls (the method of `fftgen-vk bench`), so fftgen, VkFFT and the copy are timed by
+// one function. Without it the same method is used here: one command buffer recorded once
+// (timestamp, `calls_per_trial` calls with a compute barrier between consecutive calls, timestamp,
+// both stamps at BOTTOM_OF_PIPE), submitted once untimed, then once per trial.
+using RecordCall = std::function<void(VkCommandBuffer)>;
+using CallTimer = std::function<std::vector<double>(const RecordCall& record_call)>;
+
 PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batch,
                          const std::vector<std::complex<float>>& input, int trials = 7,
-                         int calls_per_trial = 20);
+                         int calls_per_trial = 20, const CallTimer& timer = {});
 
 // GB/s as every fftgen benchmark reports it: one read and one write of the whole buffer.
 double bandwidth_gbps(uint64_t buffer_bytes, double ms_per_call);

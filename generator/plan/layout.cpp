@@ -180,24 +180,33 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.threads_per_column = pass.size / pass.elems_per_thread;
     const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
     const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
-    // Candidates, in order: the complex exchange (fewest barriers) padded, then unpadded, then the
-    // split exchange (half the shared memory) likewise. Row mode takes the first that fits; column
-    // mode the one with the most columns per workgroup (the widest coalesced runs), ties going to
-    // the earlier. Measured on an H100: padding beat more transforms per workgroup in row mode
-    // (N = 64: 2955 against 2668 GB/s), and wider runs dominate in column mode.
+    // Candidates: the complex exchange (fewest barriers) or the split one (half the shared
+    // memory), each padded or not (column mode: XOR-swizzled instead). Row mode takes the first
+    // that fits in the order complex padded, complex unpadded, split padded, split unpadded.
+    // Column mode scores columns per workgroup (wider coalesced runs), doubled when padded, and
+    // prefers complex on ties. Measured on an H100: padding beat more transforms per workgroup in
+    // row mode (N = 64: 2955 against 2668 GB/s); in column mode +1 padding beat the swizzle at
+    // equal columns (2^18: 1370 against 1153 GB/s; 2^20: 1015 against 840) and split padded beat
+    // complex swizzled (2^18: 1201 against 1153), while the swizzle with twice the columns of
+    // padding matched it (2^16: 1477 against 1478).
+    struct Candidate { bool split, padded; };
+    const Candidate row_order[] = {{false, true}, {false, false}, {true, true}, {true, false}};
+    const Candidate column_order[] = {{false, true}, {true, true}, {false, false}, {true, false}};
     bool pad = false;
+    uint32_t best_score = 0;
     pass.columns_per_workgroup = 0;
-    for (int candidate = 0; candidate < 4; ++candidate) {
-      const bool split = candidate >= 2;
-      const bool padded = candidate % 2 == 0 && uses_shared;
-      if (!uses_shared && split) continue;
+    for (const Candidate& cand : pass.row_mode() ? row_order : column_order) {
+      const bool padded = cand.padded && uses_shared;
+      if (!uses_shared && cand.split) continue;
       if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
       const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
                                         padded ? padded_column(pass.size, pass.row_mode()) : pass.size,
-                                        split ? 4 : kElementBytes);
-      if (c > pass.columns_per_workgroup) {
+                                        cand.split ? 4 : kElementBytes);
+      const uint32_t score = c * (padded ? 2 : 1);
+      if (score > best_score) {
+        best_score = score;
         pass.columns_per_workgroup = c;
-        pass.split_exchange = split;
+        pass.split_exchange = cand.split;
         pad = padded;
       }
     }

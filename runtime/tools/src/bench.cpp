@@ -23,8 +23,13 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-// One command buffer: timestamp, `calls` back-to-back calls separated by compute barriers (each
-// call overwrites the same output), timestamp. Submitted once per warm-up and once per trial.
+void finish(BenchResult& r) {
+  r.median_ms = median(r.trial_ms);
+  r.gb_per_s = r.median_ms > 0 ? 2.0 * static_cast<double>(r.bytes) / (r.median_ms * 1e6) : 0;
+}
+
+}  // namespace
+
 std::vector<double> time_calls(Device& device, const BenchOptions& o,
                                const std::function<void(VkCommandBuffer)>& record_call) {
   GpuTimer timer(device, 2);
@@ -60,13 +65,6 @@ std::vector<double> time_calls(Device& device, const BenchOptions& o,
   vkFreeCommandBuffers(device.device(), device.command_pool(), 1, &cmd);
   return trials;
 }
-
-void finish(BenchResult& r) {
-  r.median_ms = median(r.trial_ms);
-  r.gb_per_s = r.median_ms > 0 ? 2.0 * static_cast<double>(r.bytes) / (r.median_ms * 1e6) : 0;
-}
-
-}  // namespace
 
 uint64_t bench_bytes(const Device& device, uint64_t requested) {
   uint64_t bytes = std::min<uint64_t>(requested, device.device_local_heap_bytes() / 4);

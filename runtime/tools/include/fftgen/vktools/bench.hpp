@@ -1,6 +1,7 @@
 // `fftgen-vk bench`: GPU time of each kernel and of a vec4 copy of the same bytes (the floor).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,14 @@ struct BenchResult {
 /// The buffer size actually used: `requested` capped at 1/4 of the largest device-local heap and
 /// at maxStorageBufferRange, rounded down to a multiple of 16 bytes.
 uint64_t bench_bytes(const Device& device, uint64_t requested);
+
+/// GPU time of one call, per trial: one command buffer holding a timestamp, `calls_per_trial`
+/// calls recorded by `record_call` with a compute barrier between consecutive calls (each call
+/// overwrites the same output), a timestamp; submitted `warmup_submissions` times untimed, then
+/// once per trial. The method of `fftgen-vk bench`, shared so other drivers (fftgen-bench
+/// compare, peers) time the same way. Writes made before it (uploads) must already be visible.
+std::vector<double> time_calls(Device& device, const BenchOptions& options,
+                               const std::function<void(VkCommandBuffer)>& record_call);
 
 /// Forward direction (inverse if the kernel has no forward), batch = bytes / (8·N).
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,

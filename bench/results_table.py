@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Merges one GPU session's results into the committed markdown table: fftgen-vk bench JSON
+(GB/s), fftgen-vk verify's text table (fftgen's rel. L2), fftgen-vkfft-check JSON and
+cufft_bench.py JSON, with the PERF.md targets beside them.
+
+usage: results_table.py FOLDER  (reads fftgen.json, verify.txt, vkfft.json, cufft.json there;
+                                 writes table.md there)"""
+import json
+import os
+import sys
+
+# PERF.md's bandwidth targets for fftgen, by N.
+TARGETS = {n: 2900 for n in (64, 128, 256, 512, 1024, 2048, 4096)}
+TARGETS.update({8192: 2700, 16384: 2600})
+TARGETS.update({1 << e: 1400 for e in range(16, 23)})
+
+
+def main(folder):
+    load = lambda name: json.load(open(os.path.join(folder, name)))
+    fftgen = {r["n"]: r for r in load("fftgen.json")["results"] if r["n"]}
+    copy = next(r for r in load("fftgen.json")["results"] if not r["n"])
+    errors = {}
+    for line in open(os.path.join(folder, "verify.txt")):
+        parts = line.split()
+        if len(parts) >= 9 and parts[1].isdigit():
+            errors[int(parts[1])] = (float(parts[4]), parts[-1])
+    peers = {}
+    for name in ("vkfft.json", "cufft.json"):
+        for r in load(name)["results"]:
+            if r.get("n") and r["system"] in ("VkFFT", "cuFFT") and not r.get("shape"):
+                peers[(r["system"], r["n"])] = r
+    out = ["| N | fftgen GB/s | target | cuFFT GB/s | VkFFT GB/s | fftgen rel. L2 | VkFFT rel. L2 | ≤ 0.6 × VkFFT |",
+           "|---:|---:|---:|---:|---:|---:|---:|:---:|"]
+    for n in sorted(fftgen):
+        g = fftgen[n]["gb_per_s"]
+        t = TARGETS.get(n)
+        cu, vk = peers.get(("cuFFT", n)), peers.get(("VkFFT", n))
+        err = errors.get(n, (None, "?"))[0]
+        vk_err = vk["rel_l2"] if vk else None
+        ok_err = "yes" if err is not None and vk_err and err <= 0.6 * vk_err else "no"
+        mark = "" if t is None else (" ✓" if g >= t else " ✗")
+        out.append(f"| {n} | {g:.0f}{mark} | {t or ''} | {cu['gbps']:.0f} | {vk['gbps']:.0f} | {err:.2e} | {vk_err:.2e} | {ok_err} |")
+    out.append("")
+    out.append(f"Copy floor in the fftgen-vk process (vec4 GLSL copy over the same 512 MiB): {copy['gb_per_s']:.0f} GB/s.")
+    for r in load("cufft.json")["results"]:
+        if r["system"] == "copy":
+            out.append(f"Copy floor in the cuFFT process ({r['kernel']}): {r['gbps']:.0f} GB/s.")
+    with open(os.path.join(folder, "table.md"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")
