@@ -171,27 +171,6 @@ vk::BenchOptions timing_options(const CompareOptions& o) {
   return b;
 }
 
-// Fills `bytes` of `dst` with `sample` repeated (the last copy may be partial): one upload of the
-// sample, then device-side copies doubling the filled prefix, so a 512 MiB buffer costs one
-// 32 MiB upload and a few copies instead of generating 512 MiB of random numbers on the host.
-void fill_tiled(vk::Device& device, VkBuffer dst, const cvec& sample, uint64_t bytes) {
-  const uint64_t sample_bytes = std::min<uint64_t>(sample.size() * 8, bytes);
-  vk::upload(device, dst, sample.data(), sample_bytes);
-  if (sample_bytes >= bytes) return;
-  device.run_commands([&](VkCommandBuffer cmd) {
-    for (uint64_t filled = sample_bytes; filled < bytes;) {
-      VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-      b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-      b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                           1, &b, 0, nullptr, 0, nullptr);
-      const uint64_t chunk = std::min(filled, bytes - filled);
-      const VkBufferCopy region{0, filled, chunk};  // disjoint ranges of one buffer: allowed
-      vkCmdCopyBuffer(cmd, dst, dst, 1, &region);
-      filled += chunk;
-    }
-  });
-}
 
 // The kernel's variant as a short label: its name less the plan kernel's name ("n1024.smem48k"
 // of plan kernel "n1024" -> "smem48k"), so plot.py --by-kernel can put one variant of every size
@@ -219,7 +198,7 @@ Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::Kerne
     r.batch = std::min<uint64_t>(std::max<uint64_t>(1, o.elements / r.n), kernel.max_batch());
     r.bytes = r.batch * r.n * 8;
     vk::Buffer in(device, r.bytes), out(device, r.bytes);
-    fill_tiled(device, in.handle(), sample, r.bytes);
+    vk::fill_tiled(device, in.handle(), sample, r.bytes);
     // Anything the kernel leaves unwritten stays NaN and shows in the error.
     vk::fill(device, out.handle(), vk::kNanPattern, r.bytes);
     vk::KernelIo io;

@@ -7,7 +7,6 @@
 #   BUILD_DIR   has runtime/fftgen-vk, bench/fftgen-bench, bench/fftgen-vkfft-check
 #   KERNELS_DIR bench/plans/perf_1d.json generated: fftgen BUILD/.../perf_1d.json -o KERNELS_DIR
 #   SWEEP_DIR   bench/plans/sweep_1d.json generated likewise (variants: budgets, radices, twiddles)
-# Then: python3 bench/results_table.py OUT_DIR  (writes OUT_DIR/table.md)
 set -u
 build=${1:?usage: run_session.sh BUILD_DIR KERNELS_DIR SWEEP_DIR OUT_DIR}
 kernels=${2:?}; sweep=${3:?}; out=${4:?}
@@ -16,10 +15,16 @@ mkdir -p "$out"
 sizes=64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576,2097152,4194304
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null; } > "$out/machine.txt"
 "$build/runtime/fftgen-vk" verify "$kernels" --batches 1,13 > "$out/verify.txt" 2>&1
-"$build/runtime/fftgen-vk" bench "$kernels" --json "$out/fftgen.json" > "$out/fftgen.txt" 2>&1
+# Three processes: the same kernel on freshly allocated buffers has measured up to 1.6x slower in
+# one process than in the next (clocks and power steady); the table shows the median and range.
+for run in 1 2 3; do
+  "$build/runtime/fftgen-vk" bench "$kernels" --json "$out/fftgen$run.json" > "$out/fftgen$run.txt" 2>&1
+done
 "$build/runtime/fftgen-vk" bench "$sweep" --json "$out/sweep.json" > "$out/sweep.txt" 2>&1
 "$build/bench/fftgen-vkfft-check" --elements 67108864 --sizes $sizes --max-error 0 --json "$out/vkfft.json" > "$out/vkfft.txt" 2>&1
 python3 "$here/cufft_bench.py" --sizes $sizes --sizes-2d "" --elements 67108864 --json "$out/cufft.json" > "$out/cufft.txt" 2>&1
 RUNS=5 DRIVER_CACHE=off bash "$here/latency.sh" "$build" "$kernels" fft1024 "$out/lat_cold" > /dev/null 2>&1
 RUNS=5 DRIVER_CACHE=on bash "$here/latency.sh" "$build" "$kernels" fft1024 "$out/lat_warm" > /dev/null 2>&1
-python3 "$here/plot.py" "$out/fftgen.json" "$out/vkfft.json" "$out/cufft.json" --out "$out" > "$out/plot.txt" 2>&1
+"$build/bench/fftgen-bench" compare "$kernels" --json "$out/compare.json" > "$out/compare.txt" 2>&1
+python3 "$here/results_table.py" "$out" > /dev/null  # summary.md, fftgen_median.json
+python3 "$here/plot.py" "$out/fftgen_median.json" "$out/vkfft.json" "$out/cufft.json" --out "$out" > "$out/plot.txt" 2>&1

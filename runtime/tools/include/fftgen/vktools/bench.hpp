@@ -1,5 +1,6 @@
 // `fftgen-vk bench`: GPU time of each kernel and of a vec4 copy of the same bytes (the floor).
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,6 +34,14 @@ struct BenchResult {
 /// The buffer size actually used: `requested` capped at 1/4 of the largest device-local heap and
 /// at maxStorageBufferRange, rounded down to a multiple of 16 bytes.
 uint64_t bench_bytes(const Device& device, uint64_t requested);
+
+/// Fills `bytes` of `dst` with `sample` repeated: one upload of the sample, then device-side
+/// copies doubling the filled prefix (a 512 MiB buffer costs one 32 MiB upload).
+void fill_tiled(Device& device, VkBuffer dst, const std::vector<std::complex<float>>& sample, uint64_t bytes);
+
+/// Fills `bytes` of `dst` with normal random complex values (a 2^22-value sample, tiled). Kernels
+/// are timed on such data, never on a constant input whose transform is almost all zeros.
+void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
 
 /// GPU time of one call, per trial: one command buffer holding a timestamp, `calls_per_trial`
 /// calls recorded by `record_call` with a compute barrier between consecutive calls (each call
