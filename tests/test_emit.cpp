@@ -49,6 +49,10 @@ void check_all_targets(const std::string& plan_text) {
         const auto round_trip = fftgen::compile_hlsl_to_spirv(files.at(hlsl_name), pass["entry_point"]["hlsl"], hlsl_name);
         CHECK(fftgen::validate_spirv(round_trip).empty());
         ++hlsl;
+        for (const auto& binding : pass["bindings"]) {
+          CHECK(binding["element"] == "complex64");
+          CHECK(binding["size_rule"].get<std::string>().find("elements") != std::string::npos);
+        }
         REQUIRE(files.count(pass["files"]["msl"].get<std::string>()));
         REQUIRE(files.count(pass["files"]["glsl"].get<std::string>()));
       }

@@ -71,11 +71,20 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& lay
     entry[std::string(to_string(t))] = t == Target::msl ? "main0" : "main";
   json stages = json::array();
   for (const StageLayout& s : pass.stages) stages.push_back(s.radix);
+  // How many complex64 elements a buffer bound in `role` must hold, `stride` naming its push constant.
+  auto size_rule = [&](BufferRole role, const char* stride) {
+    if (role == BufferRole::scratch) return fmt::format("batch * {} elements", layout.n);
+    return fmt::format("(batch - 1) * {} + {} elements", stride, layout.n);
+  };
+  auto binding = [](int index, std::string_view role, const char* access, const std::string& rule) {
+    return json{{"set", 0}, {"binding", index}, {"role", role}, {"access", access}, {"element", "complex64"},
+                {"size_rule", rule}};
+  };
   json bindings = json::array();
-  bindings.push_back({{"set", 0}, {"binding", 0}, {"role", to_string(pass.src)}, {"access", "read"}});
-  bindings.push_back({{"set", 0}, {"binding", 1}, {"role", to_string(pass.dst)}, {"access", "write"}});
+  bindings.push_back(binding(0, to_string(pass.src), "read", size_rule(pass.src, "src_stride")));
+  bindings.push_back(binding(1, to_string(pass.dst), "write", size_rule(pass.dst, "dst_stride")));
   if (spec.twiddles == TwiddleSource::table && layout.twiddle_count > 0)
-    bindings.push_back({{"set", 0}, {"binding", 2}, {"role", "twiddles"}, {"access", "read"}});
+    bindings.push_back(binding(2, "twiddles", "read", fmt::format("{} elements (the twiddle file)", layout.twiddle_count)));
   json push = json::array();
   const char* names[] = {"batch", "group_offset", "src_stride", "dst_stride"};
   for (int i = 0; i < 4; ++i) push.push_back({{"name", names[i]}, {"offset", 4 * i}, {"type", "uint32"}});
