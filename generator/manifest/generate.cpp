@@ -184,11 +184,13 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
         const std::string name = pass_name(d, p);
         const std::string glsl = emit_pass_glsl(spec, layout, p, d, plan_source);
         const CompiledShader shader = compile_glsl(glsl, spec.name + "." + name, want_hlsl, want_msl, plan.cross);
+        // The GLSL carries this line from the template (after #version); SPIR-V is binary.
+        const std::string header = generated_header(plan_source, spec, name);
         for (Target t : plan.targets) {
           std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
                               : t == Target::glsl ? glsl
-                              : t == Target::hlsl ? shader.hlsl
-                                                  : shader.msl;
+                              : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
+                                                  : "// " + header + "\n" + shader.msl;
           out.files.push_back({file_name(spec, name, t), std::move(bytes)});
         }
         json pj = pass_json(plan, spec, layout, p, d);

@@ -16,6 +16,10 @@ std::string_view embedded_template(std::string_view name);
 std::string emit_pass_glsl(const KernelSpec& spec, const KernelLayout& layout, size_t pass, Direction direction,
                            const std::string& plan_source);
 
+/// The first comment line of every generated text file: fftgen's version, the plan, the kernel
+/// and the pass.
+std::string generated_header(const std::string& plan_source, const KernelSpec& spec, const std::string& pass);
+
 /// "fwd0", "inv1", ...
 std::string pass_name(Direction direction, size_t pass);
 
