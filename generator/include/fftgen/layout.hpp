@@ -87,7 +87,7 @@ KernelLayout make_layout(const KernelSpec& spec);
 /// computed in double and rounded once to float: 2*twiddle_count floats (re, im).
 std::vector<float> make_twiddle_table(const KernelLayout& layout);
 
-/// Radices `auto` picks for an M-point sub-transform.
-std::vector<uint32_t> auto_radices(uint32_t m);
+/// Radices `auto` picks for an M-point sub-transform (`column_pass`: a pass of a multi-pass kernel).
+std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass);
 
 }  // namespace fftgen

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Per-device "wisdom": which plan-field variant measured fastest for each N.
+
+fftgen's `auto` choices encode what was measured on the GPUs we had; where a choice cannot be
+known in advance (the shared-memory budget a device allows, a radix split, twiddle source), it
+is a plan field, and this table records the measured winner per device so a plan can name it.
+
+usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.02] [--fixed twiddles=table]
+            > bench/wisdom/<device>.json
+  SWEEP.json   `fftgen-vk bench --json` over the generated PLAN (e.g. bench/plans/sweep_1d.json)
+  PLAN.json    the plan, to map variant names back to their plan fields
+  KERNELS_DIR  the plan's generated folder: variants whose SPIR-V is identical (a field that
+               resolved to what `auto` picks anyway) are one kernel, and count as the default
+A variant is recorded as the winner only if it beats the defaults by --min-gain (2%: below that
+the figures are within run-to-run noise). --fixed keeps a field at a value whatever was faster:
+by default twiddles stay `table`, because `computed` (native sin/cos) misses the accuracy
+target (error ≤ 0.6 × VkFFT's)."""
+import argparse
+import hashlib
+import os
+import itertools
+import json
+import sys
+
+FIELD_ORDER = ["shape", "direction", "normalize", "radices", "index_math", "twiddles", "workgroup_size",
+               "precision", "shared_memory_bytes"]
+DEFAULTS = {"radices": "auto", "index_math": "bitwise", "twiddles": "table", "workgroup_size": "auto",
+            "shared_memory_bytes": 32768}
+
+
+def variants(kernel):
+    """(variant name, {field: value}) for every combination the plan kernel expands to, named the
+    way fftgen names them (a suffix per field given as a list of more than one value)."""
+    fields = []
+    for f in FIELD_ORDER:
+        v = kernel.get(f)
+        if v is None:
+            continue
+        is_list = (f == "shape" and isinstance(v[0], list)) or \
+                  (f == "radices" and isinstance(v, list) and any(not isinstance(x, int) for x in v)) or \
+                  (f not in ("shape", "radices") and isinstance(v, list))
+        fields.append((f, v if is_list else [v], is_list and len(v) > 1))
+    for combo in itertools.product(*[vals for _, vals, _ in fields]):
+        name, values = kernel["name"], {}
+        for (f, _, suffixed), value in zip(fields, combo):
+            values[f] = value
+            if suffixed:
+                if f == "shape":
+                    name += f"__n{value[-1]}"
+                elif f == "radices":
+                    name += "__r" + ("auto" if value == "auto" else "x".join(map(str, value)))
+                elif f == "workgroup_size":
+                    name += f"__wg{value}"
+                elif f == "shared_memory_bytes":
+                    name += f"__smem{value}"
+                else:
+                    name += f"__{value}"
+        yield name, values
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("sweep")
+    p.add_argument("plan")
+    p.add_argument("kernels")
+    p.add_argument("--min-gain", type=float, default=0.02)
+    p.add_argument("--fixed", action="append", default=None, help="FIELD=VALUE (repeatable)")
+    a = p.parse_args(argv)
+    fixed = dict(f.split("=", 1) for f in (a.fixed if a.fixed is not None else ["twiddles=table"]))
+    sweep = json.load(open(a.sweep))
+    measured = {r["name"]: r["gb_per_s"] for r in sweep["results"] if r.get("n")}
+    # Identical forward SPIR-V means one kernel: its figure is the best of its measurements.
+    manifest = json.load(open(os.path.join(a.kernels, "manifest.json")))
+    digest = {}
+    for k in manifest["kernels"]:
+        h = hashlib.sha256()
+        for pass_ in k.get("forward", []):
+            h.update(open(os.path.join(a.kernels, pass_["files"]["spirv"]), "rb").read())
+        digest[k["name"]] = h.hexdigest()
+    same = {}
+    for name, gbps in measured.items():
+        same[digest.get(name, name)] = max(same.get(digest.get(name, name), 0), gbps)
+    measured = {name: same[digest.get(name, name)] for name in measured}
+    by_n = {}
+    for kernel in json.load(open(a.plan))["kernels"]:
+        for name, values in variants(kernel):
+            if name in measured and all(str(values.get(f, v)) == v for f, v in fixed.items()):
+                n = (values.get("shape") or kernel["shape"])[-1]
+                by_n.setdefault(n, []).append((name, values, measured[name]))
+    table = []
+    for n in sorted(by_n):
+        rows = by_n[n]
+        is_default = lambda r: all(r[1].get(f, d) == d for f, d in DEFAULTS.items())
+        default_digests = {digest.get(r[0]) for r in rows if is_default(r)}
+        default = max((r for r in rows if is_default(r) or digest.get(r[0]) in default_digests),
+                      key=lambda r: r[2], default=None)
+        best = max(rows, key=lambda r: r[2])
+        entry = {"n": n, "measured": {r[0]: round(r[2], 1) for r in rows}}
+        if default:
+            entry["default_gbps"] = round(default[2], 1)
+        if default and best[2] >= default[2] * (1 + a.min_gain):
+            entry["winner"] = {f: v for f, v in best[1].items() if f in DEFAULTS and v != DEFAULTS[f]}
+            entry["winner_gbps"] = round(best[2], 1)
+        else:
+            entry["winner"] = "defaults"
+        table.append(entry)
+    json.dump({"device": sweep.get("device"), "driver": sweep.get("driver_version"),
+               "min_gain": a.min_gain, "fixed": fixed, "source": os.path.basename(a.sweep), "sizes": table}, sys.stdout, indent=1)
+    print()
+
+
+if __name__ == "__main__":
+    main()
