@@ -15,8 +15,8 @@ mkdir -p "$out"
 sizes=64,128,256,512,1024,2048,4096,8192,16384,32768,65536,131072,262144,524288,1048576,2097152,4194304
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null; } > "$out/machine.txt"
 "$build/runtime/fftgen-vk" verify "$kernels" --batches 1,13 > "$out/verify.txt" 2>&1
-# Three processes: the same kernel on freshly allocated buffers has measured up to 1.6x slower in
-# one process than in the next (clocks and power steady); the table shows the median and range.
+# Three processes, median and range in the table. (Before the bench warmed up for 250 ms, kernels
+# timed after host-side gaps sometimes ran at 1080-1500 MHz: figures then swung by up to 1.6x.)
 for run in 1 2 3; do
   "$build/runtime/fftgen-vk" bench "$kernels" --json "$out/fftgen$run.json" > "$out/fftgen$run.txt" 2>&1
 done

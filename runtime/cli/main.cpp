@@ -149,8 +149,9 @@ int main(int argc, char** argv) {
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       std::vector<BenchResult> results;
-      results.push_back(bench_copy(device, bopt));
-      for (const auto* k : kernels) results.push_back(bench_kernel(device, m, *k, bopt));
+      BenchBuffers buffers = make_bench_buffers(device, bopt);  // one pair for every kernel
+      results.push_back(bench_copy(device, bopt, &buffers));
+      for (const auto* k : kernels) results.push_back(bench_kernel(device, m, *k, bopt, &buffers));
       std::cout << format_bench_table(results);
       check_validation(device);
       if (!json_path.empty()) write_json(json_path, bench_json(device, results, bopt));

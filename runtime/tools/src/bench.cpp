@@ -1,6 +1,7 @@
 #include "fftgen/vktools/bench.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdio>
 #include <functional>
@@ -53,7 +54,14 @@ std::vector<double> time_calls(Device& device, const BenchOptions& o,
     }
     timer.stamp(cmd, 1);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-    for (uint32_t w = 0; w < o.warmup_submissions; ++w) device.submit_and_wait(cmd);
+    // Warm up for at least warmup_ms as well: after the host-side gaps between kernels (random
+    // fill, upload, pipeline creation) an H100 was seen timing at 1080-1500 MHz instead of 1980
+    // when one warm-up submission was all it got.
+    const auto warm_start = std::chrono::steady_clock::now();
+    for (uint32_t w = 0; w < o.warmup_submissions ||
+                         std::chrono::steady_clock::now() - warm_start < std::chrono::milliseconds(o.warmup_ms);
+         ++w)
+      device.submit_and_wait(cmd);
     for (uint32_t t = 0; t < o.trials; ++t) {
       device.submit_and_wait(cmd);
       const auto ticks = timer.read_ticks();
@@ -96,8 +104,16 @@ void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
   fill_tiled(device, dst, random_normal(std::min<uint64_t>(bytes / 8, uint64_t{1} << 22), seed), bytes);
 }
 
+BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
+  BenchBuffers b;
+  b.bytes = bench_bytes(device, o.bytes);
+  b.input = Buffer(device, b.bytes);
+  b.output = Buffer(device, b.bytes);
+  return b;
+}
+
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
-                         const BenchOptions& o) {
+                         const BenchOptions& o, BenchBuffers* buffers) {
   BenchResult r;
   r.name = info.name;
   r.n = info.n();
@@ -109,7 +125,10 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
       throw UsageError("buffer of " + std::to_string(cap) + " bytes holds no transform of N = " +
                        std::to_string(info.n()));
     r.bytes = r.batch * info.n() * 8;
-    Buffer in(device, r.bytes), out(device, r.bytes);
+    BenchBuffers own;
+    if (!buffers) own = make_bench_buffers(device, o);
+    BenchBuffers& shared = buffers ? *buffers : own;
+    const Buffer &in = shared.input, &out = shared.output;
     fill_random(device, in.handle(), r.bytes, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};
@@ -127,7 +146,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
   return r;
 }
 
-BenchResult bench_copy(Device& device, const BenchOptions& o) {
+BenchResult bench_copy(Device& device, const BenchOptions& o, BenchBuffers* buffers) {
   BenchResult r;
   r.name = "copy (vec4)";
   VkDevice dev = device.device();
@@ -138,7 +157,10 @@ BenchResult bench_copy(Device& device, const BenchOptions& o) {
   VkShaderModule module = VK_NULL_HANDLE;
   try {
     r.bytes = bench_bytes(device, o.bytes);
-    Buffer in(device, r.bytes), out(device, r.bytes);
+    BenchBuffers own;
+    if (!buffers) own = make_bench_buffers(device, o);
+    BenchBuffers& shared = buffers ? *buffers : own;
+    const Buffer &in = shared.input, &out = shared.output;
     fill_random(device, in.handle(), r.bytes, 1);
 
     VkDescriptorSetLayoutBinding b[2] = {};

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/manifest.hpp"
 
@@ -18,6 +19,7 @@ struct BenchOptions {
   uint32_t trials = 7;
   uint32_t calls_per_trial = 20;
   uint32_t warmup_submissions = 1;
+  uint32_t warmup_ms = 250;  ///< and keep warming up until this long has passed (clocks ramp up)
 };
 
 struct BenchResult {
@@ -51,11 +53,20 @@ void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
 std::vector<double> time_calls(Device& device, const BenchOptions& options,
                                const std::function<void(VkCommandBuffer)>& record_call);
 
+/// The input and output buffers of a bench run (bench_bytes() each). Allocate them once and pass
+/// them to every bench_copy/bench_kernel call: every kernel is then timed on the same memory as
+/// the copy floor, and a run makes two 512 MiB allocations rather than two per kernel.
+struct BenchBuffers {
+  Buffer input, output;
+  uint64_t bytes = 0;
+};
+BenchBuffers make_bench_buffers(Device& device, const BenchOptions& options);
+
 /// Forward direction (inverse if the kernel has no forward), batch = bytes / (8·N).
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
-                         const BenchOptions& options);
+                         const BenchOptions& options, BenchBuffers* buffers = nullptr);
 /// The vec4 copy kernel over `bytes` (SPIR-V compiled at build time).
-BenchResult bench_copy(Device& device, const BenchOptions& options);
+BenchResult bench_copy(Device& device, const BenchOptions& options, BenchBuffers* buffers = nullptr);
 
 std::string format_bench_table(const std::vector<BenchResult>& results);
 nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& results,
