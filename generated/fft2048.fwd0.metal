@@ -29,7 +29,7 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(constant Params& params [[buffer(0)]], const device Src& _1196 [[buffer(1)]], const device Twiddles& _1769 [[buffer(2)]], device Dst& _2688 [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2688 [[buffer(1)]], const device Twiddles& _1769 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _1147 = gl_LocalInvocationID.x & 127u;

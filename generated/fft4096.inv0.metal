@@ -29,7 +29,7 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(constant Params& params [[buffer(0)]], const device Src& _914 [[buffer(1)]], const device Twiddles& _1327 [[buffer(2)]], device Dst& _2048 [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& _914 [[buffer(0)]], device Dst& _2048 [[buffer(1)]], const device Twiddles& _1327 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[4096];
     uint _865 = gl_LocalInvocationID.x & 255u;

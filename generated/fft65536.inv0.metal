@@ -29,7 +29,7 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(constant Params& params [[buffer(0)]], const device Src& _926 [[buffer(1)]], const device Twiddles& _1673 [[buffer(2)]], device Dst& _2502 [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& _926 [[buffer(0)]], device Dst& _2502 [[buffer(1)]], const device Twiddles& _1673 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float sh[4112];
     uint _865 = gl_LocalInvocationID.x & 15u;

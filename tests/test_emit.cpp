@@ -49,11 +49,19 @@ void check_all_targets(const std::string& plan_text) {
         const auto round_trip = fftgen::compile_hlsl_to_spirv(files.at(hlsl_name), pass["entry_point"]["hlsl"], hlsl_name);
         CHECK(fftgen::validate_spirv(round_trip).empty());
         ++hlsl;
+        REQUIRE(files.count(pass["files"]["msl"].get<std::string>()));
+        const std::string& hlsl_text = files.at(hlsl_name);
+        const std::string& msl_text = files.at(pass["files"]["msl"].get<std::string>());
+        // The manifest's resource mapping is the one the HLSL and MSL actually declare.
         for (const auto& binding : pass["bindings"]) {
           CHECK(binding["element"] == "complex64");
           CHECK(binding["size_rule"].get<std::string>().find("elements") != std::string::npos);
+          CHECK(hlsl_text.find("register(" + binding["hlsl_register"].get<std::string>()) != std::string::npos);
+          CHECK(msl_text.find("[[buffer(" + std::to_string(binding["msl_buffer"].get<int>()) + ")]]") != std::string::npos);
         }
-        REQUIRE(files.count(pass["files"]["msl"].get<std::string>()));
+        CHECK(msl_text.find("& params [[buffer(" +
+                            std::to_string(pass["push_constant_binding"]["msl_buffer"].get<int>()) + ")]]") !=
+              std::string::npos);
         REQUIRE(files.count(pass["files"]["glsl"].get<std::string>()));
       }
     }

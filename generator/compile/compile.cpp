@@ -166,6 +166,23 @@ std::string cross_to_msl(const std::vector<uint32_t>& spirv, const CrossCompileO
   options.msl_version = spirv_cross::CompilerMSL::Options::make_msl_version(
       cross.msl_version_major, cross.msl_version_minor);
   compiler.set_msl_options(options);
+  // Metal buffer indices follow the Vulkan bindings (binding N at [[buffer(N)]]) and the push
+  // constants take [[buffer(kMslPushConstantBuffer)]]; left automatic, SPIRV-Cross numbers them in
+  // the order it meets them. The manifest states this mapping per binding.
+  for (uint32_t binding = 0; binding < kMslPushConstantBuffer; ++binding) {
+    spirv_cross::MSLResourceBinding r;
+    r.stage = spv::ExecutionModelGLCompute;
+    r.desc_set = 0;
+    r.binding = binding;
+    r.msl_buffer = binding;
+    compiler.add_msl_resource_binding(r);
+  }
+  spirv_cross::MSLResourceBinding push;
+  push.stage = spv::ExecutionModelGLCompute;
+  push.desc_set = spirv_cross::kPushConstDescSet;
+  push.binding = spirv_cross::kPushConstBinding;
+  push.msl_buffer = kMslPushConstantBuffer;
+  compiler.add_msl_resource_binding(push);
   std::string text = compiler.compile();
   // "main" is reserved in Metal; SPIRV-Cross renames it (normally to "main0"). Ask rather than
   // assume so the manifest always names the function that exists.

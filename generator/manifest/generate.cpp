@@ -62,6 +62,14 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x) {
   into.negs += x.negs;
 }
 
+// Where the push constants live in each text target (see compile.hpp).
+json push_constant_binding(const Plan& plan) {
+  json where = json::object();
+  if (wants(plan, Target::hlsl)) where["hlsl"] = "cbuffer Params without a register (root constants)";
+  if (wants(plan, Target::msl)) where["msl_buffer"] = kMslPushConstantBuffer;
+  return where;
+}
+
 json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& layout, size_t p, Direction direction) {
   const PassLayout& pass = layout.passes[p];
   const std::string name = pass_name(direction, p);
@@ -76,9 +84,12 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& lay
     if (role == BufferRole::scratch) return fmt::format("batch * {} elements", layout.n);
     return fmt::format("(batch - 1) * {} + {} elements", stride, layout.n);
   };
-  auto binding = [](int index, std::string_view role, const char* access, const std::string& rule) {
-    return json{{"set", 0}, {"binding", index}, {"role", role}, {"access", access}, {"element", "complex64"},
-                {"size_rule", rule}};
+  auto binding = [&](int index, std::string_view role, const char* access, const std::string& rule) {
+    json b{{"set", 0}, {"binding", index}, {"role", role}, {"access", access}, {"element", "complex64"},
+           {"size_rule", rule}};
+    if (wants(plan, Target::hlsl)) b["hlsl_register"] = fmt::format("{}{}", access[0] == 'r' ? 't' : 'u', index);
+    if (wants(plan, Target::msl)) b["msl_buffer"] = index;
+    return b;
   };
   json bindings = json::array();
   bindings.push_back(binding(0, to_string(pass.src), "read", size_rule(pass.src, "src_stride")));
@@ -101,6 +112,8 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& lay
               {"bindings", bindings},
               {"push_constants", push},
               {"push_constant_bytes", 16},
+              {"push_constant_binding",
+               push_constant_binding(plan)},
               {"shared_memory_bytes", pass.shared_bytes()},
               {"ops", ops_json(count_pass_ops(spec, layout, p, direction))}};
 }

@@ -10,6 +10,11 @@
 
 namespace fftgen {
 
+/// In the MSL we write, Vulkan binding N is [[buffer(N)]] and the push constants are
+/// [[buffer(kMslPushConstantBuffer)]]. In the HLSL, binding N is register tN (read) or uN (write)
+/// and the push constants are the cbuffer without a register (root constants).
+inline constexpr uint32_t kMslPushConstantBuffer = 3;
+
 struct CompiledShader {
   std::vector<uint32_t> spirv;  ///< optimised and validated
   std::string hlsl;             ///< empty unless asked for
