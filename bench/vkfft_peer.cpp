@@ -34,6 +34,23 @@ void check_vkfft(VkFFTResult result, const char* what) {
     }
 }
 
+// A primary command buffer from the caller's pool, freed when it goes out of scope (also on throw).
+struct CommandBuffer {
+    const VulkanHandles& h;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    explicit CommandBuffer(const VulkanHandles& handles) : h(handles) {
+        VkCommandBufferAllocateInfo alloc{};
+        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+        alloc.commandPool = h.command_pool;
+        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        alloc.commandBufferCount = 1;
+        check_vk(vkAllocateCommandBuffers(h.device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    }
+    ~CommandBuffer() { vkFreeCommandBuffers(h.device, h.command_pool, 1, &cmd); }
+    CommandBuffer(const CommandBuffer&) = delete;
+    CommandBuffer& operator=(const CommandBuffer&) = delete;
+};
+
 uint32_t find_memory_type(VkPhysicalDevice physical_device, uint32_t type_bits,
                           VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
     VkPhysicalDeviceMemoryProperties props;
@@ -120,18 +137,8 @@ struct RunState {
     // pool needs no RESET_COMMAND_BUFFER flag.
     template <typename Record>
     void submit_and_wait(Record&& record) {
-        VkCommandBufferAllocateInfo alloc{};
-        alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-        alloc.commandPool = h.command_pool;
-        alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        alloc.commandBufferCount = 1;
-        VkCommandBuffer cmd = VK_NULL_HANDLE;
-        check_vk(vkAllocateCommandBuffers(h.device, &alloc, &cmd), "vkAllocateCommandBuffers");
-        struct Free {
-            const VulkanHandles& h;
-            VkCommandBuffer& cmd;
-            ~Free() { vkFreeCommandBuffers(h.device, h.command_pool, 1, &cmd); }
-        } free_cmd{h, cmd};
+        CommandBuffer owned(h);
+        VkCommandBuffer cmd = owned.cmd;
 
         VkCommandBufferBeginInfo begin{};
 
@@ -215,18 +222,8 @@ void time_here(RunState& s, PeerResult& result, const RecordCall& record_call, i
     }
     const uint64_t mask = valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << valid_bits) - 1;
 
-    VkCommandBufferAllocateInfo alloc{};
-    alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    alloc.commandPool = h.command_pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    check_vk(vkAllocateCommandBuffers(h.device, &alloc, &cmd), "vkAllocateCommandBuffers");
-    struct Free {
-        const VulkanHandles& h;
-        VkCommandBuffer& cmd;
-        ~Free() { vkFreeCommandBuffers(h.device, h.command_pool, 1, &cmd); }
-    } free_cmd{h, cmd};
+    CommandBuffer owned(h);
+    VkCommandBuffer cmd = owned.cmd;
     VkCommandBufferBeginInfo begin{};
     begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;  // reused: not one-time
     check_vk(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");

@@ -70,13 +70,16 @@ json push_constant_binding(const Plan& plan) {
   return where;
 }
 
-json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& layout, size_t p, Direction direction) {
+json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& layout, size_t p, Direction direction,
+               const CompiledShader& shader, const codelet::OpCounts& ops) {
   const PassLayout& pass = layout.passes[p];
   const std::string name = pass_name(direction, p);
   json files = json::object(), entry = json::object();
   for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, name, t);
   for (Target t : plan.targets)
-    entry[std::string(to_string(t))] = t == Target::msl ? "main0" : "main";
+    entry[std::string(to_string(t))] = t == Target::msl    ? shader.msl_entry_point
+                                       : t == Target::hlsl ? shader.hlsl_entry_point
+                                                           : "main";
   json stages = json::array();
   for (const StageLayout& s : pass.stages) stages.push_back(s.radix);
   // How many complex64 elements a buffer bound in `role` must hold, `stride` naming its push constant.
@@ -115,7 +118,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& lay
               {"push_constant_binding",
                push_constant_binding(plan)},
               {"shared_memory_bytes", pass.shared_bytes()},
-              {"ops", ops_json(count_pass_ops(spec, layout, p, direction))}};
+              {"ops", ops_json(ops)}};
 }
 
 }  // namespace
@@ -206,12 +209,10 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
                                                   : "// " + header + "\n" + shader.msl;
           out.files.push_back({file_name(spec, name, t), std::move(bytes)});
         }
-        json pj = pass_json(plan, spec, layout, p, d);
-        pj["entry_point"]["hlsl"] = shader.hlsl_entry_point;
-        if (want_msl) pj["entry_point"]["msl"] = shader.msl_entry_point;
-        if (!want_hlsl) pj["entry_point"].erase("hlsl");
+        const codelet::OpCounts ops = count_pass_ops(spec, layout, p, d);
+        json pj = pass_json(plan, spec, layout, p, d, shader, ops);
         passes.push_back(pj);
-        add_ops(total, count_pass_ops(spec, layout, p, d));
+        add_ops(total, ops);
       }
       kernel[std::string(to_string(d))] = passes;
       ops[std::string(to_string(d))] = ops_json(total);

@@ -189,6 +189,16 @@ void reject_empty_list(const json& v, const Where& where, std::string_view field
     where.fail(field, "the list of values is empty; give one value or a list of at least one", allowed);
 }
 
+// The values of a field given as one value or as a list of values.
+std::vector<const json*> values_of(const json& v) {
+  std::vector<const json*> items;
+  if (v.is_array())
+    for (const auto& e : v) items.push_back(&e);
+  else
+    items.push_back(&v);
+  return items;
+}
+
 template <typename E>
 std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E> (*parse)(std::string_view),
                                      void (*set)(KernelSpec&, E), const Where& where, const std::string& field) {
@@ -196,11 +206,7 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
   const auto& allowed_list = allowed_values(field);
   std::string allowed = join(allowed_list);
   reject_empty_list(*v, where, field, allowed);
-  std::vector<const json*> items;
-  if (v->is_array())
-    for (const auto& e : *v) items.push_back(&e);
-  else
-    items.push_back(v);
+  const std::vector<const json*> items = values_of(*v);
   std::vector<Choice> out;
   for (const json* e : items) {
     if (!e->is_string()) where.fail(field, "must be a string, got " + describe(*e), allowed);
@@ -309,11 +315,7 @@ std::vector<Choice> parse_integer_field(const json* v, const Where& where, const
                                         std::string_view suffix_prefix, void (*set)(KernelSpec&, uint32_t)) {
   if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
   reject_empty_list(*v, where, field, allowed);
-  std::vector<const json*> items;
-  if (v->is_array())
-    for (const auto& e : *v) items.push_back(&e);
-  else
-    items.push_back(v);
+  const std::vector<const json*> items = values_of(*v);
   std::vector<Choice> out;
   for (const json* e : items) {
     if (allow_auto && e->is_string()) {
