@@ -331,21 +331,21 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 * 15u + 0u]);
-  v2 = twiddle_mul(v2, tw[k1_0 * 15u + 1u]);
-  v3 = twiddle_mul(v3, tw[k1_0 * 15u + 2u]);
-  v4 = twiddle_mul(v4, tw[k1_0 * 15u + 3u]);
-  v5 = twiddle_mul(v5, tw[k1_0 * 15u + 4u]);
-  v6 = twiddle_mul(v6, tw[k1_0 * 15u + 5u]);
-  v7 = twiddle_mul(v7, tw[k1_0 * 15u + 6u]);
-  v8 = twiddle_mul(v8, tw[k1_0 * 15u + 7u]);
-  v9 = twiddle_mul(v9, tw[k1_0 * 15u + 8u]);
-  v10 = twiddle_mul(v10, tw[k1_0 * 15u + 9u]);
-  v11 = twiddle_mul(v11, tw[k1_0 * 15u + 10u]);
-  v12 = twiddle_mul(v12, tw[k1_0 * 15u + 11u]);
-  v13 = twiddle_mul(v13, tw[k1_0 * 15u + 12u]);
-  v14 = twiddle_mul(v14, tw[k1_0 * 15u + 13u]);
-  v15 = twiddle_mul(v15, tw[k1_0 * 15u + 14u]);
+  v1 = twiddle_mul(v1, tw[k1_0 + 0u]);
+  v2 = twiddle_mul(v2, tw[k1_0 + 16u]);
+  v3 = twiddle_mul(v3, tw[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, tw[k1_0 + 48u]);
+  v5 = twiddle_mul(v5, tw[k1_0 + 64u]);
+  v6 = twiddle_mul(v6, tw[k1_0 + 80u]);
+  v7 = twiddle_mul(v7, tw[k1_0 + 96u]);
+  v8 = twiddle_mul(v8, tw[k1_0 + 112u]);
+  v9 = twiddle_mul(v9, tw[k1_0 + 128u]);
+  v10 = twiddle_mul(v10, tw[k1_0 + 144u]);
+  v11 = twiddle_mul(v11, tw[k1_0 + 160u]);
+  v12 = twiddle_mul(v12, tw[k1_0 + 176u]);
+  v13 = twiddle_mul(v13, tw[k1_0 + 192u]);
+  v14 = twiddle_mul(v14, tw[k1_0 + 208u]);
+  v15 = twiddle_mul(v15, tw[k1_0 + 224u]);
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   // store through shared memory: the workgroup's columns become contiguous rows
   memoryBarrierShared();

@@ -364,21 +364,21 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 * 15u + 240u]);
-  v2 = twiddle_mul(v2, tw[k1_0 * 15u + 241u]);
-  v3 = twiddle_mul(v3, tw[k1_0 * 15u + 242u]);
-  v4 = twiddle_mul(v4, tw[k1_0 * 15u + 243u]);
-  v5 = twiddle_mul(v5, tw[k1_0 * 15u + 244u]);
-  v6 = twiddle_mul(v6, tw[k1_0 * 15u + 245u]);
-  v7 = twiddle_mul(v7, tw[k1_0 * 15u + 246u]);
-  v8 = twiddle_mul(v8, tw[k1_0 * 15u + 247u]);
-  v9 = twiddle_mul(v9, tw[k1_0 * 15u + 248u]);
-  v10 = twiddle_mul(v10, tw[k1_0 * 15u + 249u]);
-  v11 = twiddle_mul(v11, tw[k1_0 * 15u + 250u]);
-  v12 = twiddle_mul(v12, tw[k1_0 * 15u + 251u]);
-  v13 = twiddle_mul(v13, tw[k1_0 * 15u + 252u]);
-  v14 = twiddle_mul(v14, tw[k1_0 * 15u + 253u]);
-  v15 = twiddle_mul(v15, tw[k1_0 * 15u + 254u]);
+  v1 = twiddle_mul(v1, tw[k1_0 + 240u]);
+  v2 = twiddle_mul(v2, tw[k1_0 + 256u]);
+  v3 = twiddle_mul(v3, tw[k1_0 + 272u]);
+  v4 = twiddle_mul(v4, tw[k1_0 + 288u]);
+  v5 = twiddle_mul(v5, tw[k1_0 + 304u]);
+  v6 = twiddle_mul(v6, tw[k1_0 + 320u]);
+  v7 = twiddle_mul(v7, tw[k1_0 + 336u]);
+  v8 = twiddle_mul(v8, tw[k1_0 + 352u]);
+  v9 = twiddle_mul(v9, tw[k1_0 + 368u]);
+  v10 = twiddle_mul(v10, tw[k1_0 + 384u]);
+  v11 = twiddle_mul(v11, tw[k1_0 + 400u]);
+  v12 = twiddle_mul(v12, tw[k1_0 + 416u]);
+  v13 = twiddle_mul(v13, tw[k1_0 + 432u]);
+  v14 = twiddle_mul(v14, tw[k1_0 + 448u]);
+  v15 = twiddle_mul(v15, tw[k1_0 + 464u]);
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + ((j >> 8u) << 16u) + (j & 255u) + (q << 8u);

@@ -71,7 +71,7 @@ std::vector<cd> run_layout(const KernelLayout& layout, std::vector<cd> x, fftgen
           const uint32_t k = jj % sns;
           for (uint32_t r = 0; r < radix; ++r) {
             v[r] = a[jj + r * (m / radix)];
-            if (sns > 1 && r > 0) v[r] *= conj_if(table_entry(table, stage.twiddle_offset + k * (radix - 1) + r - 1));
+            if (sns > 1 && r > 0) v[r] *= conj_if(table_entry(table, stage.twiddle_offset + (r - 1) * sns + k));
           }
           v = fftgen::codelet::evaluate(dag, v);
           for (uint32_t r = 0; r < radix; ++r) b[(jj / sns) * sns * radix + k + r * sns] = v[r];
@@ -127,11 +127,19 @@ TEST_CASE("every power of two from 2 to 2^24 gets a valid layout", "[layout]") {
       CHECK(pass.shared_bytes() <= 32768);
       if (!pass.row_mode()) CHECK(pass.columns_per_transform % pass.columns_per_workgroup == 0);
       for (const auto& stage : pass.stages) CHECK(pass.elems_per_thread % stage.radix == 0);
+      if (pass.exchange_rounds > 1) {
+        // Exchanged in rounds: each invocation reads E/rounds values per round, every butterfly
+        // writes inside one slice, and column passes get at least 8 columns (64-byte runs).
+        CHECK(pass.elems_per_thread % pass.exchange_rounds == 0);
+        CHECK(pass.size / pass.stages.back().radix <= pass.exchange_size());
+        if (!pass.row_mode()) CHECK(pass.columns_per_workgroup >= 8);
+      }
       stride *= pass.size;
     }
-    // One dispatch while a transform fits the 32 KB budget (with the split exchange: 8192), two
-    // passes of up to 1024 (eight columns of 1024 floats) up to 2^20, three beyond.
-    const size_t expected_passes = n <= 8192 ? 1 : log2n <= 20 ? 2 : 3;
+    // One dispatch while a transform fits the 32 KB budget (with the split exchange: 8192) or,
+    // exchanged in rounds, registers (16384); two passes of up to 2048 (eight columns in
+    // registers) up to 2^22, three beyond.
+    const size_t expected_passes = n <= 16384 ? 1 : log2n <= 22 ? 2 : 3;
     CHECK(layout.passes.size() == expected_passes);
     CHECK(layout.needs_scratch() == (expected_passes >= 3));
   }
@@ -153,8 +161,13 @@ TEST_CASE("a split whose product is not N is refused", "[layout]") {
 
 TEST_CASE("layouts compute the DFT (CPU execution of passes, stages and twiddle tables)", "[layout]") {
   for (uint32_t log2n = 1; log2n <= 16; ++log2n) check_numerics(spec_for(1u << log2n));
-  // Three passes and a scratch buffer.
-  check_numerics(spec_for(1u << 19));
+  // Two passes of 2048 and 1024 (the largest column pass, 32x2x32).
+  check_numerics(spec_for(1u << 21));
+  // Three passes and a scratch buffer (a small budget keeps passes small).
+  auto three = spec_for(1u << 16);
+  three.shared_memory_bytes = 2048;
+  REQUIRE(fftgen::make_layout(three).passes.size() == 3);
+  check_numerics(three);
 }
 
 TEST_CASE("workgroup_size that cannot be honoured is an error naming the field", "[layout]") {
@@ -176,4 +189,40 @@ TEST_CASE("every size gets a valid layout at other shared-memory budgets", "[lay
   auto odd = spec_for(1u << 20);
   odd.shared_memory_bytes = 49152;
   check_numerics(odd);
+}
+
+TEST_CASE("register-resident transforms exchange in rounds whose slices hold whole butterflies", "[layout]") {
+  // 16384 does not fit 48 KB of shared memory even as split halves: it stays in registers and
+  // each exchange moves one slice of the slots per round.
+  struct Case { uint32_t n, budget, rounds; };
+  for (const Case& c : {Case{16384, 16384, 8}, Case{16384, 32768, 4}, Case{16384, 49152, 4},
+                        Case{8192, 16384, 4}}) {
+    auto spec = spec_for(c.n);
+    spec.shared_memory_bytes = c.budget;
+    INFO("N = " << c.n << ", budget " << c.budget);
+    const auto layout = fftgen::make_layout(spec);
+    REQUIRE(layout.passes.size() == 1);
+    const auto& pass = layout.passes[0];
+    CHECK(pass.exchange_rounds == c.rounds);
+    CHECK(pass.shared_bytes() <= c.budget);
+    CHECK(pass.elems_per_thread % pass.exchange_rounds == 0);  // every invocation reads E/rounds per round
+    CHECK(pass.swizzle_mask == 15);
+    CHECK((1u << pass.swizzle_shift) == std::max(16u, pass.stages[0].radix));
+    // Every stage but the last writes blocks of Ns*R slots that must not straddle slices.
+    for (size_t s = 0; s + 1 < pass.stages.size(); ++s)
+      CHECK(pass.stages[s].stride * pass.stages[s].radix <= pass.exchange_size());
+    check_numerics(spec);
+  }
+  // Explicit splits are register-resident too when they keep butterflies inside slices (the
+  // first three stages span 4096 slots: 32 KB holds such a slice)...
+  auto spec = spec_for(16384, {16, 16, 16, 4});
+  const auto layout = fftgen::make_layout(spec);
+  REQUIRE(layout.passes.size() == 1);
+  CHECK(layout.passes[0].workgroup_size == 1024);
+  CHECK(layout.passes[0].exchange_rounds == 4);
+  check_numerics(spec);
+  // ...and go multi-pass when they cannot (16 KB does not hold a 4096-slot slice).
+  spec.shared_memory_bytes = 16384;
+  CHECK(fftgen::make_layout(spec).passes.size() == 2);
+  check_numerics(spec);
 }

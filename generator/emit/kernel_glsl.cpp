@@ -44,7 +44,7 @@ std::string codelet_name(uint32_t radix, Direction direction) {
 class Body {
  public:
   void line(const std::string& s) { out_ << std::string(indent_, ' ') << s << '\n'; }
-  void open(const std::string& s) { line(s + " {"); indent_ += 2; }
+  void open(const std::string& s) { line(s.empty() ? "{" : s + " {"); indent_ += 2; }
   void close() { indent_ -= 2; line("}"); }
   std::string str() const { return out_.str(); }
 
@@ -66,12 +66,16 @@ struct PassEmitter {
 
   // Value `i` of the workgroup's column `c` in shared memory (see PassLayout::pad_log2).
   std::string sh(const std::string& c, const std::string& i) const {
+    const uint32_t slice = pass.exchange_size();
+    if (pass.swizzle_mask != 0 && pass.row_mode())
+      return fmt::format("sh[{} + ({} ^ {})]", im.mul(c, slice), i,
+                         im.mod(im.div(i, 1u << pass.swizzle_shift), pass.swizzle_mask + 1));
     if (pass.swizzle_mask != 0)
-      return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, pass.size), i, c, pass.swizzle_mask);
-    if (pass.column_pad != 0) return fmt::format("sh[{} * {}u + {}]", c, pass.size + pass.column_pad, i);
-    if (pass.pad_log2 == 0) return fmt::format("sh[{} + {}]", im.mul(c, pass.size), i);
+      return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, slice), i, c, pass.swizzle_mask);
+    if (pass.column_pad != 0) return fmt::format("sh[{} * {}u + {}]", c, slice + pass.column_pad, i);
+    if (pass.pad_log2 == 0) return fmt::format("sh[{} + {}]", im.mul(c, slice), i);
     // A padded column length is not a power of two: that product is a multiplication either way.
-    const uint32_t column_length = pass.size + (pass.size >> pass.pad_log2);
+    const uint32_t column_length = slice + (slice >> pass.pad_log2);
     return fmt::format("sh[{} * {}u + {} + ({} >> {}u)]", c, column_length, i, i, pass.pad_log2);
   }
 
@@ -82,7 +86,7 @@ struct PassEmitter {
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (spec.twiddles == TwiddleSource::table)
-      return fmt::format("tw[{} * {}u + {}u]", k, stage.radix - 1, stage.twiddle_offset + r - 1);
+      return fmt::format("tw[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.stride);
     return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.stride} * stage.radix));
   }
 
@@ -141,31 +145,60 @@ struct PassEmitter {
     }
   }
 
-  // One exchange through shared memory: every invocation writes `writes` (slot, value) pairs,
-  // then reads `reads` (variable, slot) pairs. The split exchange moves the real parts first and
-  // the imaginary parts second through a float array of half the size. A barrier precedes the
-  // writes when shared memory was read since the last barrier (`after_reads`).
-  void emit_exchange(const std::vector<std::pair<std::string, std::string>>& writes,
-                     const std::vector<std::pair<std::string, std::string>>& reads, bool after_reads) {
-    if (after_reads) barrier();
-    if (!pass.split_exchange) {
-      for (const auto& [slot, value] : writes) body.line(fmt::format("{} = {};", slot, value));
-      barrier();
-      for (const auto& [var, slot] : reads) body.line(fmt::format("{} = {};", var, slot));
-      return;
+  // One exchange through shared memory. Each group of writes belongs to one round: `round` is a
+  // runtime expression that must equal the round number for the group to write (empty: the static
+  // round `at`); each read has a static round. Rounds run in order, each a write, a barrier and a read (see
+  // PassLayout::exchange_rounds); the split exchange moves the real parts first and the imaginary
+  // parts second through a float array of half the size. A barrier precedes the writes when
+  // shared memory was read since the last barrier (`after_reads`).
+  struct WriteGroup {
+    std::string round;
+    uint32_t at = 0;
+    std::vector<std::pair<std::string, std::string>> slots_values;
+  };
+  struct Read {
+    std::string var, slot;
+    uint32_t round = 0;
+  };
+  void emit_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
+    const uint32_t rounds = pass.exchange_rounds;
+    // With several rounds an invocation may read a value before writing the one its variable
+    // holds, so reads land in fresh variables, copied back at the end.
+    auto target = [&](const Read& r) { return rounds > 1 ? "n" + r.var : r.var; };
+    if (rounds > 1) {
+      body.open("");
+      for (const Read& r : reads) body.line(fmt::format("vec2 {};", target(r)));
     }
-    for (const char* part : {".x", ".y"}) {
-      if (part[1] == 'y') barrier();
-      for (const auto& [slot, value] : writes) body.line(fmt::format("{} = {}{};", slot, value, part));
-      barrier();
-      for (const auto& [var, slot] : reads) body.line(fmt::format("{}{} = {};", var, part, slot));
+    const std::vector<std::string> parts = pass.split_exchange ? std::vector<std::string>{".x", ".y"}
+                                                               : std::vector<std::string>{""};
+    bool barrier_needed = after_reads;
+    for (uint32_t k = 0; k < rounds; ++k) {
+      for (const std::string& part : parts) {
+        if (barrier_needed) barrier();
+        for (const WriteGroup& group : writes) {
+          if (group.round.empty() && group.at != k) continue;
+          if (!group.round.empty()) body.open(fmt::format("if ({} == {})", group.round, constant(k)));
+          for (const auto& [slot, value] : group.slots_values) body.line(fmt::format("{} = {}{};", slot, value, part));
+          if (!group.round.empty()) body.close();
+        }
+        barrier();
+        for (const Read& r : reads)
+          if (r.round == k) body.line(fmt::format("{}{} = {};", target(r), part, r.slot));
+        barrier_needed = true;
+      }
+    }
+    if (rounds > 1) {
+      for (const Read& r : reads) body.line(fmt::format("{} = {};", r.var, target(r)));
+      body.close();
     }
   }
 
-  std::vector<std::pair<std::string, std::string>> column_reads() const {
-    std::vector<std::pair<std::string, std::string>> reads;
+  // Next stage's reads: value e is slot q + e*step, which lies in round e div (E/rounds).
+  std::vector<Read> column_reads() const {
+    const uint32_t per_round = pass.elems_per_thread / pass.exchange_rounds;
+    std::vector<Read> reads;
     for (uint32_t e = 0; e < pass.elems_per_thread; ++e)
-      reads.emplace_back(v(e), sh("c", fmt::format("(q + {})", constant(e * step()))));
+      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(e % per_round * step()))), e / per_round});
     return reads;
   }
 
@@ -190,14 +223,24 @@ struct PassEmitter {
         body.line(fmt::format("{}({});", codelet_name(r_count, direction), args));
       }
       if (s + 1 == pass.stages.size()) continue;
-      // Stockham: butterfly jj's output r goes to (jj div Ns)*Ns*R + (jj mod Ns) + r*Ns.
-      std::vector<std::pair<std::string, std::string>> writes;
+      // Stockham: butterfly jj's output r goes to (jj div Ns)*Ns*R + (jj mod Ns) + r*Ns. With
+      // several rounds, those R slots lie in slice jj div (S/R) (S = slice size), at the offset
+      // the base has within its slice.
+      const uint32_t slice = pass.exchange_size();
+      std::vector<WriteGroup> writes;
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = i == 0 ? std::string("q") : fmt::format("(q + {})", constant(i * step()));
         std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                        im.mod(jj, stage.stride));
+        WriteGroup group;
+        if (pass.exchange_rounds > 1) {
+          group.round = im.div(jj, slice / r_count);
+          base = im.mod("(" + base + ")", slice);
+        }
         for (uint32_t r = 0; r < r_count; ++r)
-          writes.emplace_back(sh("c", fmt::format("({} + {})", base, constant(r * stage.stride))), v(i + r * per_thread));
+          group.slots_values.emplace_back(sh("c", fmt::format("({} + {})", base, constant(r * stage.stride))),
+                                          v(i + r * per_thread));
+        writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
       emit_exchange(writes, column_reads(), s > 0);
@@ -225,11 +268,24 @@ struct PassEmitter {
       // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced. The
       // values come back into v0.. in row order: value e of invocation t is row element t + e*W.
       body.line("// store through shared memory: the workgroup's columns become contiguous rows");
-      std::vector<std::pair<std::string, std::string>> writes, reads;
+      // With several rounds, round k moves slots [k*S, (k+1)*S) of every column (S = slice size):
+      // the values e of round k (e div (E/rounds) = k) go in, and come out as C runs of S
+      // contiguous output elements; value e = k*(E/rounds) + e' is element l = t + e'*W of them.
+      const uint32_t slice = pass.exchange_size();
+      const uint32_t per_round = e_count / pass.exchange_rounds;
+      std::vector<WriteGroup> writes(pass.exchange_rounds);
+      std::vector<Read> reads;
+      std::vector<std::string> out_index;
       for (uint32_t e = 0; e < e_count; ++e) {
-        writes.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
-        std::string l = e == 0 ? "t" : fmt::format("(t + {})", constant(e * pass.workgroup_size));
-        reads.emplace_back(v(e), sh(im.div(l, pass.size), im.mod(l, pass.size)));
+        const uint32_t k = e / per_round, e_in_round = e % per_round;
+        writes[k].at = k;
+        writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
+        std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * pass.workgroup_size));
+        reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
+        out_index.push_back(pass.exchange_rounds == 1
+                                ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size)))
+                                : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), pass.size), im.mod(l, slice),
+                                              constant(k * slice)));
       }
       emit_exchange(writes, reads, pass.stages.size() > 1);
       const uint32_t cpt = pass.columns_per_transform;
@@ -237,10 +293,8 @@ struct PassEmitter {
       body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
       body.open("if (b0 < params.batch)");
       body.line(fmt::format("uint dst_base = b0 * params.dst_stride + {};", im.mul(im.mod("g0", cpt), pass.size)));
-      for (uint32_t e = 0; e < e_count; ++e) {
-        std::string l = e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size));
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", l, v(e), scaled));
-      }
+      for (uint32_t e = 0; e < e_count; ++e)
+        body.line(fmt::format("dst[dst_base + {}] = {}{};", out_index[e], v(e), scaled));
       body.close();
     }
   }

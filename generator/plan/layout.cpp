@@ -18,6 +18,8 @@ constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned
                                                // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
 constexpr uint32_t kMaxInvocations = 1024;
+constexpr uint32_t kMaxRegisterResident = 16384;  // largest one-dispatch N beyond shared memory: 512 invocations
+                                                  // holding 32 values each (64 of a thread's registers)
 
 uint32_t floor_log2(uint32_t x) {
   uint32_t l = 0;
@@ -41,7 +43,7 @@ uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 
 // Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e,
 // with `per_column` shared slots per column. Returns 0 if nothing fits.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode, uint32_t columns_available,
-                        uint32_t per_column, uint32_t slot_bytes) {
+                        uint32_t per_column, uint32_t slot_bytes, uint32_t auto_invocations = kAutoWorkgroupSize) {
   const uint32_t threads_per_column = m / e;
   const uint32_t budget = spec.shared_memory_bytes / slot_bytes;
   if (spec.workgroup_size != 0) {
@@ -52,12 +54,41 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row
   }
   // Row mode aims at kAutoWorkgroupSize invocations; column mode at the widest runs that fit.
   uint32_t c = row_mode ? std::max<uint32_t>(1, kAutoWorkgroupSize / threads_per_column) : kMaxColumns;
-  const uint32_t max_invocations = std::max(kAutoWorkgroupSize, threads_per_column);
+  const uint32_t max_invocations = std::max(auto_invocations, threads_per_column);
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
   if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
   if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
   return c;
+}
+
+// The stages of a register-resident transform: radix 32 (the most values an invocation holds
+// without spilling), the remainder second. Measured on an H100 at N = 16384 (32 KB, 4 rounds):
+// 32x16x32 2749 GB/s, 32x32x16 2714, 16x32x32 2709, 16x16x16x4 on 1024 invocations 2589.
+std::vector<uint32_t> register_resident_radices(uint32_t n) {
+  std::vector<uint32_t> radices;
+  uint32_t bits = log2_exact(n);
+  for (; bits >= 5; bits -= 5) radices.push_back(32);
+  if (bits > 0) radices.insert(radices.begin() + 1, 1u << bits);
+  return radices;
+}
+
+// Fewest exchange rounds (a power of two, at most the values per invocation `e`) for which one
+// slice (swizzled, not padded) fits `budget_slots` complex slots and every butterfly writes inside
+// one slice (the stages before the last span at most a slice). 0 if none.
+uint32_t choose_exchange_rounds(const std::vector<uint32_t>& radices, uint32_t e, uint32_t budget_slots) {
+  const uint32_t m = product(radices);
+  const uint32_t span = m / radices.back();
+  for (uint32_t rounds = 2; rounds <= e; rounds *= 2) {
+    const uint32_t slice = m / rounds;
+    if (span > slice) break;
+    if (slice <= budget_slots) return rounds;
+  }
+  return 0;
+}
+
+uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+  return std::max(*std::max_element(radices.begin(), radices.end()), product(radices) / kMaxInvocations);
 }
 
 // Splits log2(n) bits into `passes` nearly equal parts, larger parts first.
@@ -113,17 +144,14 @@ std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
   // Radix 16 keeps 16 complex values per invocation in registers (radix 64 spills on most GPUs);
   // the remainder becomes one smaller stage. Where 16 values per invocation would need more than
   // kAutoWorkgroupSize invocations, the last stage takes radix 32 instead (measured on an H100 at
-  // N = 8192: 16x16x32 on 256 invocations beat 16x16x16x2 on 512 by 5%). A column pass of 1024
-  // values or more takes radix-32 stages: one shared-memory exchange fewer (2^20 = 1024 x 1024 on
-  // an H100, 4 columns per workgroup either way: 32x32 passes 1140 GB/s against 16x16x4 passes
-  // 984, in two sessions).
+  // N = 8192: 16x16x32 on 256 invocations beat 16x16x16x2 on 512 by 5%). A column pass of 512
+  // values or more takes radix-32 stages, the remainder second, as register-resident transforms
+  // do: one shared-memory exchange fewer, and the stages before the last span few slots, so its
+  // exchange rounds can be small (2^20 = 1024 x 1024 on an H100, 4 columns per workgroup either
+  // way: 32x32 passes 1140 GB/s against 16x16x4 passes 984, in two sessions; 2^18: see make_layout).
   std::vector<uint32_t> radices;
   uint32_t bits = log2_exact(m);
-  if (column_pass && m >= 1024) {
-    for (; bits >= 5; bits -= 5) radices.push_back(32);
-    if (bits > 0) radices.push_back(1u << bits);
-    return radices;
-  }
+  if (column_pass && m >= 512) return register_resident_radices(m);
   if (m / 16 > kAutoWorkgroupSize && bits >= 5) {
     radices.push_back(32);
     bits -= 5;
@@ -141,21 +169,39 @@ KernelLayout make_layout(const KernelSpec& spec) {
   layout.n = n;
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
 
-  // 1. Split N into passes, and each pass into stages.
+  // 1. Split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
+  // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and
+  // are exchanged in rounds; beyond that, several passes.
   std::vector<std::vector<uint32_t>> pass_radices;
+  uint32_t exchange_rounds = 1;
+  auto register_resident = [&](const std::vector<uint32_t>& radices) {
+    if (n > kMaxRegisterResident) return false;
+    const uint32_t invocations = n / values_per_invocation(radices);
+    if (spec.workgroup_size != 0 && spec.workgroup_size % invocations != 0) return false;
+    const uint32_t rounds = choose_exchange_rounds(radices, values_per_invocation(radices), budget);
+    if (rounds != 0) exchange_rounds = rounds;
+    return rounds != 0;
+  };
   if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
-    if (n <= 2 * budget)
+    if (n <= 2 * budget || register_resident(spec.radices))
       pass_radices.push_back(spec.radices);
     else
       pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(2 * budget / kPlanColumns));
-  } else if (n <= 2 * budget) {  // one dispatch, with the split exchange beyond `budget`
+  } else if (n <= 2 * budget) {
     pass_radices.push_back(auto_radices(n, false));
+  } else if (register_resident(register_resident_radices(n))) {
+    pass_radices.push_back(register_resident_radices(n));
   } else {
     // Largest pass: its columns fit the budget (split exchange), and kMinColumns of them, at 16
-    // values per invocation, fit kAutoWorkgroupSize invocations.
-    const uint32_t max_bits =
+    // values per invocation, fit kAutoWorkgroupSize invocations; or, exchanged in rounds,
+    // kPlanColumns columns stay in registers (2048: two passes up to 2^22).
+    uint32_t max_bits =
         std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
+    const uint32_t register_bits = floor_log2(kMaxRegisterResident / kPlanColumns);
+    const std::vector<uint32_t> widest = register_resident_radices(1u << register_bits);
+    if (choose_exchange_rounds(widest, values_per_invocation(widest), budget / kPlanColumns) != 0)
+      max_bits = std::max(max_bits, register_bits);
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
     for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size, true));
@@ -183,8 +229,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pass.columns_per_transform = n / pass.size;
     // Each invocation holds at least one butterfly of the largest radix, and more where a split of
     // small radices would otherwise need more invocations than a workgroup may have.
-    pass.elems_per_thread = std::max(*std::max_element(pass_radices[p].begin(), pass_radices[p].end()),
-                                     pass.size / kMaxInvocations);
+    pass.elems_per_thread = values_per_invocation(pass_radices[p]);
+    pass.exchange_rounds = exchange_rounds;
     pass.threads_per_column = pass.size / pass.elems_per_thread;
     const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
     const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
@@ -198,17 +244,20 @@ KernelLayout make_layout(const KernelSpec& spec) {
     // complex swizzled (2^18: 1201 against 1153), while the swizzle with twice the columns of
     // padding matched it (2^16: 1477 against 1478).
     struct Candidate { bool split, padded; };
-    const Candidate row_order[] = {{false, true}, {false, false}, {true, true}, {true, false}};
-    const Candidate column_order[] = {{false, true}, {true, true}, {false, false}, {true, false}};
+    const std::vector<Candidate> row_order = {{false, true}, {false, false}, {true, true}, {true, false}};
+    const std::vector<Candidate> column_order = {{false, true}, {true, true}, {false, false}, {true, false}};
     bool pad = false;
     uint32_t best_score = 0;
     pass.columns_per_workgroup = 0;
-    for (const Candidate& cand : pass.row_mode() ? row_order : column_order) {
+    const std::vector<Candidate> register_order = {{false, false}};  // rounds were chosen for a swizzled complex slice
+    const auto& candidates = pass.exchange_rounds > 1 ? register_order : pass.row_mode() ? row_order : column_order;
+    for (const Candidate& cand : candidates) {
       const bool padded = cand.padded && uses_shared;
       if (!uses_shared && cand.split) continue;
       if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
+      const uint32_t slice = pass.exchange_size();
       const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
-                                        padded ? padded_column(pass.size, pass.row_mode()) : pass.size,
+                                        padded ? padded_column(slice, pass.row_mode()) : slice,
                                         cand.split ? 4 : kElementBytes);
       const uint32_t score = c * (padded ? 2 : 1);
       if (score > best_score) {
@@ -216,6 +265,33 @@ KernelLayout make_layout(const KernelSpec& spec) {
         pass.columns_per_workgroup = c;
         pass.split_exchange = cand.split;
         pad = padded;
+      }
+    }
+    // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
+    // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
+    // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
+    // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
+    // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
+    // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
+    const uint32_t span = pass.size / pass_radices[p].back();  // slots the stages before the last write into
+    bool found = false;
+    for (uint32_t target = std::min(kMaxColumns, available); !found && !pass.row_mode() && uses_shared &&
+                                                            spec.workgroup_size == 0 && target > pass.columns_per_workgroup;
+         target /= 2) {
+      for (bool padded : {true, false}) {
+        for (uint32_t rounds = 2; !found && rounds <= pass.elems_per_thread && pass.size / rounds >= span; rounds *= 2) {
+          const uint32_t slice = pass.size / rounds;
+          const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, false, available,
+                                            padded ? slice + 1 : slice, kElementBytes, 512);
+          if (c >= target) {
+            pass.columns_per_workgroup = c;
+            pass.split_exchange = false;
+            pass.exchange_rounds = rounds;
+            pad = padded;
+            found = true;
+            break;
+          }
+        }
       }
     }
     if (pass.columns_per_workgroup == 0) {
@@ -261,9 +337,19 @@ KernelLayout make_layout(const KernelSpec& spec) {
     // Column mode: adjacent invocations are adjacent columns, M apart: pad each column by one.
     if (uses_shared) {
       if (pad && pass.row_mode()) pass.pad_log2 = 4;
+      // Register-resident: slot i of a slice is swizzled to i ^ ((i >> s) & 15), s = log2 of the
+      // first radix (at least 4), so that the first stage's stride-R writes from a half-warp land
+      // in distinct bank pairs, while reads and later writes (runs of 32 adjacent slots) stay
+      // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
+      // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
+      if (pass.exchange_rounds > 1 && pass.row_mode()) {
+        pass.swizzle_mask = 15;
+        pass.swizzle_shift = std::max(4u, log2_exact(pass_radices[p].front()));
+      }
       if (pad && !pass.row_mode()) pass.column_pad = 1;
-      if (!pad && !pass.row_mode()) pass.swizzle_mask = std::min(pass.size, pass.split_exchange ? 32u : 16u) - 1;
-      pass.shared_elements = pass.columns_per_workgroup * (pad ? padded_column(pass.size, pass.row_mode()) : pass.size);
+      const uint32_t slice = pass.exchange_size();
+      if (!pad && !pass.row_mode()) pass.swizzle_mask = std::min(slice, pass.split_exchange ? 32u : 16u) - 1;
+      pass.shared_elements = pass.columns_per_workgroup * (pad ? padded_column(slice, pass.row_mode()) : slice);
     }
     pass.src = p == 0 ? BufferRole::input : dst[p - 1];
     pass.dst = dst[p];
@@ -289,7 +375,7 @@ std::vector<float> make_twiddle_table(const KernelLayout& layout) {
       if (stage.stride == 1) continue;
       for (uint32_t k = 0; k < stage.stride; ++k)
         for (uint32_t r = 1; r < stage.radix; ++r)
-          put(stage.twiddle_offset + k * (stage.radix - 1) + (r - 1), uint64_t{r} * k, uint64_t{stage.stride} * stage.radix);
+          put(stage.twiddle_offset + (r - 1) * stage.stride + k, uint64_t{r} * k, uint64_t{stage.stride} * stage.radix);
     }
     if (pass.stride > 1) {
       const uint64_t l = uint64_t{pass.stride} * pass.size;

@@ -22,7 +22,8 @@ std::string_view to_string(BufferRole);
 struct StageLayout {
   uint32_t radix = 0;
   uint32_t stride = 1;          ///< Ns inside the pass: product of this pass's earlier radices
-  uint32_t twiddle_offset = 0;  ///< table entries [k*(radix-1) + r-1] for k < stride (if stride > 1)
+  uint32_t twiddle_offset = 0;  ///< table entries [(r-1)*stride + k] for k < stride (if stride > 1): adjacent
+                                ///< invocations (adjacent k) read adjacent entries
 };
 
 /// Two-level table for the twiddles between passes, W_L^m with m < L = stride*size:
@@ -49,17 +50,26 @@ struct PassLayout {
   BufferRole src = BufferRole::input;
   BufferRole dst = BufferRole::output;
   /// Shared memory holds value i of column c at c*L + i + (i >> pad_log2) in row mode
-  /// (L = size + size/16; no padding when pad_log2 is 0); in column mode at c*(size + column_pad) + i,
-  /// or, where the padded columns do not fit, at c*size + (i ^ (c & swizzle_mask)). All three break
-  /// the power-of-two strides that would send a warp's accesses to one memory bank.
+  /// (L = S + S/16 for S = exchange_size(); no padding when pad_log2 is 0); in column mode at c*(size + column_pad) + i,
+  /// or, where the padded columns do not fit, at c*size + (i ^ (c & swizzle_mask)); register-resident
+  /// row mode (exchange_rounds > 1) at c*S + (i ^ ((i >> swizzle_shift) & swizzle_mask)). All of them
+  /// break the power-of-two strides that would send a warp's accesses to one memory bank.
   uint32_t pad_log2 = 0;
   uint32_t column_pad = 0;
   uint32_t swizzle_mask = 0;
+  uint32_t swizzle_shift = 0;
   uint32_t shared_elements = 0;        ///< slots of shared memory (vec2, or float when split), padding included
   /// Split exchange: the stages exchange real parts, then imaginary parts, through a float array,
   /// which halves the shared memory a pass needs (two more barriers per stage). Chosen where the
   /// complex exchange does not fit the budget.
   bool split_exchange = false;
+  /// Register-resident exchange, for row-mode transforms too large for shared memory: each
+  /// exchange runs in `exchange_rounds` rounds, round k moving the values whose slots lie in
+  /// [k*M/rounds, (k+1)*M/rounds) through a shared array of one such slice per column (padded as
+  /// and swizzled). The layout guarantees that every butterfly's outputs lie in one slice and that
+  /// every invocation reads E/rounds values per round, so only the writes are conditional.
+  uint32_t exchange_rounds = 1;
+  uint32_t exchange_size() const { return size / exchange_rounds; }  ///< slots of one slice per column
 
   /// Row mode: the pass covers whole transforms (single-pass kernels), whose elements are
   /// contiguous, so invocations of one transform are adjacent. Otherwise (column mode) the C
