@@ -63,11 +63,12 @@ struct PassLayout {
   /// which halves the shared memory a pass needs (two more barriers per stage). Chosen where the
   /// complex exchange does not fit the budget.
   bool split_exchange = false;
-  /// Register-resident exchange, for row-mode transforms too large for shared memory: each
-  /// exchange runs in `exchange_rounds` rounds, round k moving the values whose slots lie in
-  /// [k*M/rounds, (k+1)*M/rounds) through a shared array of one such slice per column (padded as
-  /// and swizzled). The layout guarantees that every butterfly's outputs lie in one slice and that
-  /// every invocation reads E/rounds values per round, so only the writes are conditional.
+  /// Register-resident exchange, for transforms (row mode) or column tiles too large for shared
+  /// memory: each exchange runs in `exchange_rounds` rounds, round k moving the values whose slots
+  /// lie in [k*M/rounds, (k+1)*M/rounds) through a shared array of one such slice per column
+  /// (padded or swizzled). The layout guarantees that every butterfly's outputs lie in one slice
+  /// and that every invocation reads E/rounds values per round, so only the writes are
+  /// conditional (on a round number that is uniform over runs of adjacent invocations).
   uint32_t exchange_rounds = 1;
   uint32_t exchange_size() const { return size / exchange_rounds; }  ///< slots of one slice per column
 
