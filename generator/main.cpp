@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -19,9 +21,10 @@ namespace {
 constexpr int kExitUsage = 1;    // bad usage or bad plan
 constexpr int kExitCompile = 2;  // a generated shader failed to compile
 
-std::string read_file(const std::string& path) {
+// `what` names the file in the message: "plan", "wisdom file".
+std::string read_file(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw fftgen::PlanError(fmt::format("cannot read plan '{}': {}", path, std::strerror(errno)));
+  if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -46,12 +49,15 @@ int main(int argc, char** argv) {
       "fftgen: compiles a JSON plan of FFTs into compute shaders (SPIR-V, GLSL, HLSL, MSL) and a manifest.json\n"
       "that says how to dispatch them. Without a plan, the built-in default plan (generated/default.json) is used."};
   app.set_version_flag("--version", std::string("fftgen ") + FFTGEN_VERSION);
-  std::string plan_path, out_dir, targets_csv;
+  std::string plan_path, out_dir, targets_csv, wisdom_path;
   bool dry_run = false, quiet = false, print_default = false, explain_inverse = false;
   uint32_t explain = 0;
   app.add_option("plan", plan_path, "plan file (JSON); see README.md for the format");
   app.add_option("-o,--output", out_dir, "output folder (created if missing)");
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
+  app.add_option("--wisdom", wisdom_path,
+                 "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
+                 "measured winner for its N, except fields the plan sets itself; prints what it changed");
   app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
@@ -59,7 +65,8 @@ int main(int argc, char** argv) {
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
-      "Example: fftgen generated/default.json -o out/");
+      "Example: fftgen generated/default.json -o out/\n"
+      "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100");
 
   try {
     app.parse(argc, argv);
@@ -83,8 +90,20 @@ int main(int argc, char** argv) {
     }
     const bool use_default = plan_path.empty();
     const std::string source = use_default ? "default.json" : std::filesystem::path(plan_path).filename().string();
-    const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path);
+    const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path, "plan");
     fftgen::Plan plan = fftgen::parse_plan(text, source);
+    if (!wisdom_path.empty()) {
+      const std::string wisdom_name = std::filesystem::path(wisdom_path).filename().string();
+      for (const auto& change : fftgen::apply_wisdom(plan, read_file(wisdom_path, "wisdom file"), wisdom_name)) {
+        if (quiet) continue;
+        std::vector<std::string> fields;
+        for (const auto& [field, value] : change.fields) fields.push_back(field + " = " + value);
+        std::string figures;
+        if (change.winner_gbps && change.default_gbps)
+          figures = fmt::format(" (measured {} against {} GB/s)", *change.winner_gbps, *change.default_gbps);
+        fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
+      }
+    }
     if (!targets_csv.empty()) {
       plan.targets.clear();
       std::stringstream ss(targets_csv);

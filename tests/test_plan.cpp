@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -399,4 +400,216 @@ TEST_CASE("every malformed plan in tests/plans/bad is rejected with the expected
     INFO(msg);
     CHECK_THAT(msg, Catch::StartsWith(file + ": ") && Catch::Contains(it->second));
   }
+}
+
+// --- Wisdom (apply_wisdom) -----------------------------------------------------------------------
+
+namespace {
+
+// A wisdom table in bench/wisdom.py's format from "sizes" entries.
+std::string wisdom_of(const std::string& sizes) {
+  return R"({"device": "Test GPU", "driver": "1.0", "min_gain": 0.02, "fixed": {"twiddles": "table"},
+             "source": "sweep.json", "sizes": [)" + sizes + "]}";
+}
+
+const std::string kWisdom4096 =
+    R"({"n": 4096, "measured": {"a": 2974.6, "b": 3002.5}, "default_gbps": 2974.6,
+        "winner": {"shared_memory_bytes": 49152}, "winner_gbps": 3002.5})";
+
+// The PlanError message apply_wisdom gives; fails the test if the table is accepted.
+std::string wisdom_error(const std::string& wisdom,
+                         const std::string& plan_text = R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})") {
+  Plan plan = parse_plan(plan_text, "plan.json");
+  const Plan before = plan;
+  try {
+    fftgen::apply_wisdom(plan, wisdom, "gpu.json");
+  } catch (const PlanError& e) {
+    // A failed application leaves the plan as it was.
+    REQUIRE(plan.kernels.size() == before.kernels.size());
+    for (size_t i = 0; i < plan.kernels.size(); ++i) {
+      CHECK(plan.kernels[i].shared_memory_bytes == before.kernels[i].shared_memory_bytes);
+      CHECK(plan.kernels[i].radices == before.kernels[i].radices);
+      CHECK(plan.kernels[i].workgroup_size == before.kernels[i].workgroup_size);
+    }
+    return e.what();
+  }
+  FAIL("wisdom was accepted: " << wisdom);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the parser records which fields the plan set", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "a", "shape": [64], "radices": "auto", "twiddles": ["table"]},
+                                         {"name": "b", "shape": [64]}]})");
+  CHECK(plan.kernels[0].explicit_fields == std::set<std::string>{"name", "shape", "radices", "twiddles"});
+  CHECK(plan.kernels[1].explicit_fields == std::set<std::string>{"name", "shape"});
+}
+
+TEST_CASE("wisdom sets the fields the plan left out, and reports what it changed", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}, {"name": "fft64", "shape": [64]}]})");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(kWisdom4096 + R"(,
+      {"n": 64, "measured": {}, "default_gbps": 2955.1, "winner": "defaults"})"), "gpu.json");
+  CHECK(plan.kernels[0].shared_memory_bytes == 49152);
+  CHECK(plan.kernels[1].shared_memory_bytes == 32768);  // "defaults": no change
+  REQUIRE(changes.size() == 1);
+  CHECK(changes[0].kernel == "fft4096");
+  CHECK(changes[0].entry == 0);
+  CHECK(changes[0].fields == std::vector<std::pair<std::string, std::string>>{{"shared_memory_bytes", "49152"}});
+  REQUIRE(changes[0].winner_gbps);
+  REQUIRE(changes[0].default_gbps);
+  CHECK(*changes[0].winner_gbps == 3002.5);
+  CHECK(*changes[0].default_gbps == 2974.6);
+}
+
+TEST_CASE("a field the plan sets beats wisdom, \"auto\" included", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [
+    {"name": "pinned", "shape": [4096], "shared_memory_bytes": 16384},
+    {"name": "auto_wg", "shape": [4096], "workgroup_size": "auto", "radices": "auto"},
+    {"name": "free", "shape": [4096]}]})");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(R"({"n": 4096, "default_gbps": 1, "winner_gbps": 2,
+      "winner": {"shared_memory_bytes": 49152, "workgroup_size": 256, "radices": [16, 16, 16], "index_math": "divmod"}})"),
+                                      "gpu.json");
+  const auto& pinned = plan.kernels[0];
+  CHECK(pinned.shared_memory_bytes == 16384);
+  CHECK(pinned.workgroup_size == 256);
+  CHECK(pinned.radices == std::vector<uint32_t>{16, 16, 16});
+  const auto& auto_wg = plan.kernels[1];
+  CHECK(auto_wg.workgroup_size == 0);
+  CHECK(auto_wg.radices.empty());
+  CHECK(auto_wg.shared_memory_bytes == 49152);
+  CHECK(auto_wg.index_math == fftgen::IndexMath::divmod);
+  const auto& free = plan.kernels[2];
+  CHECK(free.shared_memory_bytes == 49152);
+  CHECK(free.workgroup_size == 256);
+  CHECK(free.radices == std::vector<uint32_t>{16, 16, 16});
+  REQUIRE(changes.size() == 3);
+  using Fields = std::vector<std::pair<std::string, std::string>>;
+  CHECK(changes[0].fields == Fields{{"radices", "[16, 16, 16]"}, {"index_math", "divmod"}, {"workgroup_size", "256"}});
+  CHECK(changes[1].fields == Fields{{"index_math", "divmod"}, {"shared_memory_bytes", "49152"}});
+  CHECK(changes[2].fields == Fields{{"radices", "[16, 16, 16]"}, {"index_math", "divmod"}, {"workgroup_size", "256"},
+                                    {"shared_memory_bytes", "49152"}});
+}
+
+TEST_CASE("sizes absent from the table are unchanged; sizes the plan does not use are ignored", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "fft1024", "shape": [1024]}]})");
+  const std::string table = wisdom_of(kWisdom4096 + R"(, {"n": 2, "winner": {"twiddles": "computed"}})");
+  auto changes = fftgen::apply_wisdom(plan, table, "gpu.json");
+  CHECK(changes.empty());
+  CHECK(plan.kernels[0].shared_memory_bytes == 32768);
+  CHECK(plan.kernels[0].twiddles == fftgen::TwiddleSource::table);
+  // An empty table and a winner equal to what the kernel has already change nothing either.
+  CHECK(fftgen::apply_wisdom(plan, wisdom_of(""), "gpu.json").empty());
+  CHECK(fftgen::apply_wisdom(plan, wisdom_of(R"({"n": 1024, "winner": {"shared_memory_bytes": 32768}})"), "gpu.json")
+            .empty());
+}
+
+TEST_CASE("wisdom applies to every variant of a list-valued plan", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [
+    {"name": "x", "shape": [[1024], [4096]], "index_math": ["bitwise", "divmod"]},
+    {"name": "s", "shape": [4096], "shared_memory_bytes": [32768, 16384]}]})");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(kWisdom4096), "gpu.json");
+  REQUIRE(plan.kernels.size() == 6);
+  std::map<std::string, uint32_t> smem;
+  for (const auto& k : plan.kernels) smem[k.name] = k.shared_memory_bytes;
+  CHECK(smem == std::map<std::string, uint32_t>{{"x__n1024__bitwise", 32768}, {"x__n1024__divmod", 32768},
+                                                {"x__n4096__bitwise", 49152}, {"x__n4096__divmod", 49152},
+                                                {"s__smem32768", 32768}, {"s__smem16384", 16384}});
+  std::vector<std::string> changed;
+  for (const auto& c : changes) changed.push_back(c.kernel);
+  CHECK(changed == std::vector<std::string>{"x__n4096__bitwise", "x__n4096__divmod"});
+  CHECK(plan.kernels[3].index_math == fftgen::IndexMath::divmod);  // the plan's list value is kept
+}
+
+TEST_CASE("a malformed wisdom file is a PlanError naming the file and the problem", "[plan][wisdom][errors]") {
+  auto starts = [](const std::string& msg) { return msg.rfind("gpu.json: ", 0) == 0; };
+  SECTION("not JSON, empty, wrong top level") {
+    std::string msg = wisdom_error("{\"sizes\": [");
+    CHECK(starts(msg));
+    CHECK_THAT(msg, Catch::Contains("invalid JSON"));
+    CHECK_THAT(wisdom_error("  \n"), Catch::Contains("gpu.json: the wisdom file is empty"));
+    CHECK_THAT(wisdom_error("[1, 2]"), Catch::Contains("gpu.json: the top level of a wisdom file must be a JSON object"));
+    CHECK_THAT(wisdom_error(R"({"sizes": [], "sizes": []})"), Catch::Contains("key 'sizes' appears twice"));
+  }
+  SECTION("no sizes list") {
+    CHECK_THAT(wisdom_error(R"({"device": "x"})"), Catch::Contains("gpu.json: field 'sizes': missing"));
+    CHECK_THAT(wisdom_error(R"({"sizes": {"n": 4096}})"),
+               Catch::Contains("gpu.json: field 'sizes': must be a list, got an object"));
+  }
+  SECTION("entries") {
+    CHECK_THAT(wisdom_error(wisdom_of("4096")), Catch::Contains("gpu.json: sizes[0]: an entry must be an object"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"winner": "defaults"})")),
+               Catch::Contains("gpu.json: sizes[0]: field 'n': missing"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": "4096", "winner": "defaults"})")),
+               Catch::Contains("gpu.json: sizes[0]: field 'n': n must be an integer, got the string '4096'"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096.5, "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'n': n = 4096.5 is not an integer"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 1000, "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'n': n = 1000 is not a power of two"));
+    CHECK_THAT(wisdom_error(wisdom_of(kWisdom4096 + R"(, {"n": 4096, "winner": "defaults"})")),
+               Catch::Contains("gpu.json: sizes[1] (n = 4096): field 'n': n = 4096 is also the n of sizes[0]"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winer": "defaults"})")),
+               Catch::Contains("sizes[0]: unknown field 'winer' (did you mean 'winner'?)"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": "defaults", "winner_gbps": "fast"})")),
+               Catch::Contains("sizes[0] (n = 4096): field 'winner_gbps': must be a number"));
+  }
+  SECTION("winner neither \"defaults\" nor an object") {
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096})")),
+               Catch::Contains("gpu.json: sizes[0] (n = 4096): field 'winner': missing"));
+    std::string msg = wisdom_error(wisdom_of(R"({"n": 4096, "winner": "default"})"));
+    CHECK_THAT(msg, Catch::Contains("sizes[0] (n = 4096): field 'winner': unknown value 'default'") &&
+                        Catch::Contains("allowed: \"defaults\" or an object"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": [49152]})")),
+               Catch::Contains("field 'winner': must be \"defaults\" or an object, got a list"));
+  }
+  SECTION("unknown or untunable winner fields") {
+    std::string msg = wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"shared_memory": 49152}})"));
+    CHECK_THAT(msg, Catch::Contains("gpu.json: sizes[0] (n = 4096): winner: unknown field 'shared_memory'") &&
+                        Catch::Contains("known wisdom fields: radices, index_math, twiddles, workgroup_size, "
+                                        "shared_memory_bytes"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"direction": "forward"}})")),
+               Catch::Contains("winner: field 'direction': wisdom may not set it"));
+  }
+  SECTION("bad values get the plan parser's messages") {
+    std::string msg = wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"shared_memory_bytes": 100}})"));
+    CHECK(msg == "gpu.json: sizes[0] (n = 4096): winner: field 'shared_memory_bytes': shared_memory_bytes = 100 is "
+                 "too small; allowed: an integer from 1024 to 65536");
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"index_math": "modulo"}})")),
+               Catch::Contains("winner: field 'index_math': unknown value 'modulo'; allowed: bitwise, divmod"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"workgroup_size": 100}})")),
+               Catch::Contains("field 'workgroup_size': workgroup_size = 100 is not a power of two"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"index_math": ["bitwise", "divmod"]}})")),
+               Catch::Contains("field 'index_math': a winner gives one value per field, got a list of 2 values"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"radices": [8, 8, 8]}})")),
+               Catch::Contains("field 'radices': radices [8, 8, 8] multiply to 512, but the entry's n = 4096"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"radices": [3, 8]}})")),
+               Catch::Contains("field 'radices': radix 3 is not supported"));
+  }
+  SECTION("a bad entry is an error even when the plan does not use its size") {
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 64, "winner": {"twiddles": "cordic"}})")),
+               Catch::Contains("gpu.json: sizes[0] (n = 64): winner: field 'twiddles': unknown value 'cordic'"));
+  }
+  SECTION("a winner the plan's own fields cannot be built with") {
+    std::string msg = wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"shared_memory_bytes": 1024}})"),
+                                   R"({"kernels": [{"name": "fft4096", "shape": [4096], "workgroup_size": 1024}]})");
+    CHECK_THAT(msg, Catch::StartsWith("gpu.json: sizes[0] (n = 4096): the winner (shared_memory_bytes = 1024) does "
+                                      "not fit kernel 'fft4096'") &&
+                        Catch::Contains("set the field in the plan"));
+  }
+}
+
+TEST_CASE("the committed wisdom tables apply to the default plan", "[plan][wisdom]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(FFTGEN_SOURCE_DIR) / "bench" / "wisdom";
+  size_t tables = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++tables;
+    INFO(entry.path().string());
+    Plan plan = parse_plan(read_file(FFTGEN_SOURCE_DIR "/generated/default.json"), "default.json");
+    std::vector<fftgen::WisdomChange> changes;
+    REQUIRE_NOTHROW(changes = fftgen::apply_wisdom(plan, read_file(entry.path()), entry.path().filename().string()));
+    for (const auto& c : changes) CHECK(!c.fields.empty());
+  }
+  CHECK(tables >= 1);
 }

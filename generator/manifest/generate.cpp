@@ -226,6 +226,7 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
                       {"plan", plan_source},
                       {"targets", targets},
                       {"kernels", kernels}};
+  if (!plan.wisdom.empty()) out.manifest["wisdom"] = plan.wisdom;
   out.files.push_back({"manifest.json", out.manifest.dump(2) + "\n"});
   return out;
 }

@@ -18,6 +18,8 @@
 
 #include <fmt/format.h>
 
+#include "fftgen/layout.hpp"
+
 namespace fftgen {
 namespace {
 
@@ -27,6 +29,11 @@ using json = nlohmann::json;
 const std::vector<std::string> kKernelFields{"name",       "shape",          "direction", "normalize",
                                              "radices",    "index_math",     "twiddles",  "workgroup_size",
                                              "precision",  "shared_memory_bytes"};
+// Fields a wisdom winner may set (in this order when applied and reported), and the keys of an
+// entry of a wisdom table's "sizes" list (bench/wisdom.py).
+const std::vector<std::string> kWisdomFields{"radices", "index_math", "twiddles", "workgroup_size",
+                                             "shared_memory_bytes"};
+const std::vector<std::string> kWisdomEntryFields{"n", "measured", "default_gbps", "winner", "winner_gbps"};
 const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
                                                "targets",          "hlsl_shader_model", "msl_version"};
 const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
@@ -389,42 +396,47 @@ V parse_version(const json& doc, const Where& where, const std::string& field,
   where.fail(field, "unknown value " + quote(s), allowed);
 }
 
+// The alternatives of one kernel field (any but "name"); `v` is null when the field is absent.
+std::vector<Choice> parse_kernel_field(const std::string& key, const json* v, const Where& where) {
+  if (key == "shape") return parse_shape_field(v, where);
+  if (key == "direction")
+    return parse_enum_field<DirectionSet>(v, DirectionSet::both, parse_direction_set,
+                                          [](KernelSpec& k, DirectionSet x) { k.direction = x; }, where, key);
+  if (key == "normalize")
+    return parse_enum_field<Normalize>(v, Normalize::inverse, parse_normalize,
+                                       [](KernelSpec& k, Normalize x) { k.normalize = x; }, where, key);
+  if (key == "radices") return parse_radices_field(v, where);
+  if (key == "index_math")
+    return parse_enum_field<IndexMath>(v, IndexMath::bitwise, parse_index_math,
+                                       [](KernelSpec& k, IndexMath x) { k.index_math = x; }, where, key);
+  if (key == "twiddles")
+    return parse_enum_field<TwiddleSource>(v, TwiddleSource::table, parse_twiddle_source,
+                                           [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, where, key);
+  if (key == "workgroup_size")
+    return parse_integer_field(v, where, key, 0, true, 1, kMaxWorkgroupSize, true, kAllowedWorkgroup, "wg",
+                               [](KernelSpec& k, uint32_t x) { k.workgroup_size = x; });
+  if (key == "precision")
+    return parse_enum_field<Precision>(v, Precision::fp32, parse_precision,
+                                       [](KernelSpec& k, Precision x) { k.precision = x; }, where, key);
+  if (key == "shared_memory_bytes")
+    return parse_integer_field(v, where, key, 32768, false, kMinSharedMemory, kMaxSharedMemory, false,
+                               kAllowedSharedMemory, "smem",
+                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
+  throw PlanError("internal error: no parser for kernel field '" + key + "'");
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
 std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
                                       const std::string& name, size_t variants_so_far) {
   Where where{source, "kernel " + quote(name)};
   reject_unknown_fields(kernel, kKernelFields, where, "kernel");
-  auto field = [&](const char* key) -> const json* {
-    auto it = kernel.find(key);
-    return it == kernel.end() ? nullptr : &*it;
-  };
   // Fields in expansion order; the first varies slowest.
   std::vector<std::pair<std::string, std::vector<Choice>>> fields;
-  fields.emplace_back("shape", parse_shape_field(field("shape"), where));
-  fields.emplace_back("direction", parse_enum_field<DirectionSet>(
-                                       field("direction"), DirectionSet::both, parse_direction_set,
-                                       [](KernelSpec& k, DirectionSet v) { k.direction = v; }, where, "direction"));
-  fields.emplace_back("normalize", parse_enum_field<Normalize>(
-                                       field("normalize"), Normalize::inverse, parse_normalize,
-                                       [](KernelSpec& k, Normalize v) { k.normalize = v; }, where, "normalize"));
-  fields.emplace_back("radices", parse_radices_field(field("radices"), where));
-  fields.emplace_back("index_math", parse_enum_field<IndexMath>(
-                                        field("index_math"), IndexMath::bitwise, parse_index_math,
-                                        [](KernelSpec& k, IndexMath v) { k.index_math = v; }, where, "index_math"));
-  fields.emplace_back("twiddles", parse_enum_field<TwiddleSource>(
-                                      field("twiddles"), TwiddleSource::table, parse_twiddle_source,
-                                      [](KernelSpec& k, TwiddleSource v) { k.twiddles = v; }, where, "twiddles"));
-  fields.emplace_back("workgroup_size",
-                      parse_integer_field(field("workgroup_size"), where, "workgroup_size", 0, true, 1,
-                                          kMaxWorkgroupSize, true, kAllowedWorkgroup, "wg",
-                                          [](KernelSpec& k, uint32_t v) { k.workgroup_size = v; }));
-  fields.emplace_back("precision", parse_enum_field<Precision>(
-                                       field("precision"), Precision::fp32, parse_precision,
-                                       [](KernelSpec& k, Precision v) { k.precision = v; }, where, "precision"));
-  fields.emplace_back("shared_memory_bytes",
-                      parse_integer_field(field("shared_memory_bytes"), where, "shared_memory_bytes", 32768, false,
-                                          kMinSharedMemory, kMaxSharedMemory, false, kAllowedSharedMemory, "smem",
-                                          [](KernelSpec& k, uint32_t v) { k.shared_memory_bytes = v; }));
+  for (const std::string& key : kKernelFields) {
+    if (key == "name") continue;
+    auto it = kernel.find(key);
+    fields.emplace_back(key, parse_kernel_field(key, it == kernel.end() ? nullptr : &*it, where));
+  }
 
   // Refuse before building anything: a few long lists multiply into more variants than memory holds.
   size_t count = 1;
@@ -438,6 +450,7 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   KernelSpec base;
   base.name = name;
   base.plan_name = name;
+  for (const auto& item : kernel.items()) base.explicit_fields.insert(item.key());
   std::vector<KernelSpec> variants{base};
   for (const auto& [key, choices] : fields) {
     std::vector<KernelSpec> next;
@@ -600,6 +613,135 @@ Plan parse_document(const json& doc, const std::string& source) {
   return plan;
 }
 
+// Parses JSON text with the duplicate-key check; `what` names the document in messages ("plan",
+// "wisdom file").
+json parse_json_text(const std::string& text, const std::string& source, const std::string& what) {
+  json doc;
+  DuplicateKeyFinder finder;
+  try {
+    doc = json::parse(text, std::ref(finder));
+  } catch (const json::exception& e) {
+    throw PlanError(source + ": invalid JSON: " + clean_json_message(e.what()));
+  }
+  if (!finder.duplicate_path.empty())
+    throw PlanError(source + ": invalid " + what + ": key '" + finder.duplicate_path +
+                    "' appears twice in the same object; JSON readers keep only one of them, so remove the other");
+  return doc;
+}
+
+// --- Wisdom ---------------------------------------------------------------------------------------
+
+const std::string kAllowedWinner =
+    "\"defaults\" or an object of plan fields, e.g. {\"shared_memory_bytes\": 49152}";
+
+// One entry of a wisdom table, validated.
+struct WisdomEntry {
+  size_t index = 0;
+  std::string where;                                   // "sizes[4] (n = 4096)"
+  std::vector<std::pair<std::string, Choice>> winner;  // in kWisdomFields order; empty for "defaults"
+  std::optional<double> winner_gbps, default_gbps;
+};
+
+// A field's value in a kernel, spelt as in a plan.
+std::string field_text(const KernelSpec& k, const std::string& field) {
+  if (field == "radices") return k.radices.empty() ? "auto" : fmt::format("[{}]", fmt::join(k.radices, ", "));
+  if (field == "index_math") return std::string(to_string(k.index_math));
+  if (field == "twiddles") return std::string(to_string(k.twiddles));
+  if (field == "workgroup_size") return k.workgroup_size == 0 ? "auto" : std::to_string(k.workgroup_size);
+  if (field == "shared_memory_bytes") return std::to_string(k.shared_memory_bytes);
+  throw PlanError("internal error: wisdom cannot spell field '" + field + "'");
+}
+
+std::optional<double> read_gbps(const json& entry, const Where& where, const char* field) {
+  auto it = entry.find(field);
+  if (it == entry.end()) return std::nullopt;
+  if (!it->is_number()) where.fail(field, "must be a number (GB/s), got " + describe(*it));
+  return it->get<double>();
+}
+
+std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, uint32_t n) {
+  if (winner.is_string()) {
+    if (winner.get_ref<const std::string&>() != "defaults")
+      at.fail("winner", "unknown value " + quote(winner.get_ref<const std::string&>()), kAllowedWinner);
+    return {};
+  }
+  if (!winner.is_object()) at.fail("winner", "must be \"defaults\" or an object, got " + describe(winner), kAllowedWinner);
+  Where in_winner{at.source, at.kernel + ": winner"};
+  for (const auto& item : winner.items()) {
+    const std::string& key = item.key();
+    bool plan_field = std::find(kKernelFields.begin(), kKernelFields.end(), key) != kKernelFields.end();
+    bool tunable = std::find(kWisdomFields.begin(), kWisdomFields.end(), key) != kWisdomFields.end();
+    if (plan_field && !tunable)
+      in_winner.fail(key, "wisdom may not set it: it changes what the kernel computes or what it is called, not how "
+                          "fast it runs", join(kWisdomFields));
+  }
+  reject_unknown_fields(winner, kWisdomFields, in_winner, "wisdom");
+  std::vector<std::pair<std::string, Choice>> out;
+  for (const std::string& key : kWisdomFields) {
+    auto it = winner.find(key);
+    if (it == winner.end()) continue;
+    std::vector<Choice> choices = parse_kernel_field(key, &*it, in_winner);
+    if (choices.size() != 1)
+      in_winner.fail(key, fmt::format("a winner gives one value per field, got a list of {} values", choices.size()));
+    KernelSpec probe;
+    probe.shape = {n};
+    choices.front().apply(probe);
+    if (!probe.radices.empty()) {
+      uint64_t product = 1;
+      for (uint32_t r : probe.radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
+      if (product != n)
+        in_winner.fail(key, fmt::format("radices [{}] multiply to {}{}, but the entry's n = {}",
+                                        fmt::join(probe.radices, ", "), product,
+                                        product >= (uint64_t{1} << 40) ? " or more" : "", n),
+                       kAllowedRadices);
+    }
+    out.emplace_back(key, choices.front());
+  }
+  return out;
+}
+
+// The whole table, validated: N -> its entry.
+std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std::string& source) {
+  const std::string allowed_sizes =
+      "a list of entries like {\"n\": 4096, \"winner\": {\"shared_memory_bytes\": 49152}} (bench/wisdom.py writes them)";
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw PlanError(source + ": the wisdom file is empty; expected a JSON object with a 'sizes' list");
+  const json doc = parse_json_text(text, source, "wisdom file");
+  Where top{source, ""};
+  if (!doc.is_object())
+    top.fail("", "the top level of a wisdom file must be a JSON object with a 'sizes' list, got " + describe(doc));
+  auto sizes = doc.find("sizes");
+  if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
+  if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);
+
+  std::map<uint32_t, WisdomEntry> table;
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    const json& e = (*sizes)[i];
+    Where at{source, fmt::format("sizes[{}]", i)};
+    if (!e.is_object()) at.fail("", "an entry must be an object with 'n' and 'winner', got " + describe(e), allowed_sizes);
+    reject_unknown_fields(e, kWisdomEntryFields, at, "entry");
+    auto n_it = e.find("n");
+    if (n_it == e.end()) at.fail("n", "missing; every entry needs the transform length N it was measured at", kAllowedN);
+    const auto n = static_cast<uint32_t>(read_in_range(*n_it, at, "n", "n", kMinN, kMaxN, true, kAllowedN));
+    WisdomEntry entry;
+    entry.index = i;
+    entry.where = fmt::format("sizes[{}] (n = {})", i, n);
+    Where named{source, entry.where};
+    if (auto seen = table.find(n); seen != table.end())
+      named.fail("n", fmt::format("n = {} is also the n of sizes[{}]; give each size once", n, seen->second.index));
+    auto measured = e.find("measured");
+    if (measured != e.end() && !measured->is_object())
+      named.fail("measured", "must be an object of variant name -> GB/s, got " + describe(*measured));
+    entry.default_gbps = read_gbps(e, named, "default_gbps");
+    entry.winner_gbps = read_gbps(e, named, "winner_gbps");
+    auto winner = e.find("winner");
+    if (winner == e.end()) named.fail("winner", "missing; every entry names its winner", kAllowedWinner);
+    entry.winner = parse_winner(*winner, named, n);
+    table.emplace(n, std::move(entry));
+  }
+  return table;
+}
+
 }  // namespace
 
 Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
@@ -614,21 +756,50 @@ Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
 Plan parse_plan(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw PlanError(source + ": the plan is empty; expected a JSON object with a 'kernels' list");
-  json doc;
-  DuplicateKeyFinder finder;
-  try {
-    doc = json::parse(text, std::ref(finder));
-  } catch (const json::exception& e) {
-    throw PlanError(source + ": invalid JSON: " + clean_json_message(e.what()));
-  }
-  if (!finder.duplicate_path.empty())
-    throw PlanError(source + ": invalid plan: key '" + finder.duplicate_path +
-                    "' appears twice in the same object; JSON readers keep only one of them, so remove the other");
-  return parse_plan(doc, source);
+  return parse_plan(parse_json_text(text, source, "plan"), source);
 }
 
 Plan parse_plan(const char* text, const std::string& source) {
   return parse_plan(std::string(text ? text : ""), source);
+}
+
+std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_text, const std::string& wisdom_name) {
+  std::map<uint32_t, WisdomEntry> table;
+  try {
+    table = parse_wisdom(wisdom_text, wisdom_name);
+  } catch (const json::exception& e) {
+    throw PlanError(wisdom_name + ": " + clean_json_message(e.what()));
+  }
+  // Applied to a copy, so that a failure leaves the plan as it was.
+  std::vector<KernelSpec> kernels = plan.kernels;
+  std::vector<WisdomChange> changes;
+  for (KernelSpec& k : kernels) {
+    auto it = table.find(k.n());
+    if (it == table.end()) continue;
+    const WisdomEntry& entry = it->second;
+    WisdomChange change{k.name, entry.index, {}, entry.winner_gbps, entry.default_gbps};
+    for (const auto& [field, choice] : entry.winner) {
+      if (k.explicit_fields.count(field)) continue;  // the plan's own value wins
+      const std::string before = field_text(k, field);
+      choice.apply(k);
+      const std::string after = field_text(k, field);
+      if (after != before) change.fields.emplace_back(field, after);
+    }
+    if (change.fields.empty()) continue;
+    try {
+      (void)make_layout(k);
+    } catch (const PlanError& e) {
+      std::vector<std::string> applied;
+      for (const auto& [field, value] : change.fields) applied.push_back(field + " = " + value);
+      throw PlanError(fmt::format("{}: {}: the winner ({}) does not fit kernel {} of the plan: {}; set the field in "
+                                  "the plan to keep the plan's value",
+                                  wisdom_name, entry.where, join(applied), quote(k.name), e.what()));
+    }
+    changes.push_back(std::move(change));
+  }
+  plan.kernels = std::move(kernels);
+  plan.wisdom = wisdom_name;
+  return changes;
 }
 
 }  // namespace fftgen

@@ -2,7 +2,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +27,9 @@ struct KernelSpec {
   uint32_t workgroup_size = 0;            ///< 0 means "auto"
   Precision precision = Precision::fp32;
   uint32_t shared_memory_bytes = 32768;   ///< budget per workgroup
+  /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
+  /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
+  std::set<std::string> explicit_fields;
 
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
 };
@@ -38,6 +44,7 @@ struct Plan {
   std::vector<KernelSpec> kernels;  ///< after expansion; names unique
   std::vector<Target> targets;      ///< default: all four, in enum order
   CrossCompileOptions cross;
+  std::string wisdom;               ///< name of the wisdom table applied (apply_wisdom), if any
 };
 
 /// A plan may expand to at most this many variants in all; more is almost surely a mistake in the
@@ -51,5 +58,27 @@ Plan parse_plan(const nlohmann::json& doc, const std::string& source = "plan");
 /// Plan text given as a C string. Without this overload a string literal would be ambiguous:
 /// nlohmann::json is implicitly constructible from const char* as well (as a JSON string value).
 Plan parse_plan(const char* text, const std::string& source = "plan");
+
+/// What wisdom changed in one kernel variant.
+struct WisdomChange {
+  std::string kernel;  ///< the variant's name, e.g. "fft4096"
+  std::size_t entry = 0;  ///< index of the table entry in "sizes"
+  /// (field, value) in plan-field order, the value spelt as in a plan: "49152", "divmod", "[8, 8, 16]".
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::optional<double> winner_gbps;   ///< the entry's measured figures, when it gives them
+  std::optional<double> default_gbps;
+};
+
+/// Applies a per-device wisdom table (bench/wisdom/<device>.json, written by bench/wisdom.py) to
+/// every kernel variant of `plan`: the entry whose "n" is the variant's N sets each field of its
+/// winner (radices, index_math, twiddles, workgroup_size, shared_memory_bytes: fields that change
+/// how fast a kernel runs, never what it computes) that the plan did not set for that kernel
+/// (KernelSpec::explicit_fields). Sizes the table lacks are left alone; entries for sizes the plan
+/// does not use are ignored. The whole table is validated first, through the plan parser's field
+/// checks; a malformed table, a bad value or a combination the layout cannot build throws
+/// PlanError naming `wisdom_name`, the entry and the field, and leaves `plan` unchanged. Returns
+/// one change per variant that wisdom changed, in plan order (a winner value equal to the
+/// variant's own is no change).
+std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_text, const std::string& wisdom_name);
 
 }  // namespace fftgen
