@@ -1,13 +1,7 @@
 # CLI behaviour that is not about bad plans: --help, --version, --dry-run writes nothing,
 # --explain prints op counts, a missing plan file is an error (exit 1) that writes nothing.
 file(REMOVE_RECURSE ${WORK_DIR})
-function(expect_run expected_rc out_var)
-  execute_process(COMMAND ${FFTGEN} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL expected_rc)
-    message(FATAL_ERROR "fftgen ${ARGN}: exit ${rc}, expected ${expected_rc}\n${out}\n${err}")
-  endif()
-  set(${out_var} "${out}${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/include/expect_run.cmake)
 expect_run(0 out --help)
 foreach(word --dry-run --output --explain --targets --wisdom)
   if(NOT out MATCHES "${word}")
