@@ -182,26 +182,26 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (rounds != 0) exchange_rounds = rounds;
     return rounds != 0;
   };
+  // Largest pass of a multi-pass kernel: its columns fit the budget (split exchange), and
+  // kMinColumns of them, at 16 values per invocation, fit kAutoWorkgroupSize invocations; or,
+  // exchanged in rounds, kPlanColumns columns stay in registers (2048: two passes up to 2^22).
+  uint32_t max_bits =
+      std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
+  const uint32_t register_bits = floor_log2(kMaxRegisterResident / kPlanColumns);
+  const std::vector<uint32_t> widest = register_resident_radices(1u << register_bits);
+  if (choose_exchange_rounds(widest, values_per_invocation(widest), budget / kPlanColumns) != 0)
+    max_bits = std::max(max_bits, register_bits);
   if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
     if (n <= 2 * budget || register_resident(spec.radices))
       pass_radices.push_back(spec.radices);
     else
-      pass_radices = group_radices(spec, spec.radices, 1u << floor_log2(2 * budget / kPlanColumns));
+      pass_radices = group_radices(spec, spec.radices, 1u << max_bits);
   } else if (n <= 2 * budget) {
     pass_radices.push_back(auto_radices(n, false));
   } else if (register_resident(register_resident_radices(n))) {
     pass_radices.push_back(register_resident_radices(n));
   } else {
-    // Largest pass: its columns fit the budget (split exchange), and kMinColumns of them, at 16
-    // values per invocation, fit kAutoWorkgroupSize invocations; or, exchanged in rounds,
-    // kPlanColumns columns stay in registers (2048: two passes up to 2^22).
-    uint32_t max_bits =
-        std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
-    const uint32_t register_bits = floor_log2(kMaxRegisterResident / kPlanColumns);
-    const std::vector<uint32_t> widest = register_resident_radices(1u << register_bits);
-    if (choose_exchange_rounds(widest, values_per_invocation(widest), budget / kPlanColumns) != 0)
-      max_bits = std::max(max_bits, register_bits);
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
     for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size, true));
