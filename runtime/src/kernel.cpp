@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <map>
 #include <sstream>
 
@@ -141,9 +143,20 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::pa
       twiddles_ = Buffer(device, bytes.size());
       upload(device, twiddles_.handle(), bytes.data(), bytes.size());
     }
+    // Every pass is loaded and checked first; then the pipelines are created concurrently, one
+    // thread per pass: with a cold driver cache each vkCreateComputePipelines is a whole SPIR-V
+    // to machine-code compile on the calling thread (about 100 ms per pass on an H100).
+    struct PipelineJob {
+      const PassInfo* info;
+      ShaderCode code;
+      Pass* pass;
+    };
+    std::vector<PipelineJob> jobs;
     for (Direction d : info_.directions) {
       auto& passes = d == Direction::forward ? forward_ : inverse_;
-      for (const auto& p : info_.passes(d)) {
+      passes.resize(info_.passes(d).size());
+      for (size_t i = 0; i < passes.size(); ++i) {
+        const PassInfo& p = info_.passes(d)[i];
         ShaderCode code = loader(info_, p);
         // The manifest's figure is checked before anything is loaded; the shader's own
         // declaration is what the driver enforces, so check that too.
@@ -156,10 +169,27 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::pa
                                  std::to_string(p.shared_memory_bytes) + "); device '" +
                                  device.name() + "' allows " + std::to_string(has) +
                                  " (maxComputeSharedMemorySize)");
-        passes.emplace_back();
-        create_pass(p, code, passes.back());
+        jobs.push_back({&p, std::move(code), &passes[i]});
       }
     }
+    std::vector<std::future<void>> others;
+    for (size_t j = 1; j < jobs.size(); ++j)
+      others.push_back(std::async(std::launch::async,
+                                  [this, &job = jobs[j]] { create_pass(*job.info, job.code, *job.pass); }));
+    std::exception_ptr error;
+    try {
+      if (!jobs.empty()) create_pass(*jobs[0].info, jobs[0].code, *jobs[0].pass);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    for (auto& f : others) {  // wait for every thread before anything is destroyed
+      try {
+        f.get();
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
+    }
+    if (error) std::rethrow_exception(error);
   } catch (...) {
     destroy();
     throw;
