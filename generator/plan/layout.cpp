@@ -20,6 +20,8 @@ constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full
 constexpr uint32_t kMaxInvocations = 1024;
 constexpr uint32_t kMaxRegisterResident = 16384;  // largest one-dispatch N beyond shared memory: 512 invocations
                                                   // holding 32 values each (64 of a thread's registers)
+constexpr uint32_t kRoundsInvocations = 512;      // most invocations a column tile exchanged in rounds gets
+                                                  // (1024 holding 32 values spill: 2^22 361 against 1101 GB/s)
 
 uint32_t floor_log2(uint32_t x) {
   uint32_t l = 0;
@@ -85,6 +87,29 @@ uint32_t choose_exchange_rounds(const std::vector<uint32_t>& radices, uint32_t e
     if (slice <= budget_slots) return rounds;
   }
   return 0;
+}
+
+// A column tile exchanged in rounds: its columns, rounds and padding.
+struct ColumnRounds {
+  uint32_t columns = 0, rounds = 0;
+  bool padded = false;
+};
+
+// For a column pass of size m (e values per invocation, the stages before the last spanning
+// `span` slots) whose plain exchange fits only `plain_columns` columns: the most columns that
+// rounds fit on up to kRoundsInvocations invocations, padded before swizzled, then the fewest
+// rounds. Nothing (columns 0) where rounds give no more columns than the plain exchange.
+ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e, uint32_t span,
+                                  uint32_t columns_available, uint32_t plain_columns) {
+  for (uint32_t target = std::min(kMaxColumns, columns_available); target > plain_columns; target /= 2)
+    for (bool padded : {true, false})
+      for (uint32_t rounds = 2; rounds <= e && m / rounds >= span; rounds *= 2) {
+        const uint32_t slice = m / rounds;
+        const uint32_t c = choose_columns(spec, m, e, false, columns_available, padded ? slice + 1 : slice,
+                                          kElementBytes, kRoundsInvocations);
+        if (c >= target) return {c, rounds, padded};
+      }
+  return {};
 }
 
 uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
@@ -173,15 +198,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and
   // are exchanged in rounds; beyond that, several passes.
   std::vector<std::vector<uint32_t>> pass_radices;
-  uint32_t exchange_rounds = 1;
-  auto register_resident = [&](const std::vector<uint32_t>& radices) {
-    if (n > kMaxRegisterResident) return false;
-    const uint32_t invocations = n / values_per_invocation(radices);
-    if (spec.workgroup_size != 0 && spec.workgroup_size % invocations != 0) return false;
-    const uint32_t rounds = choose_exchange_rounds(radices, values_per_invocation(radices), budget);
-    if (rounds != 0) exchange_rounds = rounds;
-    return rounds != 0;
+  // Exchange rounds of a register-resident single pass with these stages; 0 if it cannot be one.
+  auto register_rounds = [&](const std::vector<uint32_t>& radices) -> uint32_t {
+    if (n > kMaxRegisterResident) return 0;
+    const uint32_t e = values_per_invocation(radices);
+    if (spec.workgroup_size != 0 && spec.workgroup_size % (n / e) != 0) return 0;
+    return choose_exchange_rounds(radices, e, budget);
   };
+  uint32_t exchange_rounds = 1;  // of the single pass, when it is register-resident
   // Largest pass of a multi-pass kernel: its columns fit the budget (split exchange), and
   // kMinColumns of them, at 16 values per invocation, fit kAutoWorkgroupSize invocations; or,
   // exchanged in rounds, kPlanColumns columns stay in registers (2048: two passes up to 2^22).
@@ -193,14 +217,18 @@ KernelLayout make_layout(const KernelSpec& spec) {
     max_bits = std::max(max_bits, register_bits);
   if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
-    if (n <= 2 * budget || register_resident(spec.radices))
+    const uint32_t rounds = n > 2 * budget ? register_rounds(spec.radices) : 0;
+    if (n <= 2 * budget || rounds != 0) {
       pass_radices.push_back(spec.radices);
-    else
+      exchange_rounds = std::max(1u, rounds);
+    } else {
       pass_radices = group_radices(spec, spec.radices, 1u << max_bits);
+    }
   } else if (n <= 2 * budget) {
     pass_radices.push_back(auto_radices(n, false));
-  } else if (register_resident(register_resident_radices(n))) {
+  } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
     pass_radices.push_back(register_resident_radices(n));
+    exchange_rounds = rounds;
   } else {
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
@@ -212,11 +240,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // output and scratch backwards from there, so three or more passes need a scratch buffer.
   const size_t num_passes = pass_radices.size();
   std::vector<BufferRole> dst(num_passes, BufferRole::output);
-  for (size_t back = 2; back < num_passes + 1; ++back) {
-    if (back > num_passes) break;
-    size_t p = num_passes - back;
-    dst[p] = (back % 2 == 0) ? BufferRole::output : BufferRole::scratch;
-  }
+  for (size_t p = 0; p + 1 < num_passes; ++p)
+    dst[p] = (num_passes - p) % 2 == 0 ? BufferRole::output : BufferRole::scratch;
 
   // 3. Each pass: columns per workgroup, invocations, shared memory, twiddle offsets.
   uint32_t stride = 1;
@@ -273,25 +298,15 @@ KernelLayout make_layout(const KernelSpec& spec) {
     // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
     // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
     // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
-    const uint32_t span = pass.size / pass_radices[p].back();  // slots the stages before the last write into
-    bool found = false;
-    for (uint32_t target = std::min(kMaxColumns, available); !found && !pass.row_mode() && uses_shared &&
-                                                            spec.workgroup_size == 0 && target > pass.columns_per_workgroup;
-         target /= 2) {
-      for (bool padded : {true, false}) {
-        for (uint32_t rounds = 2; !found && rounds <= pass.elems_per_thread && pass.size / rounds >= span; rounds *= 2) {
-          const uint32_t slice = pass.size / rounds;
-          const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, false, available,
-                                            padded ? slice + 1 : slice, kElementBytes, 512);
-          if (c >= target) {
-            pass.columns_per_workgroup = c;
-            pass.split_exchange = false;
-            pass.exchange_rounds = rounds;
-            pad = padded;
-            found = true;
-            break;
-          }
-        }
+    if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0) {
+      const uint32_t span = pass.size / pass_radices[p].back();  // slots the stages before the last write into
+      const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
+                                                     pass.columns_per_workgroup);
+      if (tile.columns != 0) {
+        pass.columns_per_workgroup = tile.columns;
+        pass.split_exchange = false;
+        pass.exchange_rounds = tile.rounds;
+        pad = tile.padded;
       }
     }
     if (pass.columns_per_workgroup == 0) {

@@ -425,6 +425,17 @@ std::vector<Choice> parse_kernel_field(const std::string& key, const json* v, co
   throw PlanError("internal error: no parser for kernel field '" + key + "'");
 }
 
+// "radices [a, b] multiply to P" when an explicit split's product P is not n (capped, with
+// "or more", beyond 2^40); empty when it is n or the split is auto.
+std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
+  if (radices.empty()) return "";
+  uint64_t product = 1;
+  for (uint32_t r : radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
+  if (product == n) return "";
+  return fmt::format("radices [{}] multiply to {}{}", fmt::join(radices, ", "), product,
+                     product >= (uint64_t{1} << 40) ? " or more" : "");
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
 std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
                                       const std::string& name, size_t variants_so_far) {
@@ -466,16 +477,10 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   }
 
   for (const auto& k : variants) {
-    if (k.radices.empty()) continue;
-    uint64_t product = 1;
-    for (uint32_t r : k.radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
-    if (product != k.n()) {
-      std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
-      where.fail("radices",
-                 fmt::format("radices [{}] multiply to {}{}, but N = {}{}", fmt::join(k.radices, ", "),
-                             product, product >= (uint64_t{1} << 40) ? " or more" : "", k.n(), which),
-                 kAllowedRadices);
-    }
+    const std::string mismatch = radices_mismatch(k.radices, k.n());
+    if (mismatch.empty()) continue;
+    std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
   }
   return variants;
 }
@@ -686,15 +691,8 @@ std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, con
     KernelSpec probe;
     probe.shape = {n};
     choices.front().apply(probe);
-    if (!probe.radices.empty()) {
-      uint64_t product = 1;
-      for (uint32_t r : probe.radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
-      if (product != n)
-        in_winner.fail(key, fmt::format("radices [{}] multiply to {}{}, but the entry's n = {}",
-                                        fmt::join(probe.radices, ", "), product,
-                                        product >= (uint64_t{1} << 40) ? " or more" : "", n),
-                       kAllowedRadices);
-    }
+    const std::string mismatch = radices_mismatch(probe.radices, n);
+    if (!mismatch.empty()) in_winner.fail(key, fmt::format("{}, but the entry's n = {}", mismatch, n), kAllowedRadices);
     out.emplace_back(key, choices.front());
   }
   return out;
