@@ -16,6 +16,21 @@ namespace fftgen::vk {
 // ---------------------------------------------------------------------------------------------
 // Device limits
 
+namespace {
+
+// Complex elements per transform of the scratch buffer. record() pushes stride N for scratch
+// (transforms lie N apart in it), so a kernel whose passes bind scratch needs at least N each,
+// whatever the manifest's scratch_elements says; none when no pass binds it.
+uint64_t scratch_elements_per_transform(const KernelInfo& k) {
+  for (Direction d : k.directions)
+    for (const auto& p : k.passes(d))
+      for (const auto& b : p.bindings)
+        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, k.n());
+  return 0;
+}
+
+}  // namespace
+
 std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info) {
   const auto& lim = device.limits();
   const std::string dev = "device '" + device.name() + "'";
@@ -53,7 +68,7 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
   if (info.twiddles)
     need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
          "maxStorageBufferRange");
-  const uint64_t scratch = info.scratch_elements ? std::max<uint64_t>(info.scratch_elements, info.n()) : 0;
+  const uint64_t scratch = scratch_elements_per_transform(info);
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
        (2 * uint64_t{info.n()} + scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
        device.device_local_heap_bytes(), "largest device-local heap");
@@ -127,6 +142,17 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::pa
                ShaderLoader loader)
     : device_(device), info_(info) {
   check_device_limits(device, info_);
+  // Bindings no set of buffers could satisfy: refused once here rather than by every bind().
+  for (Direction d : info_.directions)
+    for (const auto& p : info_.passes(d))
+      for (const auto& b : p.bindings) {
+        if (b.role == BufferRole::twiddles && !info_.twiddles)
+          throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
+                              " binds twiddles but the manifest names no twiddle file");
+        if (b.role == BufferRole::input && b.writes)
+          throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
+                              " writes its input; fftgen kernels never do");
+      }
   if (!loader)
     loader = [directory](const KernelInfo& k, const PassInfo& p) {
       return load_spirv_file(directory, k, p);
@@ -211,6 +237,23 @@ void Kernel::destroy() {
 }
 
 void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass) {
+  auto word = [&](const char* name) {
+    const PushConstant* pc = info.push_constant(name);
+    return pc ? static_cast<int>(pc->offset / 4) : -1;
+  };
+  pass.batch_word = word("batch");
+  pass.group_offset_word = word("group_offset");
+  for (const auto& b : info.bindings) {
+    if (b.binding == 0) {
+      pass.src_stride_word = word("src_stride");
+      pass.src_role = b.role;
+    }
+    if (b.binding == 1) {
+      pass.dst_stride_word = word("dst_stride");
+      pass.dst_role = b.role;
+    }
+  }
+
   VkDevice dev = device_.device();
   std::vector<VkDescriptorSetLayoutBinding> bindings;
   for (const auto& b : info.bindings) {
@@ -286,8 +329,7 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
                      std::to_string(n()));
   const VkDeviceSize in_bytes = required_bytes(io.max_batch, in_stride);
   const VkDeviceSize out_bytes = required_bytes(io.max_batch, out_stride);
-  const uint64_t scratch_per = info_.scratch_elements ? std::max<uint64_t>(info_.scratch_elements, n()) : 0;
-  const VkDeviceSize scratch_bytes = scratch_per * 8 * io.max_batch;
+  const VkDeviceSize scratch_bytes = scratch_elements_per_transform(info_) * 8 * io.max_batch;
   for (auto [what, bytes] : {std::pair<const char*, VkDeviceSize>{"input", in_bytes},
                              {"output", out_bytes}, {"scratch", scratch_bytes}})
     if (bytes > lim.maxStorageBufferRange)
@@ -309,22 +351,15 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   kb.input_stride_ = in_stride;
   kb.output_stride_ = out_stride;
 
-  bool uses_scratch = false;
   uint32_t sets = 0, descriptors = 0;
   for (Direction d : info_.directions)
     for (const auto& p : info_.passes(d)) {
       ++sets;
       descriptors += static_cast<uint32_t>(p.bindings.size());
-      for (const auto& b : p.bindings) {
-        uses_scratch |= b.role == BufferRole::scratch;
-        if (b.role == BufferRole::twiddles && !twiddles_)
-          throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
-                              " binds twiddles but the manifest names no twiddle file");
-      }
     }
   BufferRange scratch = io.scratch;
-  if (uses_scratch && scratch.buffer == VK_NULL_HANDLE) {
-    kb.scratch_ = Buffer(device_, scratch_bytes ? scratch_bytes : uint64_t{n()} * 8 * io.max_batch);
+  if (scratch_bytes && scratch.buffer == VK_NULL_HANDLE) {
+    kb.scratch_ = Buffer(device_, scratch_bytes);
     scratch.buffer = kb.scratch_.handle();
   }
 
@@ -355,9 +390,6 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
         const auto& b = infos[i].bindings[j];
         switch (b.role) {
           case BufferRole::input:
-            if (b.writes)
-              throw ManifestError("kernel '" + info_.name + "' pass " + infos[i].name +
-                                  " writes its input; fftgen kernels never do");
             buffers[j] = {io.input.buffer, io.input.offset, in_bytes};
             break;
           case BufferRole::output:
@@ -411,30 +443,29 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
 
   for (size_t i = 0; i < passes.size(); ++i) {
     const PassInfo& info = infos[i];
+    const Pass& pass = passes[i];
     if (i > 0) record_compute_barrier(cmd);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, passes[i].pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, passes[i].layout, 0, 1, &sets[i],
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass.layout, 0, 1, &sets[i],
                             0, nullptr);
 
     std::vector<uint32_t> push((info.push_constant_bytes + 3) / 4, 0);
-    auto set = [&](const char* name, uint32_t value) {
-      if (const auto* pc = info.push_constant(name)) push[pc->offset / 4] = value;
+    auto set = [&](int word, uint32_t value) {
+      if (word >= 0) push[word] = value;
     };
-    set("batch", batch);
-    for (const auto& b : info.bindings) {
-      if (b.binding == 0) set("src_stride", stride_of(b.role));
-      if (b.binding == 1) set("dst_stride", stride_of(b.role));
-    }
+    set(pass.batch_word, batch);
+    set(pass.src_stride_word, stride_of(pass.src_role));
+    set(pass.dst_stride_word, stride_of(pass.dst_role));
     const uint64_t total = info.workgroups(batch);
-    if (total > max_groups && !info.push_constant("group_offset"))
+    if (total > max_groups && pass.group_offset_word < 0)
       throw UsageError("kernel '" + info_.name + "' pass " + info.name + " needs " +
                        std::to_string(total) + " workgroups, more than one dispatch allows (" +
                        std::to_string(max_groups) + "), and has no group_offset push constant");
     for (uint64_t first = 0; first < total; first += max_groups) {
       const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(max_groups, total - first));
-      set("group_offset", static_cast<uint32_t>(first));
+      set(pass.group_offset_word, static_cast<uint32_t>(first));
       if (!push.empty())
-        vkCmdPushConstants(cmd, passes[i].layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+        vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                            info.push_constant_bytes, push.data());
       vkCmdDispatch(cmd, count, 1, 1);
     }

@@ -28,6 +28,11 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
   return s;
 }
 
+// The bound verify_kernel applies to the round trip and verify_json reports: one rule for both.
+double round_trip_tolerance(const VerifyOptions& o) {
+  return o.round_trip_tolerance > 0 ? o.round_trip_tolerance : 2 * o.tolerance;
+}
+
 }  // namespace
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
@@ -37,8 +42,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   r.n = info.n();
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));
-  const double rt_tol =
-      options.round_trip_tolerance > 0 ? options.round_trip_tolerance : 2 * options.tolerance;
+  const double rt_tol = round_trip_tolerance(options);
   ExecuteOptions exec;
   exec.record = options.record;
   try {
@@ -110,8 +114,7 @@ nlohmann::json verify_json(const Device& device, const std::vector<VerifyResult>
   j["device"] = device.name();
   j["driver_version"] = device.driver_version();
   j["tolerance"] = options.tolerance;
-  j["round_trip_tolerance"] =
-      options.round_trip_tolerance > 0 ? options.round_trip_tolerance : 2 * options.tolerance;
+  j["round_trip_tolerance"] = round_trip_tolerance(options);
   j["batches"] = options.batches;
   j["seed"] = options.seed;
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };

@@ -110,6 +110,11 @@ class Kernel {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
+    // The push-constant words record() writes (-1: the pass has no such constant) and the roles
+    // of the buffers at bindings 0 and 1 whose strides src_stride/dst_stride carry, resolved
+    // from the manifest once so that recording looks nothing up by name.
+    int batch_word = -1, group_offset_word = -1, src_stride_word = -1, dst_stride_word = -1;
+    BufferRole src_role = BufferRole::input, dst_role = BufferRole::output;
   };
   void create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass);
   void destroy();
