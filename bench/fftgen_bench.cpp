@@ -56,6 +56,7 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+// median() and gbps() are the formulas of the runtime tools' bench.cpp, which keeps them private.
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -140,15 +141,16 @@ struct Row {
     j["batch"] = n ? json(batch) : json();
     if (!kernel.empty()) j["kernel"] = kernel;
     if (!variant.empty()) j["variant"] = variant;
+    // A failed VkFFT plan still has a plan time. (json objects keep keys sorted, so where a key
+    // is set does not change the file.)
+    if (plan_ms) j["plan_ms"] = *plan_ms;
     if (!ok()) {
       j.update({{"ms", nullptr}, {"gbps", nullptr}, {"rel_l2", nullptr}, {"error", error}});
-      if (plan_ms) j["plan_ms"] = *plan_ms;
       return j;
     }
     j["ms"] = ms;
     j["gbps"] = gbps;
     j["rel_l2"] = rel_l2 ? number_or_null(*rel_l2) : json();
-    if (plan_ms) j["plan_ms"] = *plan_ms;
     j["bytes"] = bytes;
     j["trial_ms"] = trial_ms;
     j["gpu_timestamps"] = gpu_timestamps;
@@ -171,7 +173,6 @@ vk::BenchOptions timing_options(const CompareOptions& o) {
   return b;
 }
 
-
 // The kernel's variant as a short label: its name less the plan kernel's name ("n1024.smem48k"
 // of plan kernel "n1024" -> "smem48k"), so plot.py --by-kernel can put one variant of every size
 // in one column.
@@ -184,8 +185,9 @@ std::string variant_label(const vk::KernelInfo& info) {
   return name.empty() ? "default" : name;
 }
 
+// `batch`: the N's batch (as VkFFT's), capped here at what the kernel allows.
 Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::KernelInfo& info,
-               const CompareOptions& o, const cvec& sample, uint64_t sample_rows,
+               const CompareOptions& o, uint64_t batch, const cvec& sample, uint64_t sample_rows,
                const std::vector<std::complex<double>>& ref) {
   Row r;
   r.system = "fftgen";
@@ -195,7 +197,7 @@ Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::Kerne
   try {
     if (!info.has(vk::Direction::forward)) throw vk::UsageError("kernel has no forward direction");
     vk::Kernel kernel(device, info, manifest.directory);
-    r.batch = std::min<uint64_t>(std::max<uint64_t>(1, o.elements / r.n), kernel.max_batch());
+    r.batch = std::min<uint64_t>(batch, kernel.max_batch());
     r.bytes = r.batch * r.n * 8;
     vk::Buffer in(device, r.bytes), out(device, r.bytes);
     vk::fill_tiled(device, in.handle(), sample, r.bytes);
@@ -219,13 +221,11 @@ Row run_fftgen(vk::Device& device, const vk::Manifest& manifest, const vk::Kerne
     r.sample_rows = std::min<uint64_t>(sample_rows, r.batch);
     cvec result(r.sample_rows * r.n);
     vk::download(device, out.handle(), result.data(), result.size() * 8);
-    if (info.forward_scale != 1.0) {
-      std::vector<std::complex<double>> scaled(ref.begin(), ref.begin() + result.size());
-      for (auto& v : scaled) v *= info.forward_scale;
-      r.rel_l2 = vk::compare(result, scaled).rel_l2;
-    } else {
-      r.rel_l2 = vk::compare(result, {ref.begin(), ref.begin() + result.size()}).rel_l2;
-    }
+    // The reference is shared by every kernel of this N; each applies its own normalisation.
+    std::vector<std::complex<double>> expected(ref.begin(), ref.begin() + result.size());
+    if (info.forward_scale != 1.0)
+      for (auto& v : expected) v *= info.forward_scale;
+    r.rel_l2 = vk::compare(result, expected).rel_l2;
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -257,7 +257,7 @@ Row run_vkfft(vk::Device& device, uint32_t n, uint64_t batch, const CompareOptio
   }
   r.trial_ms = p.trial_ms;
   r.ms = p.ms;
-  r.gbps = gbps(r.bytes, r.ms);
+  r.gbps = p.gbps;  // the same formula over the same bytes (batch * n * 8), computed by the peer
   r.gpu_timestamps = p.gpu_timestamps;
   r.sample_rows = sample.size() / n;
   r.rel_l2 = vk::compare(p.output, ref).rel_l2;
@@ -330,10 +330,10 @@ int run_compare(const CompareOptions& o, const std::string& command) {
 
   std::vector<Row> rows{copy_row};
   bool fftgen_failed = false;
-  const std::string header =
-      fmt::format("{:>8} {:>9} {:<28} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>9}\n", "N",
-                  "batch", "fftgen kernel", "fftgen", "VkFFT", "copy", "fg/VkFFT", "fftgen L2",
-                  "VkFFT L2", "plan ms");
+  // One format for the header and the rows, so the columns stay aligned.
+  static constexpr char kRow[] = "{:>8} {:>9} {:<28} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>9}\n";
+  const std::string header = fmt::format(kRow, "N", "batch", "fftgen kernel", "fftgen", "VkFFT",
+                                         "copy", "fg/VkFFT", "fftgen L2", "VkFFT L2", "plan ms");
   fmt::print("\nGB/s = 2 x buffer bytes / time per call; rel L2 vs FFTW (double)\n{}", header);
   std::fflush(stdout);
   std::vector<std::string> failures;
@@ -348,7 +348,7 @@ int run_compare(const CompareOptions& o, const std::string& command) {
 
     std::vector<Row> fg;
     for (const auto* k : by_n[n]) {
-      fg.push_back(run_fftgen(device, manifest, *k, o, sample, sample_rows, ref));
+      fg.push_back(run_fftgen(device, manifest, *k, o, batch, sample, sample_rows, ref));
       const Row& r = fg.back();
       if (!r.ok()) {
         fftgen_failed = true;
@@ -369,8 +369,7 @@ int run_compare(const CompareOptions& o, const std::string& command) {
     for (const Row& r : fg) {
       const std::string ratio =
           r.ok() && v && v->ok() && v->gbps > 0 ? fmt::format("{:.2f}", r.gbps / v->gbps) : "-";
-      fmt::print("{:>8} {:>9} {:<28} {:>10} {:>10} {:>9} {:>8} {:>10} {:>10} {:>9}\n", n,
-                 r.ok() ? r.batch : batch, r.kernel, fmt_gbps(&r), fmt_gbps(v),
+      fmt::print(kRow, n, r.ok() ? r.batch : batch, r.kernel, fmt_gbps(&r), fmt_gbps(v),
                  fmt_gbps(&copy_row), ratio, fmt_err(&r), fmt_err(v),
                  v && v->plan_ms ? fmt::format("{:.1f}", *v->plan_ms) : "-");
     }

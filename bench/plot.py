@@ -127,12 +127,17 @@ def ordered_systems(rows):
     return sorted({r["system"] for r in rows}, key=rank)
 
 
+def fmt_rate(gbps):
+    """Whole GB/s, or three significant digits below 100 (a CPU device's figures still read)."""
+    return f"{gbps:.0f}" if gbps >= 100 else f"{gbps:.3g}"
+
+
 def fmt_gbps(r):
     if r is None:
         return ""
     if r["error"] or r["gbps"] is None:
         return "failed"
-    return f"{r['gbps']:.0f}" if r["gbps"] >= 100 else f"{r['gbps']:.3g}"
+    return fmt_rate(r["gbps"])
 
 
 def fmt_err(r):
@@ -163,8 +168,7 @@ def markdown_table(rows, floors, headers):
     if floors:
         lines.append("")
         for f in floors:
-            value = f"{f['gbps']:.0f}" if f["gbps"] >= 100 else f"{f['gbps']:.3g}"
-            lines.append(f"Copy floor ({f['label']}, {f['source']}): {value} GB/s")
+            lines.append(f"Copy floor ({f['label']}, {f['source']}): {fmt_rate(f['gbps'])} GB/s")
     failures = [r for r in best.values() if r["error"]]
     if failures:
         lines.append("")

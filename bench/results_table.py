@@ -32,15 +32,16 @@ def main(folder):
         parts = line.split()
         if len(parts) >= 9 and parts[1].isdigit():
             errors[int(parts[1])] = (float(parts[4]), parts[-1])
+    vkfft, cufft = load("vkfft.json"), load("cufft.json")  # cufft.json's copy rows are used below too
     peers = {}
-    for name in ("vkfft.json", "cufft.json"):
-        for r in load(name)["results"]:
+    for results in (vkfft["results"], cufft["results"]):
+        for r in results:
             if r.get("n") and r["system"] in ("VkFFT", "cuFFT") and not r.get("shape"):
                 peers[(r["system"], r["n"])] = r
+    medians = {n: statistics.median(v) for n, v in sorted(fftgen.items())}
     out = [f"| N | fftgen GB/s (median of {len(runs)} processes) | range | target | cuFFT GB/s | VkFFT GB/s | fftgen rel. L2 | VkFFT rel. L2 | ≤ 0.6 × VkFFT |",
            "|---:|---:|---:|---:|---:|---:|---:|---:|:---:|"]
-    for n in sorted(fftgen):
-        g = statistics.median(fftgen[n])
+    for n, g in medians.items():
         spread = f"{min(fftgen[n]):.0f}–{max(fftgen[n]):.0f}"
         t = TARGETS.get(n)
         cu, vk = peers.get(("cuFFT", n)), peers.get(("VkFFT", n))
@@ -52,12 +53,12 @@ def main(folder):
     out.append("")
     out.append(f"Copy floor in the fftgen-vk processes (vec4 GLSL copy over the same 512 MiB): "
                f"{min(copies):.0f}–{max(copies):.0f} GB/s.")
-    for r in load("cufft.json")["results"]:
+    for r in cufft["results"]:
         if r["system"] == "copy":
             out.append(f"Copy floor in the cuFFT process ({r['kernel']}): {r['gbps']:.0f} GB/s.")
     # The medians in the common schema, for plot.py.
-    median_rows = [{"system": "fftgen", "n": n, "gbps": statistics.median(v), "rel_l2": errors.get(n, (None,))[0]}
-                   for n, v in sorted(fftgen.items())]
+    median_rows = [{"system": "fftgen", "n": n, "gbps": g, "rel_l2": errors.get(n, (None,))[0]}
+                   for n, g in medians.items()]
     median_rows.append({"system": "copy", "n": None, "gbps": statistics.median(copies), "kernel": "copy (vec4)"})
     with open(os.path.join(folder, "fftgen_median.json"), "w") as f:
         json.dump({"schema": "fftgen-bench/1", "system": "fftgen", "results": median_rows}, f, indent=1)

@@ -48,9 +48,9 @@ log() { echo "$*" | tee -a "$cmds"; }
 run() {  # run LOGFILE CMD...: record the command, keep its output (also on screen), go on on failure
   local logfile=$1; shift
   printf '$' >> "$cmds"; printf ' %q' "$@" >> "$cmds"; echo >> "$cmds"
-  "$@" > >(tee "$logfile") 2>&1
-  local rc=$?
-  sleep 0.2  # let tee finish writing
+  # A pipeline, not `> >(tee ...)`: bash waits for tee, so the log is complete when this returns.
+  "$@" 2>&1 | tee "$logfile"
+  local rc=${PIPESTATUS[0]}
   echo "  -> exit $rc" >> "$cmds"
   return $rc
 }
@@ -84,19 +84,17 @@ else
     || { log "generation failed: nothing to measure"; exit 1; }
 fi
 [ -f "$kernels/manifest.json" ] || { log "no $kernels/manifest.json"; exit 1; }
-# The distinct sizes of the manifest (for cuFFT) and the kernel the latency test runs.
-sizes=$("$python" -c "
+# The distinct sizes of the manifest (for cuFFT) and the kernel the latency test runs, from one
+# read of the manifest: one line each (empty when the manifest cannot be read).
+{ read -r sizes; read -r latency_kernel; } < <("$python" -c "
 import json, sys
+forward = [k for k in json.load(open(sys.argv[1]))['kernels'] if 'forward' in k['directions']]
 seen = []
-for k in json.load(open(sys.argv[1]))['kernels']:
-    n = k['shape'][-1]
-    if n not in seen and 'forward' in k['directions']: seen.append(n)
-print(','.join(map(str, seen)))" "$kernels/manifest.json")
-latency_kernel=$("$python" -c "
-import json, sys
-ks = [k['name'] for k in json.load(open(sys.argv[1]))['kernels']
-      if k['shape'][-1] == int(sys.argv[2]) and 'forward' in k['directions']]
-print(ks[0] if ks else '')" "$kernels/manifest.json" "$latency_n")
+for k in forward:
+    if k['shape'][-1] not in seen: seen.append(k['shape'][-1])
+print(','.join(map(str, seen)))
+print(next((k['name'] for k in forward if k['shape'][-1] == int(sys.argv[2])), ''))" \
+    "$kernels/manifest.json" "$latency_n")
 log "sizes: $sizes"
 log ""
 

@@ -21,8 +21,9 @@ jsons=("$@")
 run() {  # run NAME CMD...: log the command, keep stdout+stderr, go on after a failure
   local name=$1; shift
   echo "$*" >> "$out/commands.txt"
-  "$@" > >(tee "$out/$name.txt") 2>&1
-  echo "$name: exit $?" | tee -a "$out/commands.txt"
+  # A pipeline, not `> >(tee ...)`: bash waits for tee, so the log is complete before the next step.
+  "$@" 2>&1 | tee "$out/$name.txt"
+  echo "$name: exit ${PIPESTATUS[0]}" | tee -a "$out/commands.txt"
 }
 
 command -v nvidia-smi > /dev/null && nvidia-smi > "$out/nvidia-smi.txt" 2>&1

@@ -138,55 +138,43 @@ struct RunState {
     template <typename Record>
     void submit_and_wait(Record&& record) {
         CommandBuffer owned(h);
-        VkCommandBuffer cmd = owned.cmd;
-
         VkCommandBufferBeginInfo begin{};
-
         begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
         begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        check_vk(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-        record(cmd);
-        check_vk(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-
-        VkSubmitInfo submit{};
-
-        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-        submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &cmd;
-        check_vk(vkQueueSubmit(h.queue, 1, &submit, submit_fence), "vkQueueSubmit");
-        const VkResult waited = vkWaitForFences(h.device, 1, &submit_fence, VK_TRUE, UINT64_MAX);
-        check_vk(waited, "vkWaitForFences");
-        check_vk(vkResetFences(h.device, 1, &submit_fence), "vkResetFences");
+        check_vk(vkBeginCommandBuffer(owned.cmd, &begin), "vkBeginCommandBuffer");
+        record(owned.cmd);
+        check_vk(vkEndCommandBuffer(owned.cmd), "vkEndCommandBuffer");
+        submit_recorded(owned.cmd);
     }
 };
 
-void transfer_to_compute_barrier(VkCommandBuffer cmd) {
+// The barriers of the runtime's buffer.hpp (record_*_barrier), written again on bare handles:
+// this library, and fftgen-vkfft-check with it, does not link the fftgen runtime.
+void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
     VkMemoryBarrier barrier{};
     barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+    barrier.srcAccessMask = src_access;
+    barrier.dstAccessMask = dst_access;
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+void transfer_to_compute_barrier(VkCommandBuffer cmd) {
+    memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 void compute_to_transfer_barrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier barrier{};
-    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+    memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
 }
 
-// The runtime's record_compute_barrier: shader writes and reads before -> shader reads and
-// writes after (consecutive calls overwrite the same output).
+// Shader writes and reads before -> shader reads and writes after (consecutive calls overwrite
+// the same output).
 void compute_barrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier barrier{};
-    barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT;
-    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         0, 1, &barrier, 0, nullptr, 0, nullptr);
+    memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 double median(std::vector<double> values) {

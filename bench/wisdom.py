@@ -78,20 +78,21 @@ def main(argv=None):
         for pass_ in k.get("forward", []):
             h.update(open(os.path.join(a.kernels, pass_["files"]["spirv"]), "rb").read())
         digest[k["name"]] = h.hexdigest()
+    key = lambda name: digest.get(name, name)  # a kernel the manifest lacks is its own group
     same = {}
     for name, gbps in measured.items():
-        same[digest.get(name, name)] = max(same.get(digest.get(name, name), 0), gbps)
-    measured = {name: same[digest.get(name, name)] for name in measured}
+        same[key(name)] = max(same.get(key(name), 0), gbps)
+    measured = {name: same[key(name)] for name in measured}
     by_n = {}
     for kernel in json.load(open(a.plan))["kernels"]:
         for name, values in variants(kernel):
             if name in measured and all(str(values.get(f, v)) == v for f, v in fixed.items()):
                 n = (values.get("shape") or kernel["shape"])[-1]
                 by_n.setdefault(n, []).append((name, values, measured[name]))
+    is_default = lambda r: all(r[1].get(f, d) == d for f, d in DEFAULTS.items())
     table = []
     for n in sorted(by_n):
         rows = by_n[n]
-        is_default = lambda r: all(r[1].get(f, d) == d for f, d in DEFAULTS.items())
         default_digests = {digest.get(r[0]) for r in rows if is_default(r)}
         default = max((r for r in rows if is_default(r) or digest.get(r[0]) in default_digests),
                       key=lambda r: r[2], default=None)
