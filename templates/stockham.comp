@@ -3,20 +3,7 @@
 // {{{summary}}}
 layout(local_size_x = {{workgroup_size}}, local_size_y = 1, local_size_z = 1) in;
 
-// Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
-// exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-{{#twiddle_table}}
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
-{{/twiddle_table}}
-
-layout(push_constant) uniform Params {
-  uint batch;         // transforms to compute
-  uint group_offset;  // first workgroup of this dispatch, when a large grid is split
-  uint src_stride;    // complex elements between consecutive transforms at binding 0
-  uint dst_stride;    // ... at binding 1
-} params;
+{{{interface}}}
 {{#shared_elements}}
 
 shared {{shared_type}} sh[{{shared_elements}}];

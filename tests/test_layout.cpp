@@ -1,6 +1,6 @@
 // The pass/stage layout, checked without a GPU: every size gets a valid split, explicit splits are
-// honoured, and executing a layout's passes on the CPU (same index formulas and the same twiddle
-// table the shaders read) reproduces a reference FFT.
+// honoured, and executing a kernel's passes on the CPU (tests/cpu_model.hpp: the same views and the
+// same twiddle table the shaders read) reproduces a reference FFT.
 #include <catch2/catch.hpp>
 
 #include <complex>
@@ -8,6 +8,9 @@
 
 #include "fftgen/codelet.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/program.hpp"
+
+#include "cpu_model.hpp"
 
 using fftgen::KernelLayout;
 using fftgen::KernelSpec;
@@ -40,69 +43,31 @@ void reference_fft(std::vector<cd>& a, int sign) {
   }
 }
 
-cd table_entry(const std::vector<float>& table, uint32_t i) { return {table[2 * i], table[2 * i + 1]}; }
-
-// Runs the layout on the CPU the way the shaders do: pass twiddles from the two-level table,
-// stage twiddles from the per-stage table, codelet DAGs for the butterflies.
-std::vector<cd> run_layout(const KernelLayout& layout, std::vector<cd> x, fftgen::Direction dir) {
-  const auto table = fftgen::make_twiddle_table(layout);
-  const uint32_t n = layout.n;
-  const double sign = dir == fftgen::Direction::forward ? 1.0 : -1.0;  // table holds forward twiddles
-  auto conj_if = [&](cd w) { return sign > 0 ? w : std::conj(w); };
-  std::vector<cd> y(n);
-  for (const auto& pass : layout.passes) {
-    const uint32_t m = pass.size, cpt = pass.columns_per_transform, ns = pass.stride;
-    for (uint32_t j = 0; j < cpt; ++j) {
-      std::vector<cd> a(m);
-      for (uint32_t r = 0; r < m; ++r) {
-        a[r] = x[j + r * cpt];
-        if (ns > 1) {
-          const auto& t = pass.pass_twiddles;
-          const uint32_t e = r * (j % ns);
-          a[r] *= conj_if(table_entry(table, t.lo_offset + e % t.lo_count) * table_entry(table, t.hi_offset + e / t.lo_count));
-        }
-      }
-      for (const auto& stage : pass.stages) {
-        const uint32_t radix = stage.radix, sns = stage.stride;
-        const auto dag = fftgen::codelet::make_dft(radix, dir);
-        std::vector<cd> b(m);
-        for (uint32_t jj = 0; jj < m / radix; ++jj) {
-          std::vector<cd> v(radix);
-          const uint32_t k = jj % sns;
-          for (uint32_t r = 0; r < radix; ++r) {
-            v[r] = a[jj + r * (m / radix)];
-            if (sns > 1 && r > 0) v[r] *= conj_if(table_entry(table, stage.twiddle_offset + (r - 1) * sns + k));
-          }
-          v = fftgen::codelet::evaluate(dag, v);
-          for (uint32_t r = 0; r < radix; ++r) b[(jj / sns) * sns * radix + k + r * sns] = v[r];
-        }
-        a = b;
-      }
-      for (uint32_t r = 0; r < m; ++r) y[(j / ns) * ns * m + (j % ns) + r * ns] = a[r];
-    }
-    x = y;
-  }
-  return x;
-}
-
 double rel_l2(const std::vector<cd>& a, const std::vector<cd>& b) {
   double num = 0, den = 0;
   for (size_t i = 0; i < a.size(); ++i) num += std::norm(a[i] - b[i]), den += std::norm(b[i]);
   return std::sqrt(num / den);
 }
 
+// Runs the kernel's passes on the CPU (tests/cpu_model.hpp) for a batch of two transforms and
+// compares each with the reference, scaled as the plan asks.
 void check_numerics(const KernelSpec& spec) {
-  const KernelLayout layout = fftgen::make_layout(spec);
-  std::mt19937 rng(spec.n());
+  const fftgen::KernelProgram program = fftgen::make_program(spec);
+  const uint32_t n = spec.n(), batch = 2;
+  std::mt19937 rng(n);
   std::normal_distribution<double> normal;
-  std::vector<cd> x(spec.n());
+  std::vector<cd> x(size_t{n} * batch);
   for (auto& v : x) v = {normal(rng), normal(rng)};
   for (auto dir : {fftgen::Direction::forward, fftgen::Direction::inverse}) {
-    std::vector<cd> want = x;
-    reference_fft(want, dir == fftgen::Direction::forward ? -1 : 1);
-    const auto got = run_layout(layout, x, dir);
-    INFO("N = " << spec.n() << ", passes = " << layout.passes.size() << ", " << fftgen::to_string(dir));
-    CHECK(rel_l2(got, want) < 1e-6);  // table rounded to float: ~1e-7
+    const auto got = fftgen_test::run_program(program, dir, x, batch);
+    for (uint32_t b = 0; b < batch; ++b) {
+      std::vector<cd> want(x.begin() + size_t{b} * n, x.begin() + size_t{b + 1} * n);
+      reference_fft(want, dir == fftgen::Direction::forward ? -1 : 1);
+      for (cd& w : want) w *= fftgen::direction_scale(spec, dir);
+      const std::vector<cd> one(got.begin() + size_t{b} * n, got.begin() + size_t{b + 1} * n);
+      INFO("N = " << n << ", passes = " << program.layout.passes.size() << ", " << fftgen::to_string(dir) << ", transform " << b);
+      CHECK(rel_l2(one, want) < 1e-6);  // table rounded to float: ~1e-7
+    }
   }
 }
 
@@ -127,10 +92,10 @@ TEST_CASE("every power of two from 2 to 2^24 gets a valid layout", "[layout]") {
       CHECK(pass.shared_bytes() <= 32768);
       if (!pass.row_mode()) CHECK(pass.columns_per_transform % pass.columns_per_workgroup == 0);
       for (const auto& stage : pass.stages) CHECK(pass.elems_per_thread % stage.radix == 0);
-      if (pass.exchange_rounds > 1) {
+      if (pass.exchange_rounds() > 1) {
         // Exchanged in rounds: each invocation reads E/rounds values per round, every butterfly
         // writes inside one slice, and column passes get at least 8 columns (64-byte runs).
-        CHECK(pass.elems_per_thread % pass.exchange_rounds == 0);
+        CHECK(pass.elems_per_thread % pass.exchange_rounds() == 0);
         CHECK(pass.size / pass.stages.back().radix <= pass.exchange_size());
         if (!pass.row_mode()) CHECK(pass.columns_per_workgroup >= 8);
       }
@@ -203,11 +168,11 @@ TEST_CASE("register-resident transforms exchange in rounds whose slices hold who
     const auto layout = fftgen::make_layout(spec);
     REQUIRE(layout.passes.size() == 1);
     const auto& pass = layout.passes[0];
-    CHECK(pass.exchange_rounds == c.rounds);
+    CHECK(pass.exchange_rounds() == c.rounds);
     CHECK(pass.shared_bytes() <= c.budget);
-    CHECK(pass.elems_per_thread % pass.exchange_rounds == 0);  // every invocation reads E/rounds per round
-    CHECK(pass.swizzle_mask == 15);
-    CHECK((1u << pass.swizzle_shift) == std::max(16u, pass.stages[0].radix));
+    CHECK(pass.elems_per_thread % pass.exchange_rounds() == 0);  // every invocation reads E/rounds per round
+    CHECK(pass.shared.swizzle_mask == 15);
+    CHECK((1u << pass.shared.swizzle_shift) == std::max(16u, pass.stages[0].radix));
     // Every stage but the last writes blocks of Ns*R slots that must not straddle slices.
     for (size_t s = 0; s + 1 < pass.stages.size(); ++s)
       CHECK(pass.stages[s].stride * pass.stages[s].radix <= pass.exchange_size());
@@ -219,10 +184,52 @@ TEST_CASE("register-resident transforms exchange in rounds whose slices hold who
   const auto layout = fftgen::make_layout(spec);
   REQUIRE(layout.passes.size() == 1);
   CHECK(layout.passes[0].workgroup_size == 1024);
-  CHECK(layout.passes[0].exchange_rounds == 4);
+  CHECK(layout.passes[0].exchange_rounds() == 4);
   check_numerics(spec);
   // ...and go multi-pass when they cannot (16 KB does not hold a 4096-slot slice).
   spec.shared_memory_bytes = 16384;
   CHECK(fftgen::make_layout(spec).passes.size() == 2);
   check_numerics(spec);
+}
+
+TEST_CASE("shared-memory maps give every value of an exchange round its own slot", "[layout]") {
+  for (uint32_t budget : {16384u, 32768u, 49152u})
+    for (uint32_t log2n = 2; log2n <= 22; ++log2n) {
+      auto spec = spec_for(1u << log2n);
+      spec.shared_memory_bytes = budget;
+      for (const auto& pass : fftgen::make_layout(spec).passes) {
+        const auto& map = pass.shared;
+        if (map.scheme == fftgen::SharedMemoryMap::Scheme::none) continue;
+        INFO("N = " << spec.n() << ", budget " << budget << ", pass size " << pass.size);
+        CHECK(map.bytes() <= budget);
+        std::vector<bool> used(map.elements());
+        bool distinct = true;
+        for (uint32_t c = 0; c < map.columns; ++c)
+          for (uint32_t i = 0; i < map.slice; ++i) {
+            const uint32_t slot = map.slot(c, i);
+            REQUIRE(slot < map.elements());
+            distinct = distinct && !used[slot];
+            used[slot] = true;
+          }
+        CHECK(distinct);
+      }
+    }
+}
+
+TEST_CASE("twiddle table runs are placed back to back and hold exp(-2 pi i m / L)", "[layout]") {
+  const auto layout = fftgen::make_layout(spec_for(1u << 20));
+  const auto& table = layout.twiddles;
+  uint32_t next = 0;
+  for (const auto& run : table.runs) {
+    CHECK(run.offset == next);
+    next += run.count;
+  }
+  CHECK(table.count == next);
+  const auto values = table.values();
+  for (const auto& run : table.runs)
+    for (uint32_t e = 0; e < run.count; e += 7) {
+      const double angle = -2.0 * M_PI * double(run.exponent(e) % run.length) / double(run.length);
+      CHECK(std::abs(values[2 * (run.offset + e)] - std::cos(angle)) < 1e-7);
+      CHECK(std::abs(values[2 * (run.offset + e) + 1] - std::sin(angle)) < 1e-7);
+    }
 }

@@ -55,28 +55,35 @@ class Body {
 
 std::string v(uint32_t e) { return fmt::format("v{}", e); }
 
-struct PassEmitter {
-  const KernelSpec& spec;
-  const KernelLayout& layout;
-  const PassLayout& pass;
-  Direction direction;
+// Prints one PassProgram: indices, load prologue, stages and exchanges, store epilogue.
+struct PassPrinter {
+  const PassProgram& pass;
+  const PassLayout& fft;
   IndexMathWriter im;
   Body body;
-  uint32_t step() const { return pass.threads_per_column; }  // distance between one invocation's values
 
-  // Value `i` of the workgroup's column `c` in shared memory (see PassLayout::pad_log2).
+  explicit PassPrinter(const PassProgram& p) : pass(p), fft(p.fft), im(p.index_math) {}
+
+  uint32_t step() const { return fft.threads_per_column; }  // distance between one invocation's values
+
+  // Value `i` of the workgroup's column `c` in shared memory: SharedMemoryMap::slot() spelt in GLSL.
   std::string sh(const std::string& c, const std::string& i) const {
-    const uint32_t slice = pass.exchange_size();
-    if (pass.swizzle_mask != 0 && pass.row_mode())
-      return fmt::format("sh[{} + ({} ^ {})]", im.mul(c, slice), i,
-                         im.mod(im.div(i, 1u << pass.swizzle_shift), pass.swizzle_mask + 1));
-    if (pass.swizzle_mask != 0)
-      return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, slice), i, c, pass.swizzle_mask);
-    if (pass.column_pad != 0) return fmt::format("sh[{} * {}u + {}]", c, slice + pass.column_pad, i);
-    if (pass.pad_log2 == 0) return fmt::format("sh[{} + {}]", im.mul(c, slice), i);
-    // A padded column length is not a power of two: that product is a multiplication either way.
-    const uint32_t column_length = slice + (slice >> pass.pad_log2);
-    return fmt::format("sh[{} * {}u + {} + ({} >> {}u)]", c, column_length, i, i, pass.pad_log2);
+    const SharedMemoryMap& map = fft.shared;
+    using Scheme = SharedMemoryMap::Scheme;
+    switch (map.scheme) {
+      case Scheme::row_swizzled:
+        return fmt::format("sh[{} + ({} ^ {})]", im.mul(c, map.slice), i,
+                           im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1));
+      case Scheme::column_swizzled:
+        return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, map.slice), i, c, map.swizzle_mask);
+      case Scheme::column_padded: return fmt::format("sh[{} * {}u + {}]", c, map.column_slots(), i);
+      // A padded column length is not a power of two: that product is a multiplication either way.
+      case Scheme::row_padded:
+        return fmt::format("sh[{} * {}u + {} + ({} >> {}u)]", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2);
+      case Scheme::plain:
+      case Scheme::none: break;
+    }
+    return fmt::format("sh[{} + {}]", im.mul(c, map.slice), i);
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
@@ -85,7 +92,7 @@ struct PassEmitter {
 
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
-    if (spec.twiddles == TwiddleSource::table)
+    if (pass.twiddles == TwiddleSource::table)
       return fmt::format("tw[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.stride);
     return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.stride} * stage.radix));
   }
@@ -95,52 +102,65 @@ struct PassEmitter {
   // bandwidth on an H100: the kernels became ALU-bound.)
   static std::string angle_per_step(uint64_t l) { return glsl_float_literal(2.0 * M_PI / static_cast<double>(l)); }
 
-  void emit_indices() {
-    const uint32_t c = pass.columns_per_workgroup;
+  // b * params.<stride> + column_offset(j) + q * element_stride: the element of a view that
+  // invocation q's value 0 lies at (value e lies e * step * element_stride further).
+  std::string view_base(const View& view) const {
+    std::string base = fmt::format("b * params.{}", view.binding.stride_constant);
+    if (!fft.row_mode()) {
+      if (view.column_split == 0)
+        base += " + j";
+      else
+        base += fmt::format(" + {} + {}", im.mul(im.div("j", view.column_split), view.split_stride),
+                            im.mod("j", view.column_split));
+    }
+    return base + " + " + im.mul("q", view.element_stride);
+  }
+  std::string view_name(const View& view) const { return std::string(view.binding.slot.name); }
+
+  void print_indices() {
+    const uint32_t c = fft.columns_per_workgroup;
     body.line("uint t = gl_LocalInvocationID.x;");
     body.line("uint group = gl_WorkGroupID.x + params.group_offset;");
-    if (pass.row_mode()) {
-      body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", pass.threads_per_column)));
-      body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", pass.threads_per_column)));
+    if (fft.row_mode()) {
+      body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
+      body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
       body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
-      body.line("bool in_range = b < params.batch;");
-      body.line("uint src_base = b * params.src_stride + q;");
     } else {
-      const uint32_t cpt = pass.columns_per_transform;
+      const uint32_t cpt = fft.columns_per_transform;
       body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
       body.line(fmt::format("uint q = {};  // position inside the column", im.div("t", c)));
       body.line(fmt::format("uint g = {} + c;", im.mul("group", c)));
       body.line(fmt::format("uint b = {};", im.div("g", cpt)));
       body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
-      body.line("bool in_range = b < params.batch;");
-      body.line(fmt::format("uint src_base = b * params.src_stride + j + {};", im.mul("q", cpt)));
     }
+    body.line("bool in_range = b < params.batch;");
+    body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
   }
 
-  void emit_load() {
-    const uint32_t e_count = pass.elems_per_thread;
-    const uint32_t element_stride = step() * pass.columns_per_transform;
+  void print_load() {
+    const View& view = pass.load.view;
+    const uint32_t e_count = fft.elems_per_thread;
     for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
     body.open("if (in_range)");
     for (uint32_t e = 0; e < e_count; ++e)
-      body.line(fmt::format("{} = src[src_base + {}];", v(e), constant(e * element_stride)));
+      body.line(fmt::format("{} = {}[src_base + {}];", v(e), view_name(view), constant(e * step() * view.element_stride)));
     body.close();
-    if (pass.stride > 1) emit_pass_twiddles();
+    if (pass.load.pass_twiddle) print_pass_twiddles();
   }
 
   // Between passes: value r of column j is multiplied by W_L^(r*k), k = j mod stride, L = stride*M.
-  void emit_pass_twiddles() {
-    const PassTwiddles& t = pass.pass_twiddles;
-    body.line(fmt::format("uint k = {};", im.mod("j", pass.stride)));
-    for (uint32_t e = 0; e < pass.elems_per_thread; ++e) {
+  void print_pass_twiddles() {
+    const PassTwiddles& t = fft.pass_twiddles;
+    body.line(fmt::format("uint k = {};", im.mod("j", fft.stride)));
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) {
       std::string m = fmt::format("m{}", e);
       body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
       std::string w;
-      if (spec.twiddles == TwiddleSource::table)
+      if (pass.twiddles == TwiddleSource::table)
         w = fmt::format("cmul(tw[{}u + {}], tw[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
                         im.div(m, t.lo_count));
       else
-        w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{pass.stride} * pass.size));
+        w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{fft.stride} * fft.size));
       body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(e), w));
     }
   }
@@ -148,7 +168,7 @@ struct PassEmitter {
   // One exchange through shared memory. Each group of writes belongs to one round: `round` is a
   // runtime expression that must equal the round number for the group to write (empty: the static
   // round `at`); each read has a static round. Rounds run in order, each a write, a barrier and a read (see
-  // PassLayout::exchange_rounds); the split exchange moves the real parts first and the imaginary
+  // SharedMemoryMap::rounds); the split exchange moves the real parts first and the imaginary
   // parts second through a float array of half the size. A barrier precedes the writes when
   // shared memory was read since the last barrier (`after_reads`).
   struct WriteGroup {
@@ -160,8 +180,8 @@ struct PassEmitter {
     std::string var, slot;
     uint32_t round = 0;
   };
-  void emit_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
-    const uint32_t rounds = pass.exchange_rounds;
+  void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
+    const uint32_t rounds = fft.exchange_rounds();
     // With several rounds an invocation may read a value before writing the one its variable
     // holds, so reads land in fresh variables, copied back at the end.
     auto target = [&](const Read& r) { return rounds > 1 ? "n" + r.var : r.var; };
@@ -169,8 +189,8 @@ struct PassEmitter {
       body.open("");
       for (const Read& r : reads) body.line(fmt::format("vec2 {};", target(r)));
     }
-    const std::vector<std::string> parts = pass.split_exchange ? std::vector<std::string>{".x", ".y"}
-                                                               : std::vector<std::string>{""};
+    const std::vector<std::string> parts = fft.shared.split ? std::vector<std::string>{".x", ".y"}
+                                                            : std::vector<std::string>{""};
     bool barrier_needed = after_reads;
     for (uint32_t k = 0; k < rounds; ++k) {
       for (const std::string& part : parts) {
@@ -195,17 +215,17 @@ struct PassEmitter {
 
   // Next stage's reads: value e is slot q + e*step, which lies in round e div (E/rounds).
   std::vector<Read> column_reads() const {
-    const uint32_t per_round = pass.elems_per_thread / pass.exchange_rounds;
+    const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
     std::vector<Read> reads;
-    for (uint32_t e = 0; e < pass.elems_per_thread; ++e)
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
       reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(e % per_round * step()))), e / per_round});
     return reads;
   }
 
-  void emit_stages() {
-    const uint32_t e_count = pass.elems_per_thread;
-    for (size_t s = 0; s < pass.stages.size(); ++s) {
-      const StageLayout& stage = pass.stages[s];
+  void print_stages() {
+    const uint32_t e_count = fft.elems_per_thread;
+    for (size_t s = 0; s < fft.stages.size(); ++s) {
+      const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
       const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
@@ -220,20 +240,20 @@ struct PassEmitter {
         }
         std::string args;
         for (uint32_t r = 0; r < r_count; ++r) args += (r ? ", " : "") + v(i + r * per_thread);
-        body.line(fmt::format("{}({});", codelet_name(r_count, direction), args));
+        body.line(fmt::format("{}({});", codelet_name(r_count, pass.direction), args));
       }
-      if (s + 1 == pass.stages.size()) continue;
+      if (s + 1 == fft.stages.size()) continue;
       // Stockham: butterfly jj's output r goes to (jj div Ns)*Ns*R + (jj mod Ns) + r*Ns. With
       // several rounds, those R slots lie in slice jj div (S/R) (S = slice size), at the offset
       // the base has within its slice.
-      const uint32_t slice = pass.exchange_size();
+      const uint32_t slice = fft.exchange_size();
       std::vector<WriteGroup> writes;
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = i == 0 ? std::string("q") : fmt::format("(q + {})", constant(i * step()));
         std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                        im.mod(jj, stage.stride));
         WriteGroup group;
-        if (pass.exchange_rounds > 1) {
+        if (fft.exchange_rounds() > 1) {
           group.round = im.div(jj, slice / r_count);
           base = im.mod("(" + base + ")", slice);
         }
@@ -243,62 +263,74 @@ struct PassEmitter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      emit_exchange(writes, column_reads(), s > 0);
+      print_exchange(writes, column_reads(), s > 0);
     }
   }
 
-  void emit_store(double scale) {
-    const std::string scaled = scale == 1.0 ? "" : " * " + glsl_float_literal(scale);
-    const uint32_t e_count = pass.elems_per_thread;
-    if (pass.row_mode()) {
+  void print_store() {
+    const StoreEpilogue& store = pass.store;
+    const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
+    const std::string dst = view_name(store.view);
+    const uint32_t e_count = fft.elems_per_thread;
+    if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
-      body.line("uint dst_base = b * params.dst_stride + q;");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", constant(e * step()), v(e), scaled));
+        body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, constant(e * step() * store.view.element_stride), v(e), scaled));
       body.close();
-    } else if (!pass.transposed_store()) {
-      body.open("if (in_range)");
-      body.line(fmt::format("uint dst_base = b * params.dst_stride + {} + {} + {};",
-                            im.mul(im.div("j", pass.stride), pass.stride * pass.size), im.mod("j", pass.stride),
-                            im.mul("q", pass.stride)));
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", constant(e * step() * pass.stride), v(e), scaled));
-      body.close();
-    } else {
-      // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced. The
-      // values come back into v0.. in row order: value e of invocation t is row element t + e*W.
-      body.line("// store through shared memory: the workgroup's columns become contiguous rows");
-      // With several rounds, round k moves slots [k*S, (k+1)*S) of every column (S = slice size):
-      // the values e of round k (e div (E/rounds) = k) go in, and come out as C runs of S
-      // contiguous output elements; value e = k*(E/rounds) + e' is element l = t + e'*W of them.
-      const uint32_t slice = pass.exchange_size();
-      const uint32_t per_round = e_count / pass.exchange_rounds;
-      std::vector<WriteGroup> writes(pass.exchange_rounds);
-      std::vector<Read> reads;
-      std::vector<std::string> out_index;
-      for (uint32_t e = 0; e < e_count; ++e) {
-        const uint32_t k = e / per_round, e_in_round = e % per_round;
-        writes[k].at = k;
-        writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
-        std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * pass.workgroup_size));
-        reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
-        out_index.push_back(pass.exchange_rounds == 1
-                                ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * pass.workgroup_size)))
-                                : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), pass.size), im.mod(l, slice),
-                                              constant(k * slice)));
-      }
-      emit_exchange(writes, reads, pass.stages.size() > 1);
-      const uint32_t cpt = pass.columns_per_transform;
-      body.line(fmt::format("uint g0 = {};", im.mul("group", pass.columns_per_workgroup)));
-      body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
-      body.open("if (b0 < params.batch)");
-      body.line(fmt::format("uint dst_base = b0 * params.dst_stride + {};", im.mul(im.mod("g0", cpt), pass.size)));
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("dst[dst_base + {}] = {}{};", out_index[e], v(e), scaled));
-      body.close();
+      return;
     }
+    // y[j*M + r]: a transpose, staged in shared memory so that both sides are coalesced. The
+    // values come back into v0.. in row order: value e of invocation t is row element t + e*W.
+    body.line("// store through shared memory: the workgroup's columns become contiguous rows");
+    // With several rounds, round k moves slots [k*S, (k+1)*S) of every column (S = slice size):
+    // the values e of round k (e div (E/rounds) = k) go in, and come out as C runs of S
+    // contiguous output elements; value e = k*(E/rounds) + e' is element l = t + e'*W of them.
+    const uint32_t slice = fft.exchange_size();
+    const uint32_t per_round = e_count / fft.exchange_rounds();
+    std::vector<WriteGroup> writes(fft.exchange_rounds());
+    std::vector<Read> reads;
+    std::vector<std::string> out_index;
+    for (uint32_t e = 0; e < e_count; ++e) {
+      const uint32_t k = e / per_round, e_in_round = e % per_round;
+      writes[k].at = k;
+      writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
+      std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
+      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
+      out_index.push_back(fft.exchange_rounds() == 1
+                              ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * fft.workgroup_size)))
+                              : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), fft.size), im.mod(l, slice),
+                                            constant(k * slice)));
+    }
+    print_exchange(writes, reads, fft.stages.size() > 1);
+    const uint32_t cpt = fft.columns_per_transform;
+    body.line(fmt::format("uint g0 = {};", im.mul("group", fft.columns_per_workgroup)));
+    body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
+    body.open("if (b0 < params.batch)");
+    body.line(fmt::format("uint dst_base = b0 * params.{} + {};", store.view.binding.stride_constant,
+                          im.mul(im.mod("g0", cpt), fft.size)));
+    for (uint32_t e = 0; e < e_count; ++e)
+      body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, out_index[e], v(e), scaled));
+    body.close();
   }
 };
+
+// The GLSL declarations of a pass's interface (kSourceSlot..., kPushConstants).
+std::string interface_glsl(const PassProgram& pass) {
+  std::string out =
+      "// Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads\n"
+      "// exactly the elements it writes, and reads them all before it writes.\n";
+  for (const PassBinding& b : pass.bindings)
+    out += fmt::format("layout(set = 0, binding = {}) {} buffer {} {{ vec2 {}[]; }};\n", b.slot.binding,
+                       b.slot.access == Access::read ? "readonly" : "writeonly", b.slot.block, b.slot.name);
+  out += "\nlayout(push_constant) uniform Params {\n";
+  size_t width = 0;
+  for (const PushConstantSlot& pc : kPushConstants) width = std::max(width, pc.name.size());
+  for (const PushConstantSlot& pc : kPushConstants)
+    out += fmt::format("  uint {}; {}// {}\n", pc.name, std::string(width - pc.name.size() + 1, ' '), pc.comment);
+  out += "} params;";
+  return out;
+}
 
 }  // namespace
 
@@ -307,54 +339,40 @@ std::string generated_header(const std::string& plan_source, const KernelSpec& s
                      plan_source, spec.name, pass);
 }
 
-std::string pass_name(Direction direction, size_t pass) {
-  return fmt::format("{}{}", direction == Direction::forward ? "fwd" : "inv", pass);
-}
-
-double direction_scale(const KernelSpec& spec, Direction direction) {
-  switch (spec.normalize) {
-    case Normalize::none: return 1.0;
-    case Normalize::inverse: return direction == Direction::inverse ? 1.0 / spec.n() : 1.0;
-    case Normalize::ortho: return 1.0 / std::sqrt(static_cast<double>(spec.n()));
-  }
-  return 1.0;
-}
-
-std::string emit_pass_glsl(const KernelSpec& spec, const KernelLayout& layout, size_t pass_index, Direction direction,
-                           const std::string& plan_source) {
-  const PassLayout& pass = layout.passes.at(pass_index);
-  PassEmitter emitter{spec, layout, pass, direction, IndexMathWriter(spec.index_math), {}};
-  emitter.emit_indices();
-  emitter.emit_load();
-  emitter.emit_stages();
-  const bool last = pass_index + 1 == layout.passes.size();
-  emitter.emit_store(last ? direction_scale(spec, direction) : 1.0);
+std::string emit_pass_glsl(const PassProgram& pass, const std::string& header) {
+  PassPrinter printer(pass);
+  printer.print_indices();
+  printer.print_load();
+  printer.print_stages();
+  printer.print_store();
+  const PassLayout& fft = pass.fft;
 
   std::string codelets;
   std::set<uint32_t> radices;
-  for (const StageLayout& stage : pass.stages) radices.insert(stage.radix);
-  for (uint32_t r : radices) codelets += emit_codelet_glsl(codelet::make_dft(r, direction), codelet_name(r, direction)) + "\n";
+  for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
+  for (uint32_t r : radices)
+    codelets += emit_codelet_glsl(codelet::make_dft(r, pass.direction), codelet_name(r, pass.direction)) + "\n";
 
   std::string stages;
-  for (const StageLayout& stage : pass.stages) stages += (stages.empty() ? "" : "x") + std::to_string(stage.radix);
+  for (const StageLayout& stage : fft.stages) stages += (stages.empty() ? "" : "x") + std::to_string(stage.radix);
 
   kainjow::mustache::mustache tmpl{std::string(embedded_template("stockham.comp"))};
   kainjow::mustache::data data;
-  data.set("header", generated_header(plan_source, spec, pass_name(direction, pass_index)));
+  data.set("header", header);
   data.set("summary",
            fmt::format("N = {}, {} {}, pass {} of {}: sub-transform {} (stages {}) at stride {}, {} per workgroup; "
                        "index math {}, twiddles {}",
-                       layout.n, to_string(direction), "FFT", pass_index + 1, layout.passes.size(), pass.size, stages,
-                       pass.stride, pass.columns_per_workgroup, to_string(spec.index_math), to_string(spec.twiddles)));
-  data.set("workgroup_size", std::to_string(pass.workgroup_size));
-  data.set("twiddle_table", spec.twiddles == TwiddleSource::table && layout.twiddle_count > 0);
-  data.set("computed_twiddles", spec.twiddles == TwiddleSource::computed);
-  data.set("shared_type", pass.split_exchange ? "float" : "vec2");
-  if (pass.shared_elements > 0) data.set("shared_elements", std::to_string(pass.shared_elements));
+                       pass.n, to_string(pass.direction), "FFT", pass.index + 1, pass.count, fft.size, stages,
+                       fft.stride, fft.columns_per_workgroup, to_string(pass.index_math), to_string(pass.twiddles)));
+  data.set("workgroup_size", std::to_string(fft.workgroup_size));
+  data.set("interface", interface_glsl(pass));
+  data.set("computed_twiddles", pass.twiddles == TwiddleSource::computed);
+  data.set("shared_type", fft.shared.split ? "float" : "vec2");
+  if (fft.shared.elements() > 0) data.set("shared_elements", std::to_string(fft.shared.elements()));
   else data.set("shared_elements", false);
-  data.set("twiddle_operand", direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");
+  data.set("twiddle_operand", pass.direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");
   data.set("codelets", codelets);
-  data.set("body", emitter.body.str());
+  data.set("body", printer.body.str());
   std::string text = tmpl.render(data);
   if (!tmpl.is_valid()) throw std::runtime_error("template stockham.comp: " + tmpl.error_message());
   return text;

@@ -9,19 +9,12 @@
 
 #include "fftgen/compile.hpp"
 #include "fftgen/emit.hpp"
+#include "fftgen/program.hpp"
 
 namespace fftgen {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-const codelet::Dag& cached_codelet(uint32_t radix, Direction direction) {
-  static std::map<std::pair<uint32_t, Direction>, codelet::Dag> cache;
-  auto key = std::make_pair(radix, direction);
-  auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, codelet::make_dft(radix, direction)).first;
-  return it->second;
-}
 
 bool wants(const Plan& plan, Target target) {
   for (Target t : plan.targets)
@@ -70,89 +63,64 @@ json push_constant_binding(const Plan& plan) {
   return where;
 }
 
-json pass_json(const Plan& plan, const KernelSpec& spec, const KernelLayout& layout, size_t p, Direction direction,
-               const CompiledShader& shader, const codelet::OpCounts& ops) {
-  const PassLayout& pass = layout.passes[p];
-  const std::string name = pass_name(direction, p);
+json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass, const CompiledShader& shader) {
+  const PassLayout& fft = pass.fft;
   json files = json::object(), entry = json::object();
-  for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, name, t);
+  for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, pass.name, t);
   for (Target t : plan.targets)
     entry[std::string(to_string(t))] = t == Target::msl    ? shader.msl_entry_point
                                        : t == Target::hlsl ? shader.hlsl_entry_point
                                                            : "main";
   json stages = json::array();
-  for (const StageLayout& s : pass.stages) stages.push_back(s.radix);
-  // How many complex64 elements a buffer bound in `role` must hold, `stride` naming its push constant.
-  auto size_rule = [&](BufferRole role, const char* stride) {
-    if (role == BufferRole::scratch) return fmt::format("batch * {} elements", layout.n);
-    return fmt::format("(batch - 1) * {} + {} elements", stride, layout.n);
-  };
-  auto binding = [&](int index, std::string_view role, const char* access, const std::string& rule) {
-    json b{{"set", 0}, {"binding", index}, {"role", role}, {"access", access}, {"element", "complex64"},
-           {"size_rule", rule}};
-    if (wants(plan, Target::hlsl)) b["hlsl_register"] = fmt::format("{}{}", access[0] == 'r' ? 't' : 'u', index);
-    if (wants(plan, Target::msl)) b["msl_buffer"] = index;
-    return b;
+  for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
+  // How many elements a buffer bound at `b` must hold.
+  auto size_rule = [&](const PassBinding& b) {
+    if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.elements);
+    if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.elements);
+    return fmt::format("(batch - 1) * {} + {} elements", b.stride_constant, b.elements);
   };
   json bindings = json::array();
-  bindings.push_back(binding(0, to_string(pass.src), "read", size_rule(pass.src, "src_stride")));
-  bindings.push_back(binding(1, to_string(pass.dst), "write", size_rule(pass.dst, "dst_stride")));
-  if (spec.twiddles == TwiddleSource::table && layout.twiddle_count > 0)
-    bindings.push_back(binding(2, "twiddles", "read", fmt::format("{} elements (the twiddle file)", layout.twiddle_count)));
+  for (const PassBinding& b : pass.bindings) {
+    const std::string_view access = to_string(b.slot.access);
+    json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
+           {"element", to_string(b.element)}, {"size_rule", size_rule(b)}};
+    if (wants(plan, Target::hlsl))
+      j["hlsl_register"] = fmt::format("{}{}", b.slot.access == Access::read ? 't' : 'u', b.slot.binding);
+    if (wants(plan, Target::msl)) j["msl_buffer"] = b.slot.binding;
+    bindings.push_back(j);
+  }
   json push = json::array();
-  const char* names[] = {"batch", "group_offset", "src_stride", "dst_stride"};
-  for (int i = 0; i < 4; ++i) push.push_back({{"name", names[i]}, {"offset", 4 * i}, {"type", "uint32"}});
-  return json{{"name", name},
+  for (const PushConstantSlot& pc : kPushConstants)
+    push.push_back({{"name", pc.name}, {"offset", pc.offset()}, {"type", "uint32"}});
+  return json{{"name", pass.name},
               {"files", files},
               {"entry_point", entry},
-              {"local_size", {pass.workgroup_size, 1, 1}},
-              {"size", pass.size},
+              {"local_size", {fft.workgroup_size, 1, 1}},
+              {"size", fft.size},
               {"stages", stages},
-              {"stride", pass.stride},
+              {"stride", fft.stride},
               {"dispatch",
-               {{"columns_per_transform", pass.columns_per_transform},
-                {"columns_per_workgroup", pass.columns_per_workgroup}}},
+               {{"columns_per_transform", fft.columns_per_transform},
+                {"columns_per_workgroup", fft.columns_per_workgroup}}},
               {"bindings", bindings},
               {"push_constants", push},
-              {"push_constant_bytes", 16},
+              {"push_constant_bytes", kPushConstantBytes},
               {"push_constant_binding",
                push_constant_binding(plan)},
-              {"shared_memory_bytes", pass.shared_bytes()},
-              {"ops", ops_json(ops)}};
+              {"shared_memory_bytes", fft.shared_bytes()},
+              {"ops", ops_json(pass.ops())}};
 }
 
 }  // namespace
 
-codelet::OpCounts count_pass_ops(const KernelSpec& spec, const KernelLayout& layout, size_t p, Direction direction) {
-  const PassLayout& pass = layout.passes[p];
-  const codelet::OpCounts cmul{2, 4, 2, 0};
-  auto times = [](codelet::OpCounts x, uint64_t k) {
-    return codelet::OpCounts{uint32_t(x.adds * k), uint32_t(x.muls * k), uint32_t(x.fma_candidates * k), uint32_t(x.negs * k)};
-  };
-  codelet::OpCounts total;
-  for (const StageLayout& stage : pass.stages) {
-    const uint64_t butterflies = uint64_t{pass.columns_per_transform} * (pass.size / stage.radix);
-    add_ops(total, times(codelet::count_ops(cached_codelet(stage.radix, direction)), butterflies));
-    if (stage.stride > 1) add_ops(total, times(cmul, butterflies * (stage.radix - 1)));
-  }
-  if (pass.stride > 1) {
-    // One multiplication by the twiddle, plus one to assemble it from the two-level table.
-    const uint64_t per_value = spec.twiddles == TwiddleSource::table ? 2 : 1;
-    add_ops(total, times(cmul, uint64_t{layout.n} * per_value));
-  }
-  if (p + 1 == layout.passes.size() && direction_scale(spec, direction) != 1.0)
-    total.muls += 2 * layout.n;
-  return total;
-}
-
 std::vector<std::string> planned_files(const Plan& plan) {
   std::vector<std::string> names;
   for (const KernelSpec& spec : plan.kernels) {
-    KernelLayout layout = make_layout(spec);
+    const KernelProgram program = make_program(spec);
     for (Direction d : directions_of(spec.direction))
-      for (size_t p = 0; p < layout.passes.size(); ++p)
-        for (Target t : plan.targets) names.push_back(file_name(spec, pass_name(d, p), t));
-    if (layout.twiddle_count > 0) names.push_back(twiddle_file_name(spec));
+      for (const PassProgram& pass : program.passes(d))
+        for (Target t : plan.targets) names.push_back(file_name(spec, pass.name, t));
+    if (program.layout.twiddles.count > 0) names.push_back(twiddle_file_name(spec));
   }
   names.push_back("manifest.json");
   return names;
@@ -168,7 +136,8 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
 
   for (const KernelSpec& spec : plan.kernels) {
     if (progress) progress(spec.name);
-    const KernelLayout layout = make_layout(spec);
+    const KernelProgram program = make_program(spec);
+    const KernelLayout& layout = program.layout;
     json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape}, {"element", "complex64"}};
     json dirs = json::array();
     for (Direction d : directions_of(spec.direction)) dirs.push_back(to_string(d));
@@ -183,36 +152,33 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
                          {"workgroup_size", layout.passes.front().workgroup_size},
                          {"precision", to_string(spec.precision)},
                          {"shared_memory_bytes", spec.shared_memory_bytes}};
-    if (layout.twiddle_count > 0) {
-      out.files.push_back({twiddle_file_name(spec), bytes_of(make_twiddle_table(layout))});
+    if (layout.twiddles.count > 0) {
+      out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
       kernel["twiddles"] = {{"file", twiddle_file_name(spec)},
-                            {"count", layout.twiddle_count},
+                            {"count", layout.twiddles.count},
                             {"format", "float32 pairs (re, im), little-endian"}};
     } else {
       kernel["twiddles"] = nullptr;
     }
-    kernel["scratch_elements"] = layout.needs_scratch() ? layout.n : 0;
+    kernel["scratch_elements"] = program.scratch_elements;
     json ops = json::object();
     for (Direction d : directions_of(spec.direction)) {
       json passes = json::array();
       codelet::OpCounts total;
-      for (size_t p = 0; p < layout.passes.size(); ++p) {
-        const std::string name = pass_name(d, p);
-        const std::string glsl = emit_pass_glsl(spec, layout, p, d, plan_source);
-        const CompiledShader shader = compile_glsl(glsl, spec.name + "." + name, want_hlsl, want_msl, plan.cross);
+      for (const PassProgram& pass : program.passes(d)) {
         // The GLSL carries this line from the template (after #version); SPIR-V is binary.
-        const std::string header = generated_header(plan_source, spec, name);
+        const std::string header = generated_header(plan_source, spec, pass.name);
+        const std::string glsl = emit_pass_glsl(pass, header);
+        const CompiledShader shader = compile_glsl(glsl, spec.name + "." + pass.name, want_hlsl, want_msl, plan.cross);
         for (Target t : plan.targets) {
           std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
                               : t == Target::glsl ? glsl
                               : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
                                                   : "// " + header + "\n" + shader.msl;
-          out.files.push_back({file_name(spec, name, t), std::move(bytes)});
+          out.files.push_back({file_name(spec, pass.name, t), std::move(bytes)});
         }
-        const codelet::OpCounts ops = count_pass_ops(spec, layout, p, d);
-        json pj = pass_json(plan, spec, layout, p, d, shader, ops);
-        passes.push_back(pj);
-        add_ops(total, ops);
+        passes.push_back(pass_json(plan, spec, pass, shader));
+        add_ops(total, pass.ops());
       }
       kernel[std::string(to_string(d))] = passes;
       ops[std::string(to_string(d))] = ops_json(total);

@@ -112,6 +112,12 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
   return {};
 }
 
+// Whether a pass exchanges through shared memory: it has several stages, or it is the first pass of
+// a multi-pass kernel (its transposed store goes through shared memory).
+bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& radices) {
+  return radices.size() > 1 || pass.transposed_store();
+}
+
 uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
   return std::max(*std::max_element(radices.begin(), radices.end()), product(radices) / kMaxInvocations);
 }
@@ -186,18 +192,18 @@ std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
   return radices;
 }
 
-KernelLayout make_layout(const KernelSpec& spec) {
-  KernelLayout layout;
-  const uint32_t n = spec.n();
-  if (!is_power_of_two(n) || n < 2 || log2_exact(n) > kMaxLog2N)
-    fail(spec, "shape", fmt::format("N = {} is not supported; allowed: a power of two from 2 to 2^{}", n, kMaxLog2N));
-  layout.n = n;
-  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+namespace {
 
-  // 1. Split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
-  // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and
-  // are exchanged in rounds; beyond that, several passes.
-  std::vector<std::vector<uint32_t>> pass_radices;
+// Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
+// (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and are
+// exchanged in rounds; beyond that, several passes.
+struct PassSplit {
+  std::vector<std::vector<uint32_t>> radices;  ///< per pass
+  uint32_t exchange_rounds = 1;                ///< of the single pass, when it is register-resident
+};
+
+PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget) {
+  PassSplit split;
   // Exchange rounds of a register-resident single pass with these stages; 0 if it cannot be one.
   auto register_rounds = [&](const std::vector<uint32_t>& radices) -> uint32_t {
     if (n > kMaxRegisterResident) return 0;
@@ -205,7 +211,6 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (spec.workgroup_size != 0 && spec.workgroup_size % (n / e) != 0) return 0;
     return choose_exchange_rounds(radices, e, budget);
   };
-  uint32_t exchange_rounds = 1;  // of the single pass, when it is register-resident
   // Largest pass of a multi-pass kernel: its columns fit the budget (split exchange), and
   // kMinColumns of them, at 16 values per invocation, fit kAutoWorkgroupSize invocations; or,
   // exchanged in rounds, kPlanColumns columns stay in registers (2048: two passes up to 2^22).
@@ -219,186 +224,256 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
     const uint32_t rounds = n > 2 * budget ? register_rounds(spec.radices) : 0;
     if (n <= 2 * budget || rounds != 0) {
-      pass_radices.push_back(spec.radices);
-      exchange_rounds = std::max(1u, rounds);
+      split.radices.push_back(spec.radices);
+      split.exchange_rounds = std::max(1u, rounds);
     } else {
-      pass_radices = group_radices(spec, spec.radices, 1u << max_bits);
+      split.radices = group_radices(spec, spec.radices, 1u << max_bits);
     }
   } else if (n <= 2 * budget) {
-    pass_radices.push_back(auto_radices(n, false));
+    split.radices.push_back(auto_radices(n, false));
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
-    pass_radices.push_back(register_resident_radices(n));
-    exchange_rounds = rounds;
+    split.radices.push_back(register_resident_radices(n));
+    split.exchange_rounds = rounds;
   } else {
     const uint32_t log2n = log2_exact(n);
     const uint32_t passes = (log2n + max_bits - 1) / max_bits;
-    for (uint32_t size : even_pass_sizes(log2n, passes)) pass_radices.push_back(auto_radices(size, true));
+    for (uint32_t size : even_pass_sizes(log2n, passes)) split.radices.push_back(auto_radices(size, true));
   }
+  return split;
+}
 
-  // 2. Buffers: the last pass writes the output; it reads in place from the output (safe: each
-  // of its workgroups reads exactly the elements it writes). Earlier passes alternate between
-  // output and scratch backwards from there, so three or more passes need a scratch buffer.
-  const size_t num_passes = pass_radices.size();
-  std::vector<BufferRole> dst(num_passes, BufferRole::output);
-  for (size_t p = 0; p + 1 < num_passes; ++p)
-    dst[p] = (num_passes - p) % 2 == 0 ? BufferRole::output : BufferRole::scratch;
+// Step 2: buffers. The last pass writes the output. Walking back from it, a pass that writes
+// exactly what it reads (PassLayout::in_place_safe) reads the buffer it writes; any other pass
+// reads the other one of output and scratch; the first pass reads the input. So two passes need no
+// scratch buffer, and three or more do.
+void assign_buffers(std::vector<PassLayout>& passes, uint32_t n) {
+  BufferRole dst = BufferRole::output;
+  for (size_t p = passes.size(); p-- > 0;) {
+    passes[p].dst = dst;
+    if (p == 0) {
+      passes[p].src = BufferRole::input;
+    } else {
+      const bool in_place = passes[p].in_place_safe(n);
+      passes[p].src = in_place ? dst : dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
+      dst = passes[p].src;
+    }
+  }
+}
 
-  // 3. Each pass: columns per workgroup, invocations, shared memory, twiddle offsets.
+// Step 3: tiling. Columns per workgroup, values per invocation, and the exchange through shared
+// memory (complex or split, padded or swizzled, in one round or several).
+struct ExchangeChoice {
+  bool split = false, padded = false;
+};
+
+ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std::vector<uint32_t>& radices,
+                             uint32_t exchange_rounds, uint32_t budget, size_t index) {
+  // Each invocation holds at least one butterfly of the largest radix, and more where a split of
+  // small radices would otherwise need more invocations than a workgroup may have.
+  pass.elems_per_thread = values_per_invocation(radices);
+  pass.shared.rounds = exchange_rounds;
+  pass.threads_per_column = pass.size / pass.elems_per_thread;
+  const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
+  const bool uses_shared = uses_shared_memory(pass, radices);
+  // Candidates: the complex exchange (fewest barriers) or the split one (half the shared
+  // memory), each padded or not (column mode: XOR-swizzled instead). Row mode takes the first
+  // that fits in the order complex padded, complex unpadded, split padded, split unpadded.
+  // Column mode scores columns per workgroup (wider coalesced runs), doubled when padded, and
+  // prefers complex on ties. Measured on an H100: padding beat more transforms per workgroup in
+  // row mode (N = 64: 2955 against 2668 GB/s); in column mode +1 padding beat the swizzle at
+  // equal columns (2^18: 1370 against 1153 GB/s; 2^20: 1015 against 840) and split padded beat
+  // complex swizzled (2^18: 1201 against 1153), while the swizzle with twice the columns of
+  // padding matched it (2^16: 1477 against 1478).
+  struct Candidate { bool split, padded; };
+  const std::vector<Candidate> row_order = {{false, true}, {false, false}, {true, true}, {true, false}};
+  const std::vector<Candidate> column_order = {{false, true}, {true, true}, {false, false}, {true, false}};
+  const std::vector<Candidate> register_order = {{false, false}};  // rounds were chosen for a swizzled complex slice
+  ExchangeChoice choice;
+  uint32_t best_score = 0;
+  pass.columns_per_workgroup = 0;
+  const auto& candidates = pass.exchange_rounds() > 1 ? register_order : pass.row_mode() ? row_order : column_order;
+  for (const Candidate& cand : candidates) {
+    const bool padded = cand.padded && uses_shared;
+    if (!uses_shared && cand.split) continue;
+    if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
+    const uint32_t slice = pass.exchange_size();
+    const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
+                                      padded ? padded_column(slice, pass.row_mode()) : slice,
+                                      cand.split ? 4 : kElementBytes);
+    const uint32_t score = c * (padded ? 2 : 1);
+    if (score > best_score) {
+      best_score = score;
+      pass.columns_per_workgroup = c;
+      choice = {cand.split, padded};
+    }
+  }
+  // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
+  // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
+  // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
+  // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
+  // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
+  // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
+  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0) {
+    const uint32_t span = pass.size / radices.back();  // slots the stages before the last write into
+    const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
+                                                   pass.columns_per_workgroup);
+    if (tile.columns != 0) {
+      pass.columns_per_workgroup = tile.columns;
+      pass.shared.rounds = tile.rounds;
+      choice = {false, tile.padded};
+    }
+  }
+  if (pass.columns_per_workgroup == 0) {
+    if (spec.workgroup_size != 0)
+      fail(spec, "workgroup_size",
+           fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation) within "
+                       "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
+                       spec.workgroup_size, index, pass.size, pass.elems_per_thread, spec.shared_memory_bytes,
+                       pass.threads_per_column, std::max(pass.threads_per_column, budget / pass.size * pass.threads_per_column)));
+    fail(spec, "shared_memory_bytes",
+         fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, index, pass.size));
+  }
+  pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
+  if (pass.workgroup_size > kMaxInvocations)
+    fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {})", index, pass.workgroup_size, kMaxInvocations));
+  return choice;
+}
+
+// Step 4: the shared-memory map of a tiled pass (see SharedMemoryMap).
+SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<uint32_t>& radices, ExchangeChoice choice) {
+  SharedMemoryMap map;
+  map.rounds = pass.shared.rounds;
+  if (!uses_shared_memory(pass, radices)) return map;
+  map.columns = pass.columns_per_workgroup;
+  map.slice = pass.exchange_size();
+  map.split = choice.split;
+  using Scheme = SharedMemoryMap::Scheme;
+  if (pass.row_mode()) {
+    // Register-resident: slot i of a slice is swizzled to i ^ ((i >> s) & 15), s = log2 of the
+    // first radix (at least 4), so that the first stage's stride-R writes from a half-warp land
+    // in distinct bank pairs, while reads and later writes (runs of 32 adjacent slots) stay
+    // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
+    // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
+    if (map.rounds > 1) {
+      map.scheme = Scheme::row_swizzled;
+      map.swizzle_mask = 15;
+      map.swizzle_shift = std::max(4u, log2_exact(radices.front()));
+    } else {
+      map.scheme = choice.padded ? Scheme::row_padded : Scheme::plain;
+    }
+  } else if (choice.padded) {
+    map.scheme = Scheme::column_padded;
+  } else {
+    map.swizzle_mask = std::min(map.slice, map.split ? 32u : 16u) - 1;
+    map.scheme = map.swizzle_mask != 0 ? Scheme::column_swizzled : Scheme::plain;
+  }
+  return map;
+}
+
+// Step 5: the pass's stages and their twiddles, placed in the kernel's table (stage twiddles
+// [r-1][k], then the two-level table of the inter-pass twiddle).
+void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool table, TwiddleTable& twiddles) {
+  uint32_t ns = 1;
+  for (uint32_t r : radices) {
+    StageLayout stage;
+    stage.radix = r;
+    stage.stride = ns;
+    if (table && ns > 1)
+      stage.twiddle_offset = twiddles.place({TwiddleRun::Kind::stage, 0, ns * (r - 1), uint64_t{ns} * r, ns, 0});
+    pass.stages.push_back(stage);
+    ns *= r;
+  }
+  if (pass.stride > 1) {
+    const uint64_t l = uint64_t{pass.stride} * pass.size;
+    PassTwiddles& t = pass.pass_twiddles;
+    t.lo_log2 = (log2_exact(l) + 1) / 2;
+    t.lo_count = 1u << t.lo_log2;
+    t.hi_count = 1u << (log2_exact(l) - t.lo_log2);
+    if (table) {
+      t.lo_offset = twiddles.place({TwiddleRun::Kind::pass_lo, 0, t.lo_count, l, 0, 0});
+      t.hi_offset = twiddles.place({TwiddleRun::Kind::pass_hi, 0, t.hi_count, l, 0, t.lo_log2});
+    }
+  }
+}
+
+}  // namespace
+
+KernelLayout make_layout(const KernelSpec& spec) {
+  KernelLayout layout;
+  const uint32_t n = spec.n();
+  if (!is_power_of_two(n) || n < 2 || log2_exact(n) > kMaxLog2N)
+    fail(spec, "shape", fmt::format("N = {} is not supported; allowed: a power of two from 2 to 2^{}", n, kMaxLog2N));
+  layout.n = n;
+  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const PassSplit split = split_into_passes(spec, n, budget);
+
   uint32_t stride = 1;
-  uint32_t twiddles = 0;
-  const bool table = spec.twiddles == TwiddleSource::table;
-  for (size_t p = 0; p < num_passes; ++p) {
+  for (const auto& radices : split.radices) {
     PassLayout pass;
-    pass.size = product(pass_radices[p]);
+    pass.size = product(radices);
     pass.stride = stride;
     pass.columns_per_transform = n / pass.size;
-    // Each invocation holds at least one butterfly of the largest radix, and more where a split of
-    // small radices would otherwise need more invocations than a workgroup may have.
-    pass.elems_per_thread = values_per_invocation(pass_radices[p]);
-    pass.exchange_rounds = exchange_rounds;
-    pass.threads_per_column = pass.size / pass.elems_per_thread;
-    const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
-    const bool uses_shared = pass_radices[p].size() > 1 || (!pass.row_mode() && stride == 1);
-    // Candidates: the complex exchange (fewest barriers) or the split one (half the shared
-    // memory), each padded or not (column mode: XOR-swizzled instead). Row mode takes the first
-    // that fits in the order complex padded, complex unpadded, split padded, split unpadded.
-    // Column mode scores columns per workgroup (wider coalesced runs), doubled when padded, and
-    // prefers complex on ties. Measured on an H100: padding beat more transforms per workgroup in
-    // row mode (N = 64: 2955 against 2668 GB/s); in column mode +1 padding beat the swizzle at
-    // equal columns (2^18: 1370 against 1153 GB/s; 2^20: 1015 against 840) and split padded beat
-    // complex swizzled (2^18: 1201 against 1153), while the swizzle with twice the columns of
-    // padding matched it (2^16: 1477 against 1478).
-    struct Candidate { bool split, padded; };
-    const std::vector<Candidate> row_order = {{false, true}, {false, false}, {true, true}, {true, false}};
-    const std::vector<Candidate> column_order = {{false, true}, {true, true}, {false, false}, {true, false}};
-    bool pad = false;
-    uint32_t best_score = 0;
-    pass.columns_per_workgroup = 0;
-    const std::vector<Candidate> register_order = {{false, false}};  // rounds were chosen for a swizzled complex slice
-    const auto& candidates = pass.exchange_rounds > 1 ? register_order : pass.row_mode() ? row_order : column_order;
-    for (const Candidate& cand : candidates) {
-      const bool padded = cand.padded && uses_shared;
-      if (!uses_shared && cand.split) continue;
-      if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
-      const uint32_t slice = pass.exchange_size();
-      const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
-                                        padded ? padded_column(slice, pass.row_mode()) : slice,
-                                        cand.split ? 4 : kElementBytes);
-      const uint32_t score = c * (padded ? 2 : 1);
-      if (score > best_score) {
-        best_score = score;
-        pass.columns_per_workgroup = c;
-        pass.split_exchange = cand.split;
-        pad = padded;
-      }
-    }
-    // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
-    // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
-    // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
-    // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
-    // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
-    // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
-    if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0) {
-      const uint32_t span = pass.size / pass_radices[p].back();  // slots the stages before the last write into
-      const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
-                                                     pass.columns_per_workgroup);
-      if (tile.columns != 0) {
-        pass.columns_per_workgroup = tile.columns;
-        pass.split_exchange = false;
-        pass.exchange_rounds = tile.rounds;
-        pad = tile.padded;
-      }
-    }
-    if (pass.columns_per_workgroup == 0) {
-      if (spec.workgroup_size != 0)
-        fail(spec, "workgroup_size",
-             fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation) within "
-                         "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
-                         spec.workgroup_size, p, pass.size, pass.elems_per_thread, spec.shared_memory_bytes,
-                         pass.threads_per_column, std::max(pass.threads_per_column, budget / pass.size * pass.threads_per_column)));
-      fail(spec, "shared_memory_bytes",
-           fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, p, pass.size));
-    }
-    pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
-    if (pass.workgroup_size > kMaxInvocations)
-      fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {})", p, pass.workgroup_size, kMaxInvocations));
-
-    uint32_t ns = 1;
-    for (uint32_t r : pass_radices[p]) {
-      StageLayout stage;
-      stage.radix = r;
-      stage.stride = ns;
-      if (table && ns > 1) {
-        stage.twiddle_offset = twiddles;
-        twiddles += ns * (r - 1);
-      }
-      pass.stages.push_back(stage);
-      ns *= r;
-    }
-    if (stride > 1) {
-      const uint32_t log2l = log2_exact(uint64_t{stride} * pass.size);
-      pass.pass_twiddles.lo_log2 = (log2l + 1) / 2;
-      pass.pass_twiddles.lo_count = 1u << pass.pass_twiddles.lo_log2;
-      pass.pass_twiddles.hi_count = 1u << (log2l - pass.pass_twiddles.lo_log2);
-      if (table) {
-        pass.pass_twiddles.lo_offset = twiddles;
-        twiddles += pass.pass_twiddles.lo_count;
-        pass.pass_twiddles.hi_offset = twiddles;
-        twiddles += pass.pass_twiddles.hi_count;
-      }
-    }
-    // Row mode: invocations of one transform are adjacent and a radix-R stage writes at stride R,
-    // so pad inside the column (one slot every 16 values: 16 complex = 128 bytes = all banks).
-    // Column mode: adjacent invocations are adjacent columns, M apart: pad each column by one.
-    if (uses_shared) {
-      if (pad && pass.row_mode()) pass.pad_log2 = 4;
-      // Register-resident: slot i of a slice is swizzled to i ^ ((i >> s) & 15), s = log2 of the
-      // first radix (at least 4), so that the first stage's stride-R writes from a half-warp land
-      // in distinct bank pairs, while reads and later writes (runs of 32 adjacent slots) stay
-      // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
-      // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
-      if (pass.exchange_rounds > 1 && pass.row_mode()) {
-        pass.swizzle_mask = 15;
-        pass.swizzle_shift = std::max(4u, log2_exact(pass_radices[p].front()));
-      }
-      if (pad && !pass.row_mode()) pass.column_pad = 1;
-      const uint32_t slice = pass.exchange_size();
-      if (!pad && !pass.row_mode()) pass.swizzle_mask = std::min(slice, pass.split_exchange ? 32u : 16u) - 1;
-      pass.shared_elements = pass.columns_per_workgroup * (pad ? padded_column(slice, pass.row_mode()) : slice);
-    }
-    pass.src = p == 0 ? BufferRole::input : dst[p - 1];
-    pass.dst = dst[p];
-    for (uint32_t r : pass_radices[p]) layout.radices.push_back(r);
-    layout.passes.push_back(std::move(pass));
-    stride *= layout.passes.back().size;
+    layout.passes.push_back(pass);
+    stride *= pass.size;
   }
-  layout.twiddle_count = twiddles;
+  assign_buffers(layout.passes, n);
+  for (size_t p = 0; p < layout.passes.size(); ++p) {
+    PassLayout& pass = layout.passes[p];
+    const ExchangeChoice choice = choose_tiling(spec, pass, split.radices[p], split.exchange_rounds, budget, p);
+    pass.shared = shared_memory_scheme(pass, split.radices[p], choice);
+    place_twiddles(pass, split.radices[p], spec.twiddles == TwiddleSource::table, layout.twiddles);
+    layout.radices.insert(layout.radices.end(), split.radices[p].begin(), split.radices[p].end());
+  }
   return layout;
 }
 
-std::vector<float> make_twiddle_table(const KernelLayout& layout) {
-  std::vector<float> table(2 * size_t{layout.twiddle_count});
-  // exp(-2*pi*i*m/l) in double, rounded once to float.
-  auto put = [&](uint32_t at, uint64_t m, uint64_t l) {
-    const double angle = -2.0 * M_PI * static_cast<double>(m % l) / static_cast<double>(l);
-    table[2 * size_t{at}] = static_cast<float>(std::cos(angle));
-    table[2 * size_t{at} + 1] = static_cast<float>(std::sin(angle));
-  };
-  if (layout.twiddle_count == 0) return table;
-  for (const PassLayout& pass : layout.passes) {
-    for (const StageLayout& stage : pass.stages) {
-      if (stage.stride == 1) continue;
-      for (uint32_t k = 0; k < stage.stride; ++k)
-        for (uint32_t r = 1; r < stage.radix; ++r)
-          put(stage.twiddle_offset + (r - 1) * stage.stride + k, uint64_t{r} * k, uint64_t{stage.stride} * stage.radix);
-    }
-    if (pass.stride > 1) {
-      const uint64_t l = uint64_t{pass.stride} * pass.size;
-      const PassTwiddles& t = pass.pass_twiddles;
-      for (uint32_t x = 0; x < t.lo_count; ++x) put(t.lo_offset + x, x, l);
-      for (uint32_t y = 0; y < t.hi_count; ++y) put(t.hi_offset + y, uint64_t{y} << t.lo_log2, l);
-    }
+uint32_t SharedMemoryMap::column_slots() const {
+  switch (scheme) {
+    case Scheme::none: return 0;
+    case Scheme::row_padded: return slice + (slice >> kRowPadLog2);
+    case Scheme::column_padded: return slice + 1;
+    default: return slice;
   }
+}
+
+uint32_t SharedMemoryMap::slot(uint32_t c, uint32_t i) const {
+  switch (scheme) {
+    case Scheme::none: break;
+    case Scheme::plain: return c * slice + i;
+    case Scheme::row_padded: return c * column_slots() + i + (i >> kRowPadLog2);
+    case Scheme::row_swizzled: return c * slice + (i ^ ((i >> swizzle_shift) & swizzle_mask));
+    case Scheme::column_padded: return c * column_slots() + i;
+    case Scheme::column_swizzled: return c * slice + (i ^ (c & swizzle_mask));
+  }
+  throw std::logic_error("SharedMemoryMap::slot: the pass uses no shared memory");
+}
+
+uint64_t TwiddleRun::exponent(uint32_t e) const {
+  switch (kind) {
+    case Kind::stage: return uint64_t{e / stride + 1} * (e % stride);
+    case Kind::pass_lo: return e;
+    case Kind::pass_hi: return uint64_t{e} << lo_log2;
+  }
+  return 0;
+}
+
+uint32_t TwiddleTable::place(TwiddleRun run) {
+  run.offset = count;
+  count += run.count;
+  runs.push_back(run);
+  return run.offset;
+}
+
+std::vector<float> TwiddleTable::values() const {
+  std::vector<float> table(2 * size_t{count});
+  // exp(-2*pi*i*m/l) in double, rounded once to float.
+  for (const TwiddleRun& run : runs)
+    for (uint32_t e = 0; e < run.count; ++e) {
+      const double angle =
+          -2.0 * M_PI * static_cast<double>(run.exponent(e) % run.length) / static_cast<double>(run.length);
+      table[2 * size_t{run.offset + e}] = static_cast<float>(std::cos(angle));
+      table[2 * size_t{run.offset + e} + 1] = static_cast<float>(std::sin(angle));
+    }
   return table;
 }
 

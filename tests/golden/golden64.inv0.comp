@@ -8,7 +8,6 @@ layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
 layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
 
-
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
   uint group_offset;  // first workgroup of this dispatch, when a large grid is split

@@ -24,9 +24,6 @@ struct GeneratedOutput {
   nlohmann::ordered_json manifest;
 };
 
-/// Real operations of one transform in one pass (butterflies and twiddle multiplications).
-codelet::OpCounts count_pass_ops(const KernelSpec& spec, const KernelLayout& layout, size_t pass, Direction direction);
-
 /// Generates every file of a plan. `plan_source` is the plan's file name as shown in headers.
 /// `progress` (optional) is told each variant's name before it is compiled.
 /// Throws PlanError or CompileError; nothing is written.

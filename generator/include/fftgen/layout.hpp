@@ -1,5 +1,6 @@
 // generator/plan: how one kernel variant is laid out on the GPU — passes, stages, workgroups,
-// buffers and twiddle tables. Pure arithmetic, no text: emit/ renders a KernelLayout as GLSL.
+// buffers, shared memory and twiddle tables. Pure arithmetic, no text: program.hpp turns a layout
+// into passes with views, prologues and epilogues, and emit/ renders those as GLSL.
 //
 // The algorithm is the Stockham autosort FFT in the formulation of Govindaraju et al.,
 // "High Performance Discrete Fourier Transforms on Graphics Processors" (SC'08): a radix-R step
@@ -9,6 +10,7 @@
 // M is itself a product of stages run inside the workgroup through shared memory.
 #pragma once
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "fftgen/plan.hpp"
@@ -36,7 +38,79 @@ struct PassTwiddles {
   uint32_t hi_count = 0;
 };
 
-/// One dispatch.
+/// Where value i of a workgroup's column c lies in shared memory during one exchange round. Every
+/// scheme breaks the power-of-two strides that would send a warp's accesses to one memory bank:
+/// - plain:           c*S + i (no exchange conflicts to break, or nothing fits otherwise)
+/// - row_padded:      c*(S + S/16) + i + (i >> 4): one slot every 16 values (16 complex = 128
+///                    bytes = all banks), for row mode, where a radix-R stage writes at stride R
+/// - row_swizzled:    c*S + (i ^ ((i >> shift) & mask)), for register-resident row mode: the first
+///                    stage's stride-R writes from a half-warp land in distinct bank pairs, while
+///                    reads and later writes (runs of adjacent slots) stay conflict-free
+/// - column_padded:   c*(S + 1) + i, for column mode, where adjacent invocations are adjacent
+///                    columns, S apart
+/// - column_swizzled: c*S + (i ^ (c & mask)), column mode where the padded columns do not fit
+/// S is the slice: the slots one column moves per exchange round (the whole column when the
+/// exchange takes one round).
+struct SharedMemoryMap {
+  enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled };
+  Scheme scheme = Scheme::none;  ///< none: the pass uses no shared memory
+  uint32_t columns = 0;          ///< columns (transforms in row mode) of one workgroup
+  uint32_t slice = 0;            ///< S
+  uint32_t swizzle_shift = 0;    ///< row_swizzled
+  uint32_t swizzle_mask = 0;     ///< row_swizzled, column_swizzled
+  /// Split exchange: real parts, then imaginary parts, move through a float array, which halves
+  /// the shared memory a pass needs (two more barriers per stage).
+  bool split = false;
+  /// Register-resident exchange, for transforms (row mode) or column tiles too large for shared
+  /// memory: each exchange runs in `rounds` rounds, round k moving the values whose slots lie in
+  /// [k*S, (k+1)*S) through a shared array of one slice per column. The layout guarantees that
+  /// every butterfly's outputs lie in one slice and that every invocation reads E/rounds values per
+  /// round, so only the writes are conditional (on a round number that is uniform over runs of
+  /// adjacent invocations).
+  uint32_t rounds = 1;
+
+  static constexpr uint32_t kRowPadLog2 = 4;
+  /// Slots one column takes (padding included).
+  uint32_t column_slots() const;
+  /// Slots of the whole array.
+  uint32_t elements() const { return columns * column_slots(); }
+  uint32_t bytes() const { return elements() * (split ? 4 : 8); }
+  /// The slot of value i (i < slice) of column c. The printer spells the same formula in GLSL.
+  uint32_t slot(uint32_t c, uint32_t i) const;
+};
+
+/// One entry kind of a kernel's twiddle table. Entry e of a run is exp(-2*pi*i*m/L) with
+///   stage:   L = radix*stride, e = (r-1)*stride + k -> m = r*k   (r = 1..radix-1, k < stride)
+///   pass_lo: m = e;  pass_hi: m = e << lo_log2   (two-level table of an inter-pass twiddle)
+struct TwiddleRun {
+  enum class Kind { stage, pass_lo, pass_hi };
+  Kind kind = Kind::stage;
+  uint32_t offset = 0;   ///< first entry in the table
+  uint32_t count = 0;    ///< entries
+  uint64_t length = 0;   ///< L
+  uint32_t stride = 0;   ///< stage: Ns
+  uint32_t lo_log2 = 0;  ///< pass_hi
+  /// The exponent m of entry `e` (0 <= e < count), for W_L^m.
+  uint64_t exponent(uint32_t e) const;
+};
+
+/// The twiddle table of a kernel variant: runs placed one after another. Both directions use it;
+/// the inverse conjugates. Computed in double and rounded once to float (values()).
+struct TwiddleTable {
+  std::vector<TwiddleRun> runs;
+  uint32_t count = 0;  ///< complex entries (0 for computed twiddles)
+  /// Appends a run and returns its offset.
+  uint32_t place(TwiddleRun run);
+  /// 2*count floats (re, im).
+  std::vector<float> values() const;
+};
+
+/// One dispatch over M-point sub-transforms ("columns").
+///
+/// Row mode (columns_per_transform == 1): a workgroup covers whole transforms, whose elements are
+/// contiguous, so invocations of one transform are adjacent. Column mode: the C sub-transforms of
+/// a workgroup are adjacent columns and invocations are column-fastest; column j of transform b
+/// holds the values at b*batch_stride + j + i*columns_per_transform.
 struct PassLayout {
   uint32_t size = 0;                   ///< M: sub-transform length (product of stage radices)
   uint32_t stride = 1;                 ///< product of the earlier passes' sizes
@@ -47,56 +121,34 @@ struct PassLayout {
   uint32_t workgroup_size = 0;         ///< C * M / E
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
+  SharedMemoryMap shared;
   BufferRole src = BufferRole::input;
   BufferRole dst = BufferRole::output;
-  /// Shared memory holds value i of column c at c*L + i + (i >> pad_log2) in row mode
-  /// (L = S + S/16 for S = exchange_size(); no padding when pad_log2 is 0); in column mode at c*(size + column_pad) + i,
-  /// or, where the padded columns do not fit, at c*size + (i ^ (c & swizzle_mask)); register-resident
-  /// row mode (exchange_rounds > 1) at c*S + (i ^ ((i >> swizzle_shift) & swizzle_mask)). All of them
-  /// break the power-of-two strides that would send a warp's accesses to one memory bank.
-  uint32_t pad_log2 = 0;
-  uint32_t column_pad = 0;
-  uint32_t swizzle_mask = 0;
-  uint32_t swizzle_shift = 0;
-  uint32_t shared_elements = 0;        ///< slots of shared memory (vec2, or float when split), padding included
-  /// Split exchange: the stages exchange real parts, then imaginary parts, through a float array,
-  /// which halves the shared memory a pass needs (two more barriers per stage). Chosen where the
-  /// complex exchange does not fit the budget.
-  bool split_exchange = false;
-  /// Register-resident exchange, for transforms (row mode) or column tiles too large for shared
-  /// memory: each exchange runs in `exchange_rounds` rounds, round k moving the values whose slots
-  /// lie in [k*M/rounds, (k+1)*M/rounds) through a shared array of one such slice per column
-  /// (padded or swizzled). The layout guarantees that every butterfly's outputs lie in one slice
-  /// and that every invocation reads E/rounds values per round, so only the writes are
-  /// conditional (on a round number that is uniform over runs of adjacent invocations).
-  uint32_t exchange_rounds = 1;
-  uint32_t exchange_size() const { return size / exchange_rounds; }  ///< slots of one slice per column
 
-  /// Row mode: the pass covers whole transforms (single-pass kernels), whose elements are
-  /// contiguous, so invocations of one transform are adjacent. Otherwise (column mode) the C
-  /// sub-transforms of a workgroup are adjacent columns and invocations are column-fastest.
   bool row_mode() const { return columns_per_transform == 1; }
+  uint32_t exchange_rounds() const { return shared.rounds; }
+  uint32_t exchange_size() const { return size / shared.rounds; }  ///< slots of one slice per column
   /// The first pass of a multi-pass kernel writes y[j*M + r]: its store goes through shared memory
   /// so that it stays coalesced.
   bool transposed_store() const { return !row_mode() && stride == 1; }
-  uint32_t shared_bytes() const { return shared_elements * (split_exchange ? 4 : 8); }
+  /// Whether each workgroup writes exactly the elements it reads (it may then work in place):
+  /// row mode, and the last pass of a transform (its columns j < stride are written at j + r*stride,
+  /// where they were read).
+  bool in_place_safe(uint32_t n) const { return row_mode() || uint64_t{stride} * size == n; }
+  uint32_t shared_bytes() const { return shared.bytes(); }
 };
 
 struct KernelLayout {
   uint32_t n = 0;
   std::vector<uint32_t> radices;  ///< every stage radix, in order (the split actually used)
   std::vector<PassLayout> passes;
-  uint32_t twiddle_count = 0;     ///< complex entries of the table (0 for computed twiddles)
+  TwiddleTable twiddles;
   bool needs_scratch() const;
 };
 
 /// Lays out a kernel variant. Throws PlanError (naming the kernel and field) if an explicit radix
 /// split or workgroup size cannot be honoured within the shared-memory budget.
 KernelLayout make_layout(const KernelSpec& spec);
-
-/// The forward twiddle table of a layout (both directions use it; the inverse conjugates),
-/// computed in double and rounded once to float: 2*twiddle_count floats (re, im).
-std::vector<float> make_twiddle_table(const KernelLayout& layout);
 
 /// Radices `auto` picks for an M-point sub-transform (`column_pass`: a pass of a multi-pass kernel).
 std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass);

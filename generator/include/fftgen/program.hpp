@@ -1,0 +1,153 @@
+// generator/plan: the pass IR. A kernel is, per direction, a list of passes (one dispatch each),
+// and every pass is
+//
+//   view in ──► load prologue ──► sub-FFT (stages, exchanges) ──► store epilogue ──► view out
+//
+// The layout (layout.hpp) decides the sub-FFT geometry; make_program() decides the views, the
+// prologue and the epilogue of each pass. All of it is data: emit/ prints a PassProgram as GLSL
+// (index expressions spelt under the index_math policy), the manifest writer reads its interface,
+// op counts come from it, and tests execute it on the CPU.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fftgen/codelet.hpp"
+#include "fftgen/layout.hpp"
+#include "fftgen/plan.hpp"
+
+namespace fftgen {
+
+// ---------------------------------------------------------------------------------------------
+// The pass interface, defined once: these tables drive the GLSL declarations, the HLSL registers
+// and Metal buffer indices, the manifest's bindings and push constants, and (through the
+// manifest) the runtime's descriptor sets and push-constant writes.
+
+enum class Access { read, write };
+std::string_view to_string(Access);
+
+/// What one element of a bound buffer holds, as the shader declares it.
+enum class ElementType { complex64 };
+std::string_view to_string(ElementType);
+uint32_t element_bytes(ElementType);
+
+/// A storage-buffer binding slot of set 0.
+struct ResourceSlot {
+  uint32_t binding;
+  std::string_view block;  ///< GLSL block name
+  std::string_view name;   ///< GLSL array name
+  Access access;
+};
+inline constexpr ResourceSlot kSourceSlot{0, "Src", "src", Access::read};
+inline constexpr ResourceSlot kDestinationSlot{1, "Dst", "dst", Access::write};
+inline constexpr ResourceSlot kTwiddleSlot{2, "Twiddles", "tw", Access::read};
+
+/// The push constants of every pass, in block order (uint32 each).
+struct PushConstantSlot {
+  std::string_view name;
+  std::string_view comment;  ///< as written in the GLSL block
+  uint32_t offset() const;
+};
+inline constexpr PushConstantSlot kPushConstants[] = {
+    {"batch", "transforms to compute"},
+    {"group_offset", "first workgroup of this dispatch, when a large grid is split"},
+    {"src_stride", "complex elements between consecutive transforms at binding 0"},
+    {"dst_stride", "... at binding 1"},
+};
+inline constexpr uint32_t kPushConstantBytes = 4 * (sizeof(kPushConstants) / sizeof(kPushConstants[0]));
+
+/// One binding of a pass: a slot, the buffer bound there and what it must hold.
+struct PassBinding {
+  ResourceSlot slot;
+  BufferRole role;
+  ElementType element;
+  /// Elements per transform the buffer holds beyond the first `(batch - 1) * stride` (for the
+  /// twiddle table: its whole size).
+  uint64_t elements = 0;
+  /// The push constant that carries the distance between transforms in this buffer (empty: none).
+  std::string_view stride_constant;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Views: where a pass reads or writes its values.
+
+/// Value i (0 <= i < M) of column j of transform b lies, in elements of the bound buffer, at
+///   b * <stride push constant> + column_offset(j) + i * element_stride,
+///   column_offset(j) = (j div column_split) * split_stride + (j mod column_split)   (split > 0)
+///                    = j                                                           (split = 0)
+/// Row mode has one column per transform (j = 0).
+struct View {
+  PassBinding binding;
+  uint32_t element_stride = 1;
+  uint32_t column_split = 0;
+  uint32_t split_stride = 0;
+  uint64_t column_offset(uint64_t j) const {
+    return column_split == 0 ? j : (j / column_split) * split_stride + j % column_split;
+  }
+};
+
+/// How values come in.
+enum class LoadKind {
+  plain,  ///< v = view[i]
+};
+std::string_view to_string(LoadKind);
+
+/// How values go out.
+enum class StoreKind {
+  plain,       ///< view[i] = v * scale
+  transposed,  ///< the first pass of a multi-pass kernel: y[j*M + r] through shared memory so
+               ///< that both sides stay coalesced (the view is then contiguous per workgroup)
+};
+std::string_view to_string(StoreKind);
+
+struct LoadPrologue {
+  LoadKind kind = LoadKind::plain;
+  View view;
+  /// Multiply value r of column j by W_L^(r*(j mod stride)), L = stride*M (passes after the first).
+  bool pass_twiddle = false;
+};
+
+struct StoreEpilogue {
+  StoreKind kind = StoreKind::plain;
+  View view;
+  double scale = 1.0;  ///< normalisation (the last pass of a direction)
+};
+
+/// One dispatch.
+struct PassProgram {
+  std::string name;         ///< fwd0, inv1, ...
+  Direction direction = Direction::forward;
+  size_t index = 0, count = 1;
+  PassLayout fft;           ///< the sub-FFT: tiling, stages, shared memory, twiddle placement
+  LoadPrologue load;
+  StoreEpilogue store;
+  std::vector<PassBinding> bindings;  ///< in binding order
+  bool twiddle_table = false;         ///< whether binding 2 (the kernel's twiddle table) is bound
+  TwiddleSource twiddles = TwiddleSource::table;
+  IndexMath index_math = IndexMath::bitwise;
+  uint32_t n = 0;                     ///< transform length
+
+  /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
+  codelet::OpCounts ops() const;
+};
+
+/// Every pass of both directions of a kernel variant.
+struct KernelProgram {
+  KernelLayout layout;
+  uint64_t scratch_elements = 0;  ///< per transform, of the scratch buffer (0: none)
+  std::vector<PassProgram> forward, inverse;
+  const std::vector<PassProgram>& passes(Direction d) const { return d == Direction::forward ? forward : inverse; }
+};
+
+/// Builds the passes of a kernel variant (make_layout, then views, prologues and epilogues).
+/// Throws PlanError like make_layout.
+KernelProgram make_program(const KernelSpec& spec);
+
+/// "fwd0", "inv1", ...
+std::string pass_name(Direction direction, size_t pass);
+
+/// The factor a direction's last pass applies (normalisation).
+double direction_scale(const KernelSpec& spec, Direction direction);
+
+}  // namespace fftgen
