@@ -16,7 +16,7 @@ namespace fftgen_test {
 
 using cd = std::complex<double>;
 
-// Buffers by role; each holds `batch` transforms `elements` apart (the contiguous layout).
+// Buffers by role, in vec2 units (reals as consecutive pairs); transforms contiguous.
 struct CpuBuffers {
   std::map<fftgen::BufferRole, std::vector<cd>> data;
 };
@@ -31,26 +31,47 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
   using namespace fftgen;
   const PassLayout& fft = pass.fft;
   const bool forward = pass.direction == Direction::forward;
+  const bool from_table = pass.twiddles == TwiddleSource::table;
   auto conj_if = [&](cd w) { return forward ? w : std::conj(w); };
   const View& in = pass.load.view;
   const View& out = pass.store.view;
   const std::vector<cd> src = buffers.data.at(in.binding.role);  // a copy: passes may work in place
   std::vector<cd>& dst = buffers.data[out.binding.role];
-  dst.resize(std::max<size_t>(dst.size(), size_t{batch} * out.binding.elements));
+  const uint64_t entries = uint64_t{batch} * pass.batch_scale;
+  dst.resize(std::max<size_t>(dst.size(), entries * out.binding.stride));
   const uint32_t m = fft.size, cpt = fft.columns_per_transform, ns = fft.stride;
-  const uint64_t in_stride = in.binding.elements, out_stride = out.binding.elements;
-  for (uint32_t b = 0; b < batch; ++b)
+  // W_N^k of the real separation (N = 2M).
+  auto real_twiddle = [&](uint32_t k) {
+    return conj_if(from_table ? twiddle_entry(table, pass.real_twiddle_offset + k) : exact_twiddle(k, 2 * uint64_t{m}));
+  };
+  for (uint64_t b = 0; b < entries; ++b)
     for (uint32_t j = 0; j < cpt; ++j) {
+      const uint64_t in_base = b * in.binding.stride + in.column_offset(j);
       std::vector<cd> a(m);
       for (uint32_t r = 0; r < m; ++r) {
-        a[r] = src.at(b * in_stride + in.column_offset(j) + uint64_t{r} * in.element_stride);
+        const uint64_t at = in_base + uint64_t{r} * in.element_stride;
+        switch (pass.load.kind) {
+          case LoadKind::plain: a[r] = src.at(at); break;
+          case LoadKind::c2r: {
+            const cd x = src.at(at), y = std::conj(src.at(in_base + (m - r)));
+            a[r] = (x + y) + cd(0, 1) * ((x - y) * real_twiddle(r));
+            break;
+          }
+          case LoadKind::pair_merge: {
+            const bool mirrored = r > m / 2;
+            const uint32_t k = mirrored ? m - r : r;
+            cd x = src.at(in_base + k), y = src.at(in_base + m / 2 + 1 + k);
+            if (mirrored) x = std::conj(x), y = std::conj(y);
+            a[r] = x + cd(0, 1) * y;
+            break;
+          }
+        }
         if (pass.load.pass_twiddle) {
-          const uint64_t e = uint64_t{r} * (j % ns), l = uint64_t{ns} * m;
+          const uint64_t e = uint64_t{r} * ((j / fft.interleave) % ns), l = uint64_t{ns} * m;
           const PassTwiddles& t = fft.pass_twiddles;
-          a[r] *= conj_if(pass.twiddles == TwiddleSource::table
-                              ? twiddle_entry(table, t.lo_offset + e % t.lo_count) *
-                                    twiddle_entry(table, t.hi_offset + e / t.lo_count)
-                              : exact_twiddle(e, l));
+          a[r] *= conj_if(from_table ? twiddle_entry(table, t.lo_offset + e % t.lo_count) *
+                                           twiddle_entry(table, t.hi_offset + e / t.lo_count)
+                                     : exact_twiddle(e, l));
         }
       }
       for (const StageLayout& stage : fft.stages) {
@@ -63,19 +84,39 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           for (uint32_t r = 0; r < radix; ++r) {
             v[r] = a[jj + r * (m / radix)];
             if (sns > 1 && r > 0)
-              v[r] *= conj_if(pass.twiddles == TwiddleSource::table
-                                  ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * sns + k)
-                                  : exact_twiddle(uint64_t{r} * k, uint64_t{sns} * radix));
+              v[r] *= conj_if(from_table ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * sns + k)
+                                         : exact_twiddle(uint64_t{r} * k, uint64_t{sns} * radix));
           }
           v = codelet::evaluate(dag, v);
           for (uint32_t r = 0; r < radix; ++r) next[(jj / sns) * sns * radix + k + r * sns] = v[r];
         }
         a = next;
       }
-      // Plain and transposed stores put value r of column j at the same place (the transposed
-      // one only goes through shared memory on the way).
-      for (uint32_t r = 0; r < m; ++r)
-        dst.at(b * out_stride + out.column_offset(j) + uint64_t{r} * out.element_stride) = a[r] * pass.store.scale;
+      const double scale = pass.store.scale;
+      const uint64_t out_base = b * out.binding.stride + out.column_offset(j);
+      switch (pass.store.kind) {
+        // Plain and transposed stores put value r of column j at the same place (the transposed
+        // one only goes through shared memory on the way).
+        case StoreKind::plain:
+        case StoreKind::transposed:
+          for (uint32_t r = 0; r < m; ++r) dst.at(out_base + uint64_t{r} * out.element_stride) = a[r] * scale;
+          break;
+        case StoreKind::r2c:
+          for (uint32_t k = 0; k < m; ++k) {
+            const cd z = a[k], p = std::conj(a[(m - k) % m]);
+            const cd even = (z + p) / 2.0, odd = cd(0, -1) * (z - p) / 2.0;
+            dst.at(out_base + k) = (even + real_twiddle(k) * odd) * scale;
+            if (k == 0) dst.at(out_base + m) = (even - odd) * scale;
+          }
+          break;
+        case StoreKind::pair_split:
+          for (uint32_t k = 0; k <= m / 2; ++k) {
+            const cd z = a[k], p = std::conj(a[(m - k) % m]);
+            dst.at(out_base + k) = (z + p) / 2.0 * scale;
+            dst.at(out_base + m / 2 + 1 + k) = cd(0, -1) * (z - p) / 2.0 * scale;
+          }
+          break;
+      }
     }
 }
 

@@ -7,6 +7,7 @@
 #include <kainjow/mustache.hpp>
 
 #include "fftgen/codelet.hpp"
+#include "fftgen/divisor.hpp"
 #include "fftgen/emit.hpp"
 #include "fftgen/emit_codelet.hpp"
 
@@ -14,26 +15,38 @@ namespace fftgen {
 namespace {
 
 // Spells the index arithmetic of one variant: every division, remainder and multiplication by a
-// power of two goes through here, so `index_math` changes only these spellings.
+// constant goes through here, so `index_math` changes only these spellings. `bitwise` shifts and
+// masks powers of two and divides by any other constant with a multiply-high (Divisor); `divmod`
+// writes `/`, `%` and `*`.
 class IndexMathWriter {
  public:
   explicit IndexMathWriter(IndexMath mode) : mode_(mode) {}
 
   std::string div(const std::string& x, uint32_t p) const {
     if (p == 1) return x;
-    return mode_ == IndexMath::bitwise ? fmt::format("({} >> {}u)", x, log2_exact(p)) : fmt::format("({} / {}u)", x, p);
+    if (mode_ == IndexMath::divmod) return fmt::format("({} / {}u)", x, p);
+    const Divisor d(p);
+    if (d.power_of_two()) return fmt::format("({} >> {}u)", x, d.shift);
+    uses_magic_division_ = true;
+    return fmt::format("udiv({}, {}u, {}u)", x, d.magic, d.shift);
   }
   std::string mod(const std::string& x, uint32_t p) const {
     if (p == 1) return "0u";
-    return mode_ == IndexMath::bitwise ? fmt::format("({} & {}u)", x, p - 1) : fmt::format("({} % {}u)", x, p);
+    if (mode_ == IndexMath::divmod) return fmt::format("({} % {}u)", x, p);
+    if (is_power_of_two(p)) return fmt::format("({} & {}u)", x, p - 1);
+    return fmt::format("({} - {} * {}u)", x, div(x, p), p);
   }
   std::string mul(const std::string& x, uint32_t p) const {
     if (p == 1) return x;
-    return mode_ == IndexMath::bitwise ? fmt::format("({} << {}u)", x, log2_exact(p)) : fmt::format("({} * {}u)", x, p);
+    if (mode_ == IndexMath::bitwise && is_power_of_two(p)) return fmt::format("({} << {}u)", x, log2_exact(p));
+    return fmt::format("({} * {}u)", x, p);
   }
+  /// Whether some division needed the udiv() helper (the template declares it then).
+  bool uses_magic_division() const { return uses_magic_division_; }
 
  private:
   IndexMath mode_;
+  mutable bool uses_magic_division_ = false;
 };
 
 std::string codelet_name(uint32_t radix, Direction direction) {
@@ -137,21 +150,56 @@ struct PassPrinter {
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
   }
 
+  // W_N^k of an r2c kernel's separation (N = 2M), k = q + offset: from the table or computed.
+  std::string real_twiddle(uint32_t offset) const {
+    if (pass.twiddles == TwiddleSource::table)
+      return fmt::format("tw[{}u + q]", pass.real_twiddle_offset + offset);
+    return fmt::format("twiddle(q + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.size}));
+  }
+
   void print_load() {
     const View& view = pass.load.view;
     const uint32_t e_count = fft.elems_per_thread;
+    const std::string src = view_name(view);
     for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
     body.open("if (in_range)");
-    for (uint32_t e = 0; e < e_count; ++e)
-      body.line(fmt::format("{} = {}[src_base + {}];", v(e), view_name(view), constant(e * step() * view.element_stride)));
+    switch (pass.load.kind) {
+      case LoadKind::plain:
+        for (uint32_t e = 0; e < e_count; ++e)
+          body.line(fmt::format("{} = {}[src_base + {}];", v(e), src, constant(e * step() * view.element_stride)));
+        break;
+      case LoadKind::c2r: {
+        // Value e is Z[k], k = q + e*step, from X[k] and X[H-k] of the half spectrum (H = M).
+        const uint32_t h = fft.size;
+        body.line("uint src_row = src_base - q;");
+        for (uint32_t e = 0; e < e_count; ++e)
+          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - q)], {});", v(e), src,
+                                constant(e * step()), src, constant(h - e * step()), real_twiddle(e * step())));
+        break;
+      }
+      case LoadKind::pair_merge: {
+        // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
+        const uint32_t n = fft.size, half = n / 2 + 1;
+        body.line("uint src_row = src_base - q;");
+        for (uint32_t e = 0; e < e_count; ++e) {
+          const std::string k = fmt::format("k{}", e);
+          body.line(fmt::format("uint {} = q + {};", k, constant(e * step())));
+          body.line(fmt::format("uint m{0} = {1} > {2} ? {3} - {1} : {1};", e, k, constant(n / 2), constant(n)));
+          body.line(fmt::format("{} = pair_merge({}[src_row + m{}], {}[src_row + {} + m{}], {} > {});", v(e), src, e, src,
+                                constant(half), e, k, constant(n / 2)));
+        }
+        break;
+      }
+    }
     body.close();
     if (pass.load.pass_twiddle) print_pass_twiddles();
   }
 
-  // Between passes: value r of column j is multiplied by W_L^(r*k), k = j mod stride, L = stride*M.
+  // Between passes: value r of column j is multiplied by W_L^(r*k), k = j' mod stride, L = stride*M,
+  // where j' = j div interleave is the column's position along the axis.
   void print_pass_twiddles() {
     const PassTwiddles& t = fft.pass_twiddles;
-    body.line(fmt::format("uint k = {};", im.mod("j", fft.stride)));
+    body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) {
       std::string m = fmt::format("m{}", e);
       body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
@@ -267,11 +315,62 @@ struct PassPrinter {
     }
   }
 
+  // The r2c and r2c_pair separations pair Z[k] with Z[M-k] (k = q + e*step): after an exchange,
+  // p<e> holds Z[M-k]. Invocation 0 holds both ends itself (M - e*step = (E-e)*step); every other
+  // reads slot (step - q) + (E-1-e)*step, in the round of value E-1-e.
+  void print_partner_exchange() {
+    const uint32_t e_count = fft.elems_per_thread, t = step();
+    const uint32_t per_round = e_count / fft.exchange_rounds();
+    body.line("// exchange: each value meets its mirror Z[M - k]");
+    std::vector<WriteGroup> writes(fft.exchange_rounds());
+    std::vector<Read> reads;
+    for (uint32_t e = 0; e < e_count; ++e) {
+      body.line(fmt::format("vec2 p{};", e));
+      const uint32_t k = e / per_round, e_in_round = e % per_round;
+      writes[k].at = k;
+      writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * t))), v(e));
+      const uint32_t mirror = e_count - 1 - e;
+      reads.push_back({fmt::format("p{}", e),
+                       sh("c", fmt::format("({} + {})", im.mod(fmt::format("({} - q)", constant(t)), t),
+                                           constant(mirror % per_round * t))),
+                       mirror / per_round});
+    }
+    print_exchange(writes, reads, fft.stages.size() > 1);
+    for (uint32_t e = 0; e < e_count; ++e)
+      body.line(fmt::format("p{0} = q == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
+  }
+
   void print_store() {
     const StoreEpilogue& store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
     const std::string dst = view_name(store.view);
     const uint32_t e_count = fft.elems_per_thread;
+    if (store.kind == StoreKind::r2c || store.kind == StoreKind::pair_split) {
+      print_partner_exchange();
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      if (store.kind == StoreKind::r2c) {
+        // X[k] for k = q + e*step; X[H] from Z[0] by invocation 0.
+        for (uint32_t e = 0; e < e_count; ++e)
+          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step()), v(e), e,
+                                real_twiddle(e * step()), scaled));
+        body.open("if (q == 0u)");
+        body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.size), v(0), scaled));
+        body.close();
+      } else {
+        // X[k] and Y[k] for k = q + e*step <= N/2: values below E/2, and E/2 at invocation 0.
+        const uint32_t half = fft.size / 2 + 1;
+        for (uint32_t e = 0; e <= e_count / 2; ++e) {
+          if (e == e_count / 2) body.open("if (q == 0u)");
+          body.line(fmt::format("{}[dst_base + {}] = pair_split_x({}, p{}){};", dst, constant(e * step()), v(e), e, scaled));
+          body.line(fmt::format("{}[dst_base + {}] = pair_split_y({}, p{}){};", dst, constant(half + e * step()), v(e), e,
+                                scaled));
+          if (e == e_count / 2) body.close();
+        }
+      }
+      body.close();
+      return;
+    }
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
@@ -347,7 +446,14 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header) {
   printer.print_store();
   const PassLayout& fft = pass.fft;
 
+  // GLSL functions of the prologue, the epilogue and the index math, from templates/<name>.glsl.
   std::string codelets;
+  auto add_snippet = [&](const char* name) { codelets += std::string(embedded_template(name)) + "\n"; };
+  if (printer.im.uses_magic_division()) add_snippet("udiv.glsl");
+  if (pass.load.kind == LoadKind::c2r) add_snippet("load_c2r.glsl");
+  if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
+  if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
+  if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)

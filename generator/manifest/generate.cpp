@@ -73,17 +73,21 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                                                            : "main";
   json stages = json::array();
   for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
-  // How many elements a buffer bound at `b` must hold.
+  // How many elements a buffer bound at `b` must hold, and the distance between its batch entries,
+  // in the buffer's own elements (reals of a float32 buffer).
   auto size_rule = [&](const PassBinding& b) {
-    if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.elements);
-    if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.elements);
-    return fmt::format("(batch - 1) * {} + {} elements", b.stride_constant, b.elements);
+    const uint64_t per = elements_per_vec2(b.element);
+    if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
+    if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
+    const std::string entries = pass.batch_scale == 1 ? "batch" : fmt::format("batch * {}", pass.batch_scale);
+    return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
   };
   json bindings = json::array();
   for (const PassBinding& b : pass.bindings) {
     const std::string_view access = to_string(b.slot.access);
     json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
            {"element", to_string(b.element)}, {"size_rule", size_rule(b)}};
+    if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
     if (wants(plan, Target::hlsl))
       j["hlsl_register"] = fmt::format("{}{}", b.slot.access == Access::read ? 't' : 'u', b.slot.binding);
     if (wants(plan, Target::msl)) j["msl_buffer"] = b.slot.binding;
@@ -99,8 +103,12 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
               {"size", fft.size},
               {"stages", stages},
               {"stride", fft.stride},
+              {"axis", fft.axis == 0 ? "x" : "y"},
+              {"load", to_string(pass.load.kind)},
+              {"store", to_string(pass.store.kind)},
               {"dispatch",
-               {{"columns_per_transform", fft.columns_per_transform},
+               {{"batch_scale", pass.batch_scale},
+                {"columns_per_transform", fft.columns_per_transform},
                 {"columns_per_workgroup", fft.columns_per_workgroup}}},
               {"bindings", bindings},
               {"push_constants", push},
@@ -138,7 +146,17 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
     if (progress) progress(spec.name);
     const KernelProgram program = make_program(spec);
     const KernelLayout& layout = program.layout;
-    json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape}, {"element", "complex64"}};
+    json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
+                {"transform", to_string(spec.transform)}};
+    // What the input and output buffers of each direction hold per transform.
+    json buffers = json::object();
+    for (Direction d : directions_of(spec.direction)) {
+      auto describe = [](const KernelBuffer& b) {
+        return json{{"element", to_string(b.element)}, {"elements", b.elements}};
+      };
+      buffers[std::string(to_string(d))] = {{"input", describe(program.input(d))}, {"output", describe(program.output(d))}};
+    }
+    kernel["buffers"] = buffers;
     json dirs = json::array();
     for (Direction d : directions_of(spec.direction)) dirs.push_back(to_string(d));
     kernel["directions"] = dirs;
@@ -187,7 +205,7 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
     kernels.push_back(kernel);
   }
   out.manifest = json{{"format", "fftgen-manifest"},
-                      {"format_version", 1},
+                      {"format_version", 2},
                       {"generator", std::string("fftgen ") + FFTGEN_VERSION},
                       {"plan", plan_source},
                       {"targets", targets},

@@ -112,13 +112,14 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
   return {};
 }
 
-// Whether a pass exchanges through shared memory: it has several stages, or it is the first pass of
-// a multi-pass kernel (its transposed store goes through shared memory).
+// Whether a pass exchanges through shared memory: it has several stages, its store is transposed
+// (the first pass of a multi-pass 1D kernel) or needs values other invocations hold.
 bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& radices) {
-  return radices.size() > 1 || pass.transposed_store();
+  return radices.size() > 1 || pass.transposed_store() || pass.store_exchange;
 }
 
 uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
   return std::max(*std::max_element(radices.begin(), radices.end()), product(radices) / kMaxInvocations);
 }
 
@@ -165,10 +166,8 @@ std::string_view to_string(BufferRole role) {
   return "?";
 }
 
-bool KernelLayout::needs_scratch() const {
-  return std::any_of(passes.begin(), passes.end(), [](const PassLayout& p) {
-    return p.src == BufferRole::scratch || p.dst == BufferRole::scratch;
-  });
+size_t KernelLayout::x_passes() const {
+  return static_cast<size_t>(std::count_if(passes.begin(), passes.end(), [](const PassLayout& p) { return p.axis == 0; }));
 }
 
 std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
@@ -194,6 +193,29 @@ std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
 
 namespace {
 
+// Largest pass of a multi-pass transform (log2): its columns fit the budget (split exchange), and
+// kMinColumns of them, at 16 values per invocation, fit kAutoWorkgroupSize invocations; or,
+// exchanged in rounds, kPlanColumns columns stay in registers (2048: two passes up to 2^22).
+uint32_t max_column_pass_bits(uint32_t budget) {
+  uint32_t max_bits =
+      std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
+  const uint32_t register_bits = floor_log2(kMaxRegisterResident / kPlanColumns);
+  const std::vector<uint32_t> widest = register_resident_radices(1u << register_bits);
+  if (choose_exchange_rounds(widest, values_per_invocation(widest), budget / kPlanColumns) != 0)
+    max_bits = std::max(max_bits, register_bits);
+  return max_bits;
+}
+
+// The fewest column passes of at most 2^max_bits each for a transform of n, sizes as even as
+// possible.
+std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) {
+  std::vector<std::vector<uint32_t>> radices;
+  const uint32_t log2n = log2_exact(n);
+  const uint32_t passes = (log2n + max_bits - 1) / max_bits;
+  for (uint32_t size : even_pass_sizes(log2n, passes)) radices.push_back(auto_radices(size, true));
+  return radices;
+}
+
 // Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
 // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and are
 // exchanged in rounds; beyond that, several passes.
@@ -211,16 +233,10 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     if (spec.workgroup_size != 0 && spec.workgroup_size % (n / e) != 0) return 0;
     return choose_exchange_rounds(radices, e, budget);
   };
-  // Largest pass of a multi-pass kernel: its columns fit the budget (split exchange), and
-  // kMinColumns of them, at 16 values per invocation, fit kAutoWorkgroupSize invocations; or,
-  // exchanged in rounds, kPlanColumns columns stay in registers (2048: two passes up to 2^22).
-  uint32_t max_bits =
-      std::min(floor_log2(2 * budget / kPlanColumns), floor_log2(kAutoWorkgroupSize * 16 / kMinColumns));
-  const uint32_t register_bits = floor_log2(kMaxRegisterResident / kPlanColumns);
-  const std::vector<uint32_t> widest = register_resident_radices(1u << register_bits);
-  if (choose_exchange_rounds(widest, values_per_invocation(widest), budget / kPlanColumns) != 0)
-    max_bits = std::max(max_bits, register_bits);
-  if (!spec.radices.empty()) {
+  const uint32_t max_bits = max_column_pass_bits(budget);
+  if (n == 1) {
+    split.radices.emplace_back();  // no stages
+  } else if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
     const uint32_t rounds = n > 2 * budget ? register_rounds(spec.radices) : 0;
     if (n <= 2 * budget || rounds != 0) {
@@ -235,32 +251,12 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     split.radices.push_back(register_resident_radices(n));
     split.exchange_rounds = rounds;
   } else {
-    const uint32_t log2n = log2_exact(n);
-    const uint32_t passes = (log2n + max_bits - 1) / max_bits;
-    for (uint32_t size : even_pass_sizes(log2n, passes)) split.radices.push_back(auto_radices(size, true));
+    split.radices = column_passes(n, max_bits);
   }
   return split;
 }
 
-// Step 2: buffers. The last pass writes the output. Walking back from it, a pass that writes
-// exactly what it reads (PassLayout::in_place_safe) reads the buffer it writes; any other pass
-// reads the other one of output and scratch; the first pass reads the input. So two passes need no
-// scratch buffer, and three or more do.
-void assign_buffers(std::vector<PassLayout>& passes, uint32_t n) {
-  BufferRole dst = BufferRole::output;
-  for (size_t p = passes.size(); p-- > 0;) {
-    passes[p].dst = dst;
-    if (p == 0) {
-      passes[p].src = BufferRole::input;
-    } else {
-      const bool in_place = passes[p].in_place_safe(n);
-      passes[p].src = in_place ? dst : dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
-      dst = passes[p].src;
-    }
-  }
-}
-
-// Step 3: tiling. Columns per workgroup, values per invocation, and the exchange through shared
+// Step 2: tiling. Columns per workgroup, values per invocation, and the exchange through shared
 // memory (complex or split, padded or swizzled, in one round or several).
 struct ExchangeChoice {
   bool split = false, padded = false;
@@ -339,7 +335,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   return choice;
 }
 
-// Step 4: the shared-memory map of a tiled pass (see SharedMemoryMap).
+// Step 3: the shared-memory map of a tiled pass (see SharedMemoryMap).
 SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<uint32_t>& radices, ExchangeChoice choice) {
   SharedMemoryMap map;
   map.rounds = pass.shared.rounds;
@@ -370,7 +366,7 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
   return map;
 }
 
-// Step 5: the pass's stages and their twiddles, placed in the kernel's table (stage twiddles
+// Step 4: the pass's stages and their twiddles, placed in the kernel's table (stage twiddles
 // [r-1][k], then the two-level table of the inter-pass twiddle).
 void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool table, TwiddleTable& twiddles) {
   uint32_t ns = 1;
@@ -400,30 +396,54 @@ void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool
 
 KernelLayout make_layout(const KernelSpec& spec) {
   KernelLayout layout;
-  const uint32_t n = spec.n();
-  if (!is_power_of_two(n) || n < 2 || log2_exact(n) > kMaxLog2N)
-    fail(spec, "shape", fmt::format("N = {} is not supported; allowed: a power of two from 2 to 2^{}", n, kMaxLog2N));
-  layout.n = n;
+  const uint32_t nx = spec.n();
+  const bool two_d = spec.is_2d();
+  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N;
+  for (uint32_t side : spec.shape)
+    if (!is_power_of_two(side) || side < 2 || ceil_log2(side) > max_log2)
+      fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: a power of two from 2 to 2^{}",
+                                      two_d ? (side == nx ? "NX" : "NY") : "N", side, max_log2));
+  // An r2c kernel transforms N reals as N/2 complex values, then separates (see program.hpp).
+  const bool real = spec.transform == Transform::r2c;
+  layout.n = real ? nx / 2 : nx;
+  layout.ny = spec.ny();
+  layout.columns = real ? nx / 2 + 1 : nx;
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
-  const PassSplit split = split_into_passes(spec, n, budget);
 
-  uint32_t stride = 1;
-  for (const auto& radices : split.radices) {
-    PassLayout pass;
-    pass.size = product(radices);
-    pass.stride = stride;
-    pass.columns_per_transform = n / pass.size;
-    layout.passes.push_back(pass);
-    stride *= pass.size;
+  struct Axis {
+    uint32_t length, interleave;
+    PassSplit split;
+  };
+  std::vector<Axis> axes{{layout.n, 1, split_into_passes(spec, layout.n, budget)}};
+  if (spec.transform != Transform::c2c && axes[0].split.radices.size() > 1)
+    fail(spec, "shape",
+         fmt::format("{} of N = {} would need {} passes along X; {} kernels run in one pass along X, up to N = {} "
+                     "(or less with a small shared_memory_bytes)", to_string(spec.transform), nx,
+                     axes[0].split.radices.size(), to_string(spec.transform), (real ? 2 : 1) * kMaxRegisterResident));
+  if (two_d) axes.push_back({layout.ny, layout.columns, {column_passes(layout.ny, max_column_pass_bits(budget)), 1}});
+
+  for (uint32_t a = 0; a < axes.size(); ++a) {
+    uint32_t stride = 1;
+    for (const auto& radices : axes[a].split.radices) {
+      PassLayout pass;
+      pass.axis = a;
+      pass.length = axes[a].length;
+      pass.size = product(radices);
+      pass.stride = stride;
+      pass.interleave = axes[a].interleave;
+      pass.columns_per_transform = pass.length / pass.size * pass.interleave;
+      stride *= pass.size;
+      pass.store_exchange = a == 0 && stride == pass.length && spec.transform != Transform::c2c;
+      const size_t index = layout.passes.size();
+      const ExchangeChoice choice = choose_tiling(spec, pass, radices, axes[a].split.exchange_rounds, budget, index);
+      pass.shared = shared_memory_scheme(pass, radices, choice);
+      place_twiddles(pass, radices, spec.twiddles == TwiddleSource::table, layout.twiddles);
+      layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
+      layout.passes.push_back(std::move(pass));
+    }
   }
-  assign_buffers(layout.passes, n);
-  for (size_t p = 0; p < layout.passes.size(); ++p) {
-    PassLayout& pass = layout.passes[p];
-    const ExchangeChoice choice = choose_tiling(spec, pass, split.radices[p], split.exchange_rounds, budget, p);
-    pass.shared = shared_memory_scheme(pass, split.radices[p], choice);
-    place_twiddles(pass, split.radices[p], spec.twiddles == TwiddleSource::table, layout.twiddles);
-    layout.radices.insert(layout.radices.end(), split.radices[p].begin(), split.radices[p].end());
-  }
+  if (real && spec.twiddles == TwiddleSource::table)
+    layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;
 }
 
@@ -453,6 +473,7 @@ uint64_t TwiddleRun::exponent(uint32_t e) const {
     case Kind::stage: return uint64_t{e / stride + 1} * (e % stride);
     case Kind::pass_lo: return e;
     case Kind::pass_hi: return uint64_t{e} << lo_log2;
+    case Kind::real: return e;
   }
   return 0;
 }

@@ -26,7 +26,7 @@ namespace {
 using json = nlohmann::json;
 
 // Kernel fields in the order they vary during expansion (first = slowest) and in suffixes.
-const std::vector<std::string> kKernelFields{"name",       "shape",          "direction", "normalize",
+const std::vector<std::string> kKernelFields{"name",       "shape",          "transform", "direction", "normalize",
                                              "radices",    "index_math",     "twiddles",  "workgroup_size",
                                              "precision",  "shared_memory_bytes"};
 // Fields a wisdom winner may set (in this order when applied and reported), and the keys of an
@@ -53,7 +53,9 @@ const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
 const std::string kAllowedN =
     fmt::format("a power of two from {} to {} (2^{})", kMinN, kMaxN, kMaxLog2N);
-const std::string kAllowedShape = "[N] with N " + kAllowedN + ", or a list of such shapes";
+const std::string kAllowedSide = fmt::format("a power of two from {} to {} (2^{})", kMinN, 1u << kMaxLog2Side, kMaxLog2Side);
+const std::string kAllowedShape =
+    "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
 const std::string kAllowedRadixValues = "2, 4, 8, 16, 32, 64";
 const std::string kAllowedRadices =
     "\"auto\" or a list of radices from {" + kAllowedRadixValues + "} whose product is N";
@@ -250,13 +252,18 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
       where.fail(field, fmt::format("a list of shapes must hold only shapes like [1024]; element {} is {}", i,
                                     describe(s)),
                  kAllowedShape);
-    if (s.empty()) where.fail(field, "the shape is empty; expected [N]", kAllowedShape);
-    if (s.size() == 2)
-      where.fail(field, "2D shapes [NY, NX] are reserved for a later version; only 1D shapes [N] are supported now",
-                 kAllowedShape);
+    if (s.empty()) where.fail(field, "the shape is empty; expected [N] or [NY, NX]", kAllowedShape);
     if (s.size() > 2)
-      where.fail(field, fmt::format("a shape with {} dimensions is not supported; only 1D shapes [N] are", s.size()),
+      where.fail(field, fmt::format("a shape with {} dimensions is not supported; 1D [N] and 2D [NY, NX] are", s.size()),
                  kAllowedShape);
+    if (s.size() == 2) {
+      const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
+      uint32_t ny = static_cast<uint32_t>(read_in_range(s[0], where, field, "NY", kMinN, max_side, true, kAllowedSide));
+      uint32_t nx = static_cast<uint32_t>(read_in_range(s[1], where, field, "NX", kMinN, max_side, true, kAllowedSide));
+      out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("__n{}x{}", ny, nx),
+                     fmt::format("[{}, {}]", ny, nx)});
+      continue;
+    }
     uint32_t n = static_cast<uint32_t>(read_in_range(s[0], where, field, "N", kMinN, kMaxN, true, kAllowedN));
     out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("__n{}", n), fmt::format("[{}]", n)});
   }
@@ -399,6 +406,9 @@ V parse_version(const json& doc, const Where& where, const std::string& field,
 // The alternatives of one kernel field (any but "name"); `v` is null when the field is absent.
 std::vector<Choice> parse_kernel_field(const std::string& key, const json* v, const Where& where) {
   if (key == "shape") return parse_shape_field(v, where);
+  if (key == "transform")
+    return parse_enum_field<Transform>(v, Transform::c2c, parse_transform,
+                                       [](KernelSpec& k, Transform x) { k.transform = x; }, where, key);
   if (key == "direction")
     return parse_enum_field<DirectionSet>(v, DirectionSet::both, parse_direction_set,
                                           [](KernelSpec& k, DirectionSet x) { k.direction = x; }, where, key);
@@ -477,9 +487,22 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   }
 
   for (const auto& k : variants) {
-    const std::string mismatch = radices_mismatch(k.radices, k.n());
+    const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    if (k.is_2d() && !k.radices.empty())
+      where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
+                                        "for 1D kernels", which), "\"auto\" for a 2D shape");
+    if (k.is_2d() && k.transform == Transform::r2c_pair)
+      where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
+                                          "packed pairs (a packed spectrum times a real filter's spectrum needs no "
+                                          "separation) or r2c per channel", which),
+                 "c2c or r2c for a 2D shape");
+    // An r2c kernel's butterflies compute the half-length complex transform.
+    const uint32_t fft_length = k.transform == Transform::r2c ? k.n() / 2 : k.n();
+    const std::string mismatch = radices_mismatch(k.radices, fft_length);
     if (mismatch.empty()) continue;
-    std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    if (k.transform == Transform::r2c)
+      where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
+                                        mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
   }
   return variants;
@@ -611,6 +634,13 @@ Plan parse_document(const json& doc, const std::string& source) {
         named.fail("", fmt::format("variant name {} clashes with variant {} of kernel {} (kernels[{}]); variant "
                                    "names must be unique (ignoring case); rename one of the kernels",
                                    quote(v.name), quote(o.variant), quote(o.kernel), o.index));
+      }
+      // Combinations the layout cannot build (a split that does not fit the shared memory, an
+      // r2c kernel too long for one pass) are plan errors too, named like the others.
+      try {
+        (void)make_layout(v);
+      } catch (const PlanError& e) {
+        throw PlanError(source + ": " + e.what());
       }
       plan.kernels.push_back(std::move(v));
     }
@@ -772,6 +802,8 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
   std::vector<KernelSpec> kernels = plan.kernels;
   std::vector<WisdomChange> changes;
   for (KernelSpec& k : kernels) {
+    // The tables are measured on 1D complex transforms; they say nothing about 2D or real kernels.
+    if (k.is_2d() || k.transform != Transform::c2c) continue;
     auto it = table.find(k.n());
     if (it == table.end()) continue;
     const WisdomEntry& entry = it->second;

@@ -10,9 +10,9 @@ namespace fftgen {
 
 std::string_view to_string(Access access) { return access == Access::read ? "read" : "write"; }
 
-std::string_view to_string(ElementType) { return "complex64"; }
+std::string_view to_string(ElementType t) { return t == ElementType::complex64 ? "complex64" : "float32"; }
 
-uint32_t element_bytes(ElementType) { return 8; }
+uint32_t element_bytes(ElementType t) { return t == ElementType::complex64 ? 8 : 4; }
 
 uint32_t PushConstantSlot::offset() const {
   for (uint32_t i = 0; i < kPushConstantBytes / 4; ++i)
@@ -20,9 +20,24 @@ uint32_t PushConstantSlot::offset() const {
   return 0;
 }
 
-std::string_view to_string(LoadKind) { return "plain"; }
+std::string_view to_string(LoadKind kind) {
+  switch (kind) {
+    case LoadKind::plain: return "plain";
+    case LoadKind::c2r: return "c2r";
+    case LoadKind::pair_merge: return "pair_merge";
+  }
+  return "?";
+}
 
-std::string_view to_string(StoreKind kind) { return kind == StoreKind::plain ? "plain" : "transposed"; }
+std::string_view to_string(StoreKind kind) {
+  switch (kind) {
+    case StoreKind::plain: return "plain";
+    case StoreKind::transposed: return "transposed";
+    case StoreKind::r2c: return "r2c";
+    case StoreKind::pair_split: return "pair_split";
+  }
+  return "?";
+}
 
 std::string pass_name(Direction direction, size_t pass) {
   return fmt::format("{}{}", direction == Direction::forward ? "fwd" : "inv", pass);
@@ -31,8 +46,8 @@ std::string pass_name(Direction direction, size_t pass) {
 double direction_scale(const KernelSpec& spec, Direction direction) {
   switch (spec.normalize) {
     case Normalize::none: return 1.0;
-    case Normalize::inverse: return direction == Direction::inverse ? 1.0 / spec.n() : 1.0;
-    case Normalize::ortho: return 1.0 / std::sqrt(static_cast<double>(spec.n()));
+    case Normalize::inverse: return direction == Direction::inverse ? 1.0 / static_cast<double>(spec.points()) : 1.0;
+    case Normalize::ortho: return 1.0 / std::sqrt(static_cast<double>(spec.points()));
   }
   return 1.0;
 }
@@ -56,10 +71,6 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
   into.negs += static_cast<uint32_t>(x.negs * times);
 }
 
-PassBinding buffer_binding(const ResourceSlot& slot, BufferRole role, uint64_t elements, std::string_view stride) {
-  return {slot, role, ElementType::complex64, elements, stride};
-}
-
 }  // namespace
 
 codelet::OpCounts PassProgram::ops() const {
@@ -70,50 +81,162 @@ codelet::OpCounts PassProgram::ops() const {
     add_ops(total, codelet::count_ops(cached_codelet(stage.radix, direction)), butterflies);
     if (stage.stride > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
   }
+  // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.
+  total.adds *= batch_scale;
+  total.muls *= batch_scale;
+  total.fma_candidates *= batch_scale;
+  total.negs *= batch_scale;
   // One multiplication by the twiddle, plus one to assemble it from the two-level table.
   if (load.pass_twiddle) add_ops(total, cmul, uint64_t{n} * (twiddles == TwiddleSource::table ? 2 : 1));
+  // The separation of a real transform, per complex value of the half-length transform: two
+  // conjugate sums and differences (4 adds), a complex multiplication by the twiddle and the halving
+  // (c2r: no halving); the pair separation: the sums and differences and the halving.
+  const uint64_t values = uint64_t{fft.size} * fft.columns_per_transform * batch_scale / fft.interleave;
+  const codelet::OpCounts real_step{6, 6, 2, 0}, real_inverse_step{6, 4, 2, 0}, pair_step{4, 4, 0, 0};
+  if (store.kind == StoreKind::r2c) add_ops(total, real_step, values);
+  if (load.kind == LoadKind::c2r) add_ops(total, real_inverse_step, values);
+  if (store.kind == StoreKind::pair_split) add_ops(total, pair_step, values / 2);
   if (store.scale != 1.0) total.muls += 2 * n;
   return total;
 }
+
+namespace {
+
+// What a pass reads and writes, before buffers are chosen: complex values per transform and
+// whether it may work in place.
+struct PassIo {
+  size_t layout_index;
+  uint64_t reads = 0, writes = 0;  // vec2 values per transform
+  bool in_place = false;
+};
+
+// Buffers, walking back from the last pass (which writes the output): a pass that writes exactly
+// what it reads reads the buffer it writes; any other reads the other one of output and scratch;
+// the first pass reads the input. The output buffer holds intermediate values only where they fit
+// (the reals of a c2r kernel do not hold its half spectrum); the scratch buffer is sized to what it
+// must hold.
+void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2,
+                    std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
+  roles.assign(io.size(), {BufferRole::input, BufferRole::output});
+  BufferRole dst = BufferRole::output;
+  for (size_t p = io.size(); p-- > 0;) {
+    roles[p].second = dst;
+    if (dst == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, io[p].writes);
+    if (p == 0) break;
+    BufferRole src = dst;
+    if (!io[p].in_place) src = dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
+    if (src == BufferRole::output && io[p].reads > output_vec2) {
+      if (dst == BufferRole::scratch)
+        throw PlanError(fmt::format("kernel '{}': field 'shared_memory_bytes': {} bytes split the transform into "
+                                    "more passes than two buffers can hold; raise it",
+                                    spec.name, spec.shared_memory_bytes));
+      src = BufferRole::scratch;
+    }
+    if (src == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, io[p].reads);
+    roles[p].first = src;
+    dst = src;
+  }
+}
+
+}  // namespace
 
 KernelProgram make_program(const KernelSpec& spec) {
   KernelProgram program;
   program.layout = make_layout(spec);
   const KernelLayout& layout = program.layout;
-  const uint32_t n = layout.n;
-  program.scratch_elements = layout.needs_scratch() ? n : 0;
+  const uint32_t nx = spec.n(), ny = layout.ny;
+  const uint64_t points = spec.points();
+  const bool real = spec.transform == Transform::r2c, pair = spec.transform == Transform::r2c_pair;
+  // Complex values per row after the X passes (the rows the Y passes transform).
+  const uint64_t spectrum = uint64_t{layout.columns} * ny;
+  program.forward_input = real ? KernelBuffer{ElementType::float32, points} : KernelBuffer{ElementType::complex64, points};
+  program.forward_output = real ? KernelBuffer{ElementType::complex64, spectrum}
+                           : pair ? KernelBuffer{ElementType::complex64, uint64_t{nx} + 2}
+                                  : KernelBuffer{ElementType::complex64, points};
   const bool table = spec.twiddles == TwiddleSource::table && layout.twiddles.count > 0;
+  const size_t x_passes = layout.x_passes();
+
+  uint64_t scratch_vec2 = 0;
   for (Direction d : directions_of(spec.direction)) {
-    auto& passes = d == Direction::forward ? program.forward : program.inverse;
-    for (size_t p = 0; p < layout.passes.size(); ++p) {
-      const PassLayout& fft = layout.passes[p];
+    const bool forward = d == Direction::forward;
+    // Pass order: X then Y; the inverse of an r2c kernel (c2r) runs Y first and ends along X.
+    std::vector<size_t> order;
+    for (size_t i = 0; i < layout.passes.size(); ++i) order.push_back(i);
+    if (real && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
+
+    // vec2 values of the input, output and the values between passes, per transform.
+    const uint64_t in_vec2 = program.input(d).elements / elements_per_vec2(program.input(d).element);
+    const uint64_t out_vec2 = program.output(d).elements / elements_per_vec2(program.output(d).element);
+    std::vector<PassIo> io;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const PassLayout& fft = layout.passes[order[i]];
+      PassIo p{order[i], fft.axis == 0 ? uint64_t{layout.n} * ny : spectrum,
+               fft.axis == 0 ? uint64_t{layout.n} * ny : spectrum, fft.in_place_safe()};
+      if (i == 0) p.reads = in_vec2;
+      if (i + 1 == order.size()) p.writes = out_vec2;
+      // The separation passes change the element count: they never work in place.
+      const bool separates = fft.axis == 0 && (real || pair) && (forward ? fft.store_exchange : fft.stride == 1);
+      if (separates) {
+        p.in_place = false;
+        if (real) (forward ? p.writes : p.reads) = spectrum;
+      }
+      io.push_back(p);
+    }
+    std::vector<std::pair<BufferRole, BufferRole>> roles;
+    assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+
+    auto& passes = forward ? program.forward : program.inverse;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const PassLayout& fft = layout.passes[order[i]];
       PassProgram pass;
-      pass.name = pass_name(d, p);
+      pass.name = pass_name(d, i);
       pass.direction = d;
-      pass.index = p;
-      pass.count = layout.passes.size();
+      pass.index = i;
+      pass.count = order.size();
       pass.fft = fft;
       pass.twiddles = spec.twiddles;
       pass.index_math = spec.index_math;
-      pass.n = n;
+      pass.n = static_cast<uint32_t>(points);
+      pass.real_twiddle_offset = layout.real_twiddle_offset;
       pass.twiddle_table = table;
-      const PassBinding src = buffer_binding(kSourceSlot, fft.src, n, "src_stride");
-      const PassBinding dst = buffer_binding(kDestinationSlot, fft.dst, n, "dst_stride");
+      const bool along_x = fft.axis == 0;
+      // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows.
+      pass.batch_scale = along_x ? ny : 1;
+      const bool last = i + 1 == order.size();
+      pass.load.kind = along_x && !forward && fft.stride == 1 ? (real ? LoadKind::c2r : pair ? LoadKind::pair_merge : LoadKind::plain)
+                                                              : LoadKind::plain;
+      pass.store.kind = along_x && forward && fft.store_exchange ? (real ? StoreKind::r2c : StoreKind::pair_split)
+                        : fft.transposed_store()                  ? StoreKind::transposed
+                                                                  : StoreKind::plain;
+      // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
+      // written, and the buffers' element types.
+      auto entry_of = [&](uint64_t per_transform) { return along_x ? per_transform / ny : per_transform; };
+      const uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
+      // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
+      auto element = [&](BufferRole role) {
+        return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : ElementType::complex64;
+      };
+      const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
+      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, reads, "src_stride"};
+      const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, writes, "dst_stride"};
       pass.bindings = {src, dst};
-      if (table) pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, ""});
+      if (table)
+        pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count,
+                                 0, ""});
 
-      // Column mode reads column j at j + i*columns_per_transform; row mode reads whole transforms.
+      // Column mode reads column j at j + i*columns_per_transform; row mode reads whole rows.
       pass.load.view = {src, fft.columns_per_transform, 0, 0};
       pass.load.pass_twiddle = fft.stride > 1;
-      // Stockham: value i of column j goes to (j div S)*S*M + (j mod S) + i*S; the first pass of a
-      // multi-pass kernel (S = 1) writes y[j*M + i], through shared memory.
-      pass.store.kind = fft.transposed_store() ? StoreKind::transposed : StoreKind::plain;
+      // Stockham: value i of column j goes to (j div S')*S'*M + (j mod S') + i*S', S' = S * interleave;
+      // the first pass of a multi-pass 1D kernel (S' = 1) writes y[j*M + i], through shared memory.
+      const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
-      else pass.store.view = {dst, fft.stride, fft.stride, fft.stride * fft.size};
-      pass.store.scale = p + 1 == layout.passes.size() ? direction_scale(spec, d) : 1.0;
+      else pass.store.view = {dst, s, s, s * fft.size};
+      pass.store.scale = last ? direction_scale(spec, d) : 1.0;
       passes.push_back(std::move(pass));
     }
   }
+  program.scratch_elements = scratch_vec2;
   return program;
 }
 

@@ -18,6 +18,8 @@ constexpr Names<IndexMath, 2> kIndexMath{{{IndexMath::bitwise, "bitwise"}, {Inde
 constexpr Names<TwiddleSource, 2> kTwiddles{
     {{TwiddleSource::table, "table"}, {TwiddleSource::computed, "computed"}}};
 constexpr Names<Precision, 1> kPrecision{{{Precision::fp32, "fp32"}}};
+constexpr Names<Transform, 3> kTransform{
+    {{Transform::c2c, "c2c"}, {Transform::r2c, "r2c"}, {Transform::r2c_pair, "r2c_pair"}}};
 constexpr Names<Target, 4> kTarget{
     {{Target::spirv, "spirv"}, {Target::glsl, "glsl"}, {Target::hlsl, "hlsl"}, {Target::msl, "msl"}}};
 
@@ -51,6 +53,7 @@ std::string_view to_string(IndexMath v) { return name_of(kIndexMath, v); }
 std::string_view to_string(TwiddleSource v) { return name_of(kTwiddles, v); }
 std::string_view to_string(Precision v) { return name_of(kPrecision, v); }
 std::string_view to_string(Target v) { return name_of(kTarget, v); }
+std::string_view to_string(Transform v) { return name_of(kTransform, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -58,12 +61,14 @@ std::optional<IndexMath> parse_index_math(std::string_view s) { return parse_nam
 std::optional<TwiddleSource> parse_twiddle_source(std::string_view s) { return parse_name(kTwiddles, s); }
 std::optional<Precision> parse_precision(std::string_view s) { return parse_name(kPrecision, s); }
 std::optional<Target> parse_target(std::string_view s) { return parse_name(kTarget, s); }
+std::optional<Transform> parse_transform(std::string_view s) { return parse_name(kTransform, s); }
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
       {"direction", spellings(kDirectionSet)}, {"normalize", spellings(kNormalize)},
       {"index_math", spellings(kIndexMath)},   {"twiddles", spellings(kTwiddles)},
       {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
+      {"transform", spellings(kTransform)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

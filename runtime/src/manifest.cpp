@@ -253,9 +253,9 @@ Manifest parse_manifest(const json& doc, const std::string& source,
   Manifest m;
   m.directory = directory;
   m.format_version = static_cast<int>(r.uint("format_version"));
-  if (m.format_version != 1)
+  if (m.format_version != 1 && m.format_version != 2)
     throw ManifestError(source + ": format_version " + std::to_string(m.format_version) +
-                        " is not supported (this runtime reads version 1)");
+                        " is not supported (this runtime reads versions 1 and 2)");
   if (r.has("generator")) m.generator = r.str("generator");
   if (r.has("plan")) m.plan = r.str("plan");
   if (r.has("targets")) m.targets = r.strings("targets");

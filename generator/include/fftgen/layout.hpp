@@ -82,8 +82,9 @@ struct SharedMemoryMap {
 /// One entry kind of a kernel's twiddle table. Entry e of a run is exp(-2*pi*i*m/L) with
 ///   stage:   L = radix*stride, e = (r-1)*stride + k -> m = r*k   (r = 1..radix-1, k < stride)
 ///   pass_lo: m = e;  pass_hi: m = e << lo_log2   (two-level table of an inter-pass twiddle)
+///   real:    m = e   (L = N of an r2c kernel: the separation twiddles W_N^k, k < N/2)
 struct TwiddleRun {
-  enum class Kind { stage, pass_lo, pass_hi };
+  enum class Kind { stage, pass_lo, pass_hi, real };
   Kind kind = Kind::stage;
   uint32_t offset = 0;   ///< first entry in the table
   uint32_t count = 0;    ///< entries
@@ -105,45 +106,59 @@ struct TwiddleTable {
   std::vector<float> values() const;
 };
 
-/// One dispatch over M-point sub-transforms ("columns").
+/// One dispatch over M-point sub-transforms ("columns") along one axis.
 ///
-/// Row mode (columns_per_transform == 1): a workgroup covers whole transforms, whose elements are
-/// contiguous, so invocations of one transform are adjacent. Column mode: the C sub-transforms of
-/// a workgroup are adjacent columns and invocations are column-fastest; column j of transform b
-/// holds the values at b*batch_stride + j + i*columns_per_transform.
+/// Row mode (columns_per_transform == 1): a workgroup covers whole transforms (rows), whose
+/// elements are contiguous, so invocations of one transform are adjacent. Column mode: the C
+/// sub-transforms of a workgroup are adjacent columns and invocations are column-fastest; column j
+/// holds the values at j + i*columns_per_transform. Along Y of a 2D transform, `interleave`
+/// adjacent columns (the data's row width) belong to the same Y sub-transform position: column
+/// j is data column j mod interleave of sub-transform j div interleave.
 struct PassLayout {
+  uint32_t axis = 0;                   ///< 0: X (contiguous), 1: Y
+  uint32_t length = 0;                 ///< the axis' FFT length (X of an r2c kernel: N/2)
   uint32_t size = 0;                   ///< M: sub-transform length (product of stage radices)
-  uint32_t stride = 1;                 ///< product of the earlier passes' sizes
-  uint32_t columns_per_transform = 1;  ///< N / M: sub-transforms per transform
+  uint32_t stride = 1;                 ///< product of the earlier passes' sizes along this axis
+  uint32_t interleave = 1;             ///< data columns per sub-transform position (Y passes: the row width)
+  uint32_t columns_per_transform = 1;  ///< (length / M) * interleave: columns per transform
   uint32_t columns_per_workgroup = 1;  ///< C: sub-transforms per workgroup (transforms, in row mode)
   uint32_t elems_per_thread = 0;       ///< E: complex values each invocation holds (max radix)
   uint32_t threads_per_column = 0;     ///< M / E
   uint32_t workgroup_size = 0;         ///< C * M / E
+  /// The store needs values other invocations hold (the r2c and r2c_pair separation pairs
+  /// element k with element M-k): one more exchange through shared memory after the last stage.
+  bool store_exchange = false;
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   SharedMemoryMap shared;
-  BufferRole src = BufferRole::input;
-  BufferRole dst = BufferRole::output;
 
   bool row_mode() const { return columns_per_transform == 1; }
   uint32_t exchange_rounds() const { return shared.rounds; }
   uint32_t exchange_size() const { return size / shared.rounds; }  ///< slots of one slice per column
-  /// The first pass of a multi-pass kernel writes y[j*M + r]: its store goes through shared memory
-  /// so that it stays coalesced.
-  bool transposed_store() const { return !row_mode() && stride == 1; }
+  /// The first pass of a multi-pass 1D transform writes y[j*M + r]: its store goes through shared
+  /// memory so that it stays coalesced. (Along Y, interleaved columns already give coalesced runs.)
+  bool transposed_store() const { return !row_mode() && stride == 1 && interleave == 1; }
   /// Whether each workgroup writes exactly the elements it reads (it may then work in place):
-  /// row mode, and the last pass of a transform (its columns j < stride are written at j + r*stride,
+  /// row mode, and the last pass of an axis (its columns j < stride are written at j + r*stride,
   /// where they were read).
-  bool in_place_safe(uint32_t n) const { return row_mode() || uint64_t{stride} * size == n; }
+  bool in_place_safe() const { return row_mode() || uint64_t{stride} * size == length; }
   uint32_t shared_bytes() const { return shared.bytes(); }
 };
 
+/// The sub-FFT geometry of a kernel variant: the passes along X, then along Y (2D), and their
+/// twiddle table. Which buffers each pass reads and writes, in which order a direction runs them,
+/// and what happens on the way in and out are the program's (program.hpp).
 struct KernelLayout {
-  uint32_t n = 0;
-  std::vector<uint32_t> radices;  ///< every stage radix, in order (the split actually used)
-  std::vector<PassLayout> passes;
+  uint32_t n = 0;                 ///< the X FFT length: N, or N/2 for an r2c kernel
+  uint32_t ny = 1;                ///< NY (2D), 1 for 1D
+  uint32_t columns = 1;           ///< complex values per row after the X passes: N, or N/2 + 1 (r2c)
+  std::vector<uint32_t> radices;  ///< every stage radix, X passes then Y passes (the split actually used)
+  std::vector<PassLayout> passes; ///< X passes, then Y passes
   TwiddleTable twiddles;
-  bool needs_scratch() const;
+  /// r2c: the table offset of W_N^k, k < N/2, for the separation of the half-length transform (0
+  /// with computed twiddles).
+  uint32_t real_twiddle_offset = 0;
+  size_t x_passes() const;        ///< passes along X (the first ones)
 };
 
 /// Lays out a kernel variant. Throws PlanError (naming the kernel and field) if an explicit radix

@@ -18,7 +18,8 @@ namespace fftgen {
 struct KernelSpec {
   std::string name;       ///< unique variant name, e.g. "fft4096__divmod__computed"
   std::string plan_name;  ///< the kernel's name in the plan, e.g. "fft4096"
-  std::vector<uint32_t> shape;            ///< [N] for 1D
+  std::vector<uint32_t> shape;            ///< [N] for 1D, [NY, NX] for 2D (row-major, X contiguous)
+  Transform transform = Transform::c2c;
   DirectionSet direction = DirectionSet::both;
   Normalize normalize = Normalize::inverse;
   std::vector<uint32_t> radices;          ///< empty means "auto"
@@ -31,7 +32,13 @@ struct KernelSpec {
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
 
+  /// N along X (the contiguous axis): the transform length of a 1D kernel.
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
+  /// NY of a 2D kernel, 1 for 1D.
+  uint32_t ny() const { return shape.size() == 2 ? shape.front() : 1; }
+  bool is_2d() const { return shape.size() == 2; }
+  /// Points of one transform (the logical input size): NY * NX.
+  uint64_t points() const { return uint64_t{ny()} * n(); }
 };
 
 struct CrossCompileOptions {

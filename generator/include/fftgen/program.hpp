@@ -27,10 +27,13 @@ namespace fftgen {
 enum class Access { read, write };
 std::string_view to_string(Access);
 
-/// What one element of a bound buffer holds, as the shader declares it.
-enum class ElementType { complex64 };
+/// What one element of a bound buffer holds. Shaders read and write every buffer as vec2: a
+/// float32 buffer (real data) as pairs of consecutive reals.
+enum class ElementType { complex64, float32 };
 std::string_view to_string(ElementType);
 uint32_t element_bytes(ElementType);
+/// Elements of this type per vec2 the shader moves (2 for float32).
+inline uint32_t elements_per_vec2(ElementType t) { return t == ElementType::float32 ? 2 : 1; }
 
 /// A storage-buffer binding slot of set 0.
 struct ResourceSlot {
@@ -57,15 +60,18 @@ inline constexpr PushConstantSlot kPushConstants[] = {
 };
 inline constexpr uint32_t kPushConstantBytes = 4 * (sizeof(kPushConstants) / sizeof(kPushConstants[0]));
 
-/// One binding of a pass: a slot, the buffer bound there and what it must hold.
+/// One binding of a pass: a slot, the buffer bound there and how the pass walks it.
 struct PassBinding {
   ResourceSlot slot;
   BufferRole role;
-  ElementType element;
-  /// Elements per transform the buffer holds beyond the first `(batch - 1) * stride` (for the
-  /// twiddle table: its whole size).
-  uint64_t elements = 0;
-  /// The push constant that carries the distance between transforms in this buffer (empty: none).
+  ElementType element = ElementType::complex64;
+  /// vec2 values of one batch entry of this pass (a transform; a row for the X pass of a 2D
+  /// kernel). For the twiddle table: its whole size.
+  uint64_t entry = 0;
+  /// vec2 values between consecutive batch entries when the buffer is contiguous (the value of
+  /// `stride_constant` unless a caller lays out a 1D kernel's input or output with gaps).
+  uint64_t stride = 0;
+  /// The push constant that carries that distance (empty: none).
   std::string_view stride_constant;
 };
 
@@ -87,9 +93,13 @@ struct View {
   }
 };
 
-/// How values come in.
+/// How values come in (H = M of an r2c pass, the half length; N = M of an r2c_pair pass).
 enum class LoadKind {
-  plain,  ///< v = view[i]
+  plain,       ///< v = view[i]
+  c2r,         ///< the inverse of an r2c kernel, from the half spectrum X[0..H]:
+               ///< Z[k] = (X[k] + conj X[H-k]) + i W_N^-k (X[k] - conj X[H-k]), N = 2H
+  pair_merge,  ///< the inverse of r2c_pair, from the half spectra X[0..N/2] then Y[0..N/2]:
+               ///< Z[k] = X[k] + i Y[k], with X[N-k] = conj X[k] (likewise Y) above N/2
 };
 std::string_view to_string(LoadKind);
 
@@ -98,6 +108,11 @@ enum class StoreKind {
   plain,       ///< view[i] = v * scale
   transposed,  ///< the first pass of a multi-pass kernel: y[j*M + r] through shared memory so
                ///< that both sides stay coalesced (the view is then contiguous per workgroup)
+  r2c,         ///< forward r2c: from Z = FFT_H(x[2n] + i x[2n+1]) and Z[H-k] (through shared memory),
+               ///< X[k] = E + W_N^k O with E = (Z[k] + conj Z[H-k])/2, O = -i (Z[k] - conj Z[H-k])/2,
+               ///< for k < H, and X[H] = E_0 - O_0
+  pair_split,  ///< forward r2c_pair: X[k] = (Z[k] + conj Z[N-k])/2, Y[k] = -i (Z[k] - conj Z[N-k])/2
+               ///< for k <= N/2, written as X[0..N/2] then Y[0..N/2]
 };
 std::string_view to_string(StoreKind);
 
@@ -120,22 +135,35 @@ struct PassProgram {
   Direction direction = Direction::forward;
   size_t index = 0, count = 1;
   PassLayout fft;           ///< the sub-FFT: tiling, stages, shared memory, twiddle placement
+  uint32_t batch_scale = 1; ///< batch entries per transform (the NY rows of a 2D kernel's X pass)
   LoadPrologue load;
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
   bool twiddle_table = false;         ///< whether binding 2 (the kernel's twiddle table) is bound
   TwiddleSource twiddles = TwiddleSource::table;
   IndexMath index_math = IndexMath::bitwise;
-  uint32_t n = 0;                     ///< transform length
+  uint32_t n = 0;                     ///< points of one transform (NY * NX)
+  uint32_t real_twiddle_offset = 0;   ///< c2r and r2c: where W_N^k, k < N/2, starts in the table
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;
 };
 
 /// Every pass of both directions of a kernel variant.
+/// What a kernel's input or output buffer holds per transform.
+struct KernelBuffer {
+  ElementType element = ElementType::complex64;
+  uint64_t elements = 0;  ///< per transform, in `element`s
+};
+
 struct KernelProgram {
   KernelLayout layout;
-  uint64_t scratch_elements = 0;  ///< per transform, of the scratch buffer (0: none)
+  uint64_t scratch_elements = 0;  ///< complex64 per transform, of the scratch buffer (0: none)
+  /// Per direction: what the input and output buffers hold (an r2c kernel's forward reads reals,
+  /// its inverse writes them).
+  KernelBuffer forward_input, forward_output;
+  const KernelBuffer& input(Direction d) const { return d == Direction::forward ? forward_input : forward_output; }
+  const KernelBuffer& output(Direction d) const { return d == Direction::forward ? forward_output : forward_input; }
   std::vector<PassProgram> forward, inverse;
   const std::vector<PassProgram>& passes(Direction d) const { return d == Direction::forward ? forward : inverse; }
 };

@@ -17,6 +17,9 @@ enum class Normalize { none, inverse, ortho };
 enum class IndexMath { bitwise, divmod };
 enum class TwiddleSource { table, computed };
 enum class Precision { fp32 };
+/// c2c: complex to complex. r2c: real input, half spectrum (N/2+1 along X) out; its inverse is c2r.
+/// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
+enum class Transform { c2c, r2c, r2c_pair };
 enum class Target { spirv, glsl, hlsl, msl };
 
 std::string_view to_string(Direction);
@@ -25,6 +28,7 @@ std::string_view to_string(Normalize);
 std::string_view to_string(IndexMath);
 std::string_view to_string(TwiddleSource);
 std::string_view to_string(Precision);
+std::string_view to_string(Transform);
 std::string_view to_string(Target);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
@@ -35,6 +39,7 @@ std::optional<Normalize> parse_normalize(std::string_view);
 std::optional<IndexMath> parse_index_math(std::string_view);
 std::optional<TwiddleSource> parse_twiddle_source(std::string_view);
 std::optional<Precision> parse_precision(std::string_view);
+std::optional<Transform> parse_transform(std::string_view);
 std::optional<Target> parse_target(std::string_view);
 
 /// Directions a DirectionSet expands to, forward first.
@@ -43,12 +48,20 @@ std::vector<Direction> directions_of(DirectionSet);
 /// Radices a codelet exists for.
 inline constexpr uint32_t kSupportedRadices[] = {2, 4, 8, 16, 32, 64};
 inline constexpr uint32_t kMaxLog2N = 24;
+/// Largest side of a 2D transform: 2^13 = 8192.
+inline constexpr uint32_t kMaxLog2Side = 13;
 
 inline bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
-inline uint32_t log2_exact(uint64_t n) {
+/// ceil(log2 n).
+inline uint32_t ceil_log2(uint64_t n) {
   uint32_t l = 0;
   while ((uint64_t{1} << l) < n) ++l;
   return l;
+}
+/// log2 of a power of two; anything else is a logic error (a shift would divide wrongly).
+inline uint32_t log2_exact(uint64_t n) {
+  if (!is_power_of_two(n)) throw std::logic_error("log2_exact: " + std::to_string(n) + " is not a power of two");
+  return ceil_log2(n);
 }
 
 /// A plan that is malformed or asks for something unsupported. The message names the kernel and
