@@ -26,7 +26,7 @@ namespace detail {
 constexpr double kPi = 3.14159265358979323846264338327950288;
 
 // Computed from the first-octant angle so that equal magnitudes (e.g. cos(pi/8) and sin(3*pi/8))
-// are bit-identical constants.
+// are bit-identical constants, and exact where they can be (1/2 at multiples of pi/6).
 std::pair<double, double> unit_root(long e, long n) {
   e %= n;
   if (e < 0) e += n;
@@ -40,6 +40,10 @@ std::pair<double, double> unit_root(long e, long n) {
   double fa = kPi / 4.0 * static_cast<double>(m) / static_cast<double>(n);
   double cm = m == 0 ? 1.0 : (m == n ? std::sqrt(0.5) : std::cos(fa));
   double sm = m == 0 ? 0.0 : (m == n ? std::sqrt(0.5) : std::sin(fa));
+  if (3 * m == 2 * n) {  // fa = pi/6: sin is exactly 1/2 (std::sin gives 1/2 - 2^-54)
+    cm = std::sqrt(0.75);
+    sm = 0.5;
+  }
   // Rotations by multiples of pi/2 and reflections are exact swaps and sign changes.
   double c = 0, s = 0;
   switch (oct) {
