@@ -1,5 +1,6 @@
 // fftgen: the command-line front end of the generator library. Everything but argument handling
 // and error reporting lives in the library (generator/include/fftgen).
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -31,14 +32,17 @@ std::string read_file(const std::string& path, const char* what) {
 }
 
 void explain_radix(uint32_t radix, bool inverse) {
-  bool supported = false;
-  for (uint32_t r : fftgen::kSupportedRadices) supported |= r == radix;
-  if (!supported) throw fftgen::PlanError(fmt::format("--explain: radix {} has no codelet; allowed: 2, 4, 8, 16, 32, 64", radix));
+  namespace cl = fftgen::codelet;
+  const auto known = std::find(std::begin(cl::kCodeletRadices), std::end(cl::kCodeletRadices), radix);
+  if (known == std::end(cl::kCodeletRadices))
+    throw fftgen::PlanError(fmt::format("--explain: radix {} has no codelet; allowed: {}", radix, fmt::join(cl::kCodeletRadices, ", ")));
   const auto direction = inverse ? fftgen::Direction::inverse : fftgen::Direction::forward;
-  const fftgen::codelet::Dag dag = fftgen::codelet::make_dft(radix, direction);
-  const auto ops = fftgen::codelet::count_ops(dag);
+  const cl::Dag dag = cl::make_dft(radix, direction);
+  const auto ops = cl::count_ops(dag);
   fmt::print("// radix-{} {} codelet: {} adds, {} muls ({} FMA candidates), {} negations\n", radix,
              fftgen::to_string(direction), ops.adds, ops.muls, ops.fma_candidates, ops.negs);
+  for (const cl::FftwCounts& f : cl::kFftwN1Counts)
+    if (f.radix == radix) fmt::print("// FFTW genfft n1_{} (no FMA): {} adds, {} muls\n", radix, f.adds, f.muls);
   fmt::print("{}", fftgen::emit_codelet_glsl(dag, fmt::format("radix{}_{}", radix, inverse ? "inv" : "fwd")));
 }
 
@@ -61,7 +65,8 @@ int main(int argc, char** argv) {
   app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
-  app.add_option("--explain", explain, "print the op counts and GLSL of the radix-R codelet (R = 2, 4, 8, 16, 32, 64) and exit");
+  app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
+                 "(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"

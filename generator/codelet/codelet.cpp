@@ -1,126 +1,32 @@
-// Radix-R DFT codelets as simplified expression DAGs over real numbers.
+// Radix-R DFT codelets as simplified expression DAGs over real numbers (builder.hpp: signed
+// handles, constant folding, CSE by interning).
 //
-// The transform is built symbolically by the split-radix decomposition (Yavne 1968; Duhamel &
-// Hollmann 1984): X = DFT_{N/2}(x_{2m}) combined with DFT_{N/4}(x_{4m+1}) and DFT_{N/4}(x_{4m+3})
-// twiddled by W^k and W^{3k}. With trivial twiddles (+-1, +-i) turned into swaps and sign flips,
-// W8^k into (a +- b) * sqrt(1/2) and other twiddles into 4 muls + 2 adds, this reaches the operation
-// counts of FFTW's genfft no-twiddle codelets n1_8 / n1_16 / n1_32 / n1_64.
+// Powers of two are built by the split-radix decomposition (Yavne 1968; Duhamel & Hollmann 1984):
+// X = DFT_{N/2}(x_{2m}) combined with DFT_{N/4}(x_{4m+1}) and DFT_{N/4}(x_{4m+3}) twiddled by W^k
+// and W^{3k}. With trivial twiddles (+-1, +-i) turned into swaps and sign flips, W8^k into
+// (a +- b) * sqrt(1/2) and other twiddles into 4 muls + 2 adds, this reaches the operation counts
+// of FFTW's genfft no-twiddle codelets n1_8 / n1_16 / n1_32 / n1_64.
 //
-// Values are carried as signed handles (node id + sign), as genfft's simplifier does: a negation
-// is never a node while it can still be absorbed by the add/sub that consumes it, and c*a and
-// (-c)*a are the same mul node (stored with |c|). Only an output left negative needs fixing up.
+// Other sizes follow genfft's choice of algorithm (genfft/fft.ml): primes by prime.cpp; n = n1*n2
+// with gcd(n1, n2) = 1 by the prime-factor algorithm (Good 1958, Thomas 1963), which needs no
+// twiddles; other composites (9) by Cooley-Tukey with n1 the largest factor <= sqrt(n).
 #include "fftgen/codelet.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
-#include <tuple>
+
+#include "builder.hpp"
 
 namespace fftgen::codelet {
-namespace {
-
-struct Handle {
-  int id = -1;
-  bool neg = false;
-};
-
-Handle negate(Handle h) { return {h.id, !h.neg}; }
-
-struct Cx {
-  Handle re, im;
-};
-
-class Builder {
- public:
-  Handle input(int index) { return {intern({Op::input, -1, -1, 0.0, index}), false}; }
-
-  Handle constant(double v) {
-    int id = intern({Op::constant, -1, -1, std::fabs(v) == 0.0 ? 0.0 : std::fabs(v), -1});
-    return {id, v < 0.0};
-  }
-
-  bool is_constant(Handle h) const { return nodes_[h.id].op == Op::constant; }
-  double constant_value(Handle h) const {
-    double v = nodes_[h.id].value;
-    return h.neg ? -v : v;
-  }
-  bool is_zero(Handle h) const { return is_constant(h) && nodes_[h.id].value == 0.0; }
-
-  Handle add(Handle x, Handle y) {
-    if (is_constant(x) && is_constant(y)) return constant(constant_value(x) + constant_value(y));
-    if (is_zero(x)) return y;
-    if (is_zero(y)) return x;
-    // a + (-b) -> a - b, (-a) + b -> b - a, (-a) + (-b) -> -(a + b).
-    if (!x.neg && !y.neg) return plain_add(x.id, y.id);
-    if (!x.neg && y.neg) return plain_sub(x.id, y.id);
-    if (x.neg && !y.neg) return plain_sub(y.id, x.id);
-    return negate(plain_add(x.id, y.id));
-  }
-
-  Handle sub(Handle x, Handle y) { return add(x, negate(y)); }
-
-  Handle mul(double c, Handle x) {
-    if (c == 0.0 || is_zero(x)) return constant(0.0);
-    if (is_constant(x)) return constant(c * constant_value(x));
-    if (c == 1.0) return x;
-    if (c == -1.0) return negate(x);
-    // c * (-x) -> (-c) * x; the sign of c is carried by the handle so c*a and (-c)*a share a node.
-    int id = intern({Op::mul, x.id, -1, std::fabs(c), -1});
-    return {id, (c < 0.0) != x.neg};
-  }
-
-  // Turns a handle into a node id that holds the value itself, for a DAG output.
-  int materialise(Handle h) {
-    if (!h.neg) return h.id;
-    const Node n = nodes_[h.id];
-    switch (n.op) {
-      case Op::sub:  // -(a - b) -> b - a
-        return intern({Op::sub, n.b, n.a, 0.0, -1});
-      case Op::mul:
-        return intern({Op::mul, n.a, -1, -n.value, -1});
-      case Op::constant:
-        return intern({Op::constant, -1, -1, -n.value, -1});
-      default:
-        return intern({Op::neg, h.id, -1, 0.0, -1});
-    }
-  }
-
-  std::vector<Node> take_nodes() { return std::move(nodes_); }
-
- private:
-  Handle plain_add(int a, int b) {
-    if (a > b) std::swap(a, b);  // add is commutative: one canonical operand order
-    return {intern({Op::add, a, b, 0.0, -1}), false};
-  }
-
-  Handle plain_sub(int a, int b) {
-    if (a == b) return constant(0.0);
-    return {intern({Op::sub, a, b, 0.0, -1}), false};
-  }
-
-  int intern(const Node& n) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &n.value, sizeof bits);
-    auto key = std::make_tuple(static_cast<int>(n.op), n.a, n.b, bits, n.index);
-    auto it = table_.find(key);
-    if (it != table_.end()) return it->second;
-    int id = static_cast<int>(nodes_.size());
-    nodes_.push_back(n);
-    table_.emplace(key, id);
-    return id;
-  }
-
-  std::vector<Node> nodes_;
-  std::map<std::tuple<int, int, int, uint64_t, int>, int> table_;
-};
+namespace detail {
 
 constexpr double kPi = 3.14159265358979323846264338327950288;
 
-// cos and sin of 2*pi*e/n, computed from the first-octant angle so that equal magnitudes
-// (e.g. cos(pi/8) and sin(3*pi/8)) are bit-identical constants.
+// Computed from the first-octant angle so that equal magnitudes (e.g. cos(pi/8) and sin(3*pi/8))
+// are bit-identical constants, and exact where they can be (1/2 at multiples of pi/6).
 std::pair<double, double> unit_root(long e, long n) {
   e %= n;
   if (e < 0) e += n;
@@ -134,6 +40,10 @@ std::pair<double, double> unit_root(long e, long n) {
   double fa = kPi / 4.0 * static_cast<double>(m) / static_cast<double>(n);
   double cm = m == 0 ? 1.0 : (m == n ? std::sqrt(0.5) : std::cos(fa));
   double sm = m == 0 ? 0.0 : (m == n ? std::sqrt(0.5) : std::sin(fa));
+  if (3 * m == 2 * n) {  // fa = pi/6: sin is exactly 1/2 (std::sin gives 1/2 - 2^-54)
+    cm = std::sqrt(0.75);
+    sm = 0.5;
+  }
   // Rotations by multiples of pi/2 and reflections are exact swaps and sign changes.
   double c = 0, s = 0;
   switch (oct) {
@@ -149,12 +59,51 @@ std::pair<double, double> unit_root(long e, long n) {
   return {c, s};
 }
 
+Dag finish_dag(Builder& b, uint32_t radix, Direction direction, const std::vector<Cx>& y) {
+  std::vector<int> outs;
+  for (const Cx& c : y) {
+    outs.push_back(b.materialise(c.re));
+    outs.push_back(b.materialise(c.im));
+  }
+  std::vector<Node> all = b.take_nodes();
+
+  // Keep only the nodes reachable from the outputs; ids are already topological (operands are
+  // interned before their users), so renumbering in id order keeps that.
+  std::vector<char> live(all.size(), 0);
+  for (int o : outs) live[o] = 1;
+  for (size_t i = all.size(); i-- > 0;) {
+    if (!live[i]) continue;
+    if (all[i].a >= 0) live[all[i].a] = 1;
+    if (all[i].b >= 0) live[all[i].b] = 1;
+  }
+  std::vector<int> remap(all.size(), -1);
+  Dag dag;
+  dag.radix = radix;
+  dag.direction = direction;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!live[i]) continue;
+    Node n = all[i];
+    if (n.a >= 0) n.a = remap[n.a];
+    if (n.b >= 0) n.b = remap[n.b];
+    remap[i] = static_cast<int>(dag.nodes.size());
+    dag.nodes.push_back(n);
+  }
+  for (int o : outs) dag.outputs.push_back(remap[o]);
+  return dag;
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
 class SplitRadix {
  public:
   SplitRadix(Builder& b, int sign) : b_(b), sign_(sign) {}
 
-  Cx add(Cx x, Cx y) { return {b_.add(x.re, y.re), b_.add(x.im, y.im)}; }
-  Cx sub(Cx x, Cx y) { return {b_.sub(x.re, y.re), b_.sub(x.im, y.im)}; }
+  Cx add(Cx x, Cx y) { return cx_add(b_, x, y); }
+  Cx sub(Cx x, Cx y) { return cx_sub(b_, x, y); }
   // (s*i) * z, s = +-1: multiplication by +-i is a swap of re/im with a sign flip.
   Cx times_i(Cx z, int s) {
     if (s > 0) return {negate(z.im), z.re};  // i*(a+ib) = -b + ia
@@ -222,10 +171,80 @@ class SplitRadix {
   int sign_;
 };
 
+// Any size in kCodeletRadices: genfft's algorithm choice (genfft/fft.ml, `algorithm`).
+class MixedRadix {
+ public:
+  MixedRadix(Builder& b, int sign) : b_(b), sign_(sign), sr_(b, sign) {}
+
+  std::vector<Cx> dft(const std::vector<Cx>& x) {
+    const long n = static_cast<long>(x.size());
+    if ((n & (n - 1)) == 0) return sr_.dft(x);
+    const long r = choose_factor(n);
+    if (r == 1) return prime_dft(b_, sign_, x);
+    if (std::gcd(r, n / r) == 1) return prime_factor(x, r, n / r);
+    return cooley_tukey(x, r, n / r);
+  }
+
+ private:
+  // genfft's choose_factor: the largest n1 <= sqrt(n) with gcd(n1, n/n1) = 1 if there is one > 1,
+  // else the largest factor <= sqrt(n); 1 for a prime.
+  static long choose_factor(long n) {
+    long coprime = 1, any = 1;
+    for (long i = 2; i * i <= n; ++i) {
+      if (n % i != 0) continue;
+      any = i;
+      if (std::gcd(i, n / i) == 1) coprime = i;
+    }
+    return coprime > 1 ? coprime : any;
+  }
+
+  // x_{(i1*n2 + i2*n1) mod n} -> n2 DFTs of size n1 -> n1 DFTs of size n2; X_k sits at
+  // (k mod n1, k mod n2) by the Chinese remainder theorem, so no twiddles are needed.
+  std::vector<Cx> prime_factor(const std::vector<Cx>& x, long n1, long n2) {
+    const long n = n1 * n2;
+    std::vector<std::vector<Cx>> rows(n2);
+    for (long i2 = 0; i2 < n2; ++i2) {
+      std::vector<Cx> in(n1);
+      for (long i1 = 0; i1 < n1; ++i1) in[i1] = x[(i1 * n2 + i2 * n1) % n];
+      rows[i2] = dft(in);
+    }
+    std::vector<Cx> out(n);
+    for (long k1 = 0; k1 < n1; ++k1) {
+      std::vector<Cx> in(n2);
+      for (long k2 = 0; k2 < n2; ++k2) in[k2] = rows[k2][k1];
+      std::vector<Cx> col = dft(in);
+      for (long k = 0; k < n; ++k)
+        if (k % n1 == k1) out[k] = col[k % n2];
+    }
+    return out;
+  }
+
+  // x_{i1*n2 + i2}: n2 DFTs of size n1, twiddles W_n^{k1*i2}, n1 DFTs of size n2; X_{k1 + n1*k2}.
+  std::vector<Cx> cooley_tukey(const std::vector<Cx>& x, long n1, long n2) {
+    const long n = n1 * n2;
+    std::vector<std::vector<Cx>> rows(n2);
+    for (long i2 = 0; i2 < n2; ++i2) {
+      std::vector<Cx> in(n1);
+      for (long i1 = 0; i1 < n1; ++i1) in[i1] = x[i1 * n2 + i2];
+      rows[i2] = dft(in);
+    }
+    std::vector<Cx> out(n);
+    for (long k1 = 0; k1 < n1; ++k1) {
+      std::vector<Cx> in(n2);
+      for (long i2 = 0; i2 < n2; ++i2) in[i2] = sr_.twiddle(rows[i2][k1], k1 * i2, n);
+      std::vector<Cx> col = dft(in);
+      for (long k2 = 0; k2 < n2; ++k2) out[k1 + n1 * k2] = col[k2];
+    }
+    return out;
+  }
+
+  Builder& b_;
+  int sign_;
+  SplitRadix sr_;
+};
+
 bool supported(uint32_t radix) {
-  for (uint32_t r : kSupportedRadices)
-    if (r == radix) return true;
-  return false;
+  return std::find(std::begin(kCodeletRadices), std::end(kCodeletRadices), radix) != std::end(kCodeletRadices);
 }
 
 }  // namespace
@@ -235,39 +254,8 @@ Dag make_dft(uint32_t radix, Direction direction) {
   Builder b;
   std::vector<Cx> x(radix);
   for (uint32_t r = 0; r < radix; ++r) x[r] = {b.input(2 * static_cast<int>(r)), b.input(2 * static_cast<int>(r) + 1)};
-  SplitRadix sr(b, direction == Direction::forward ? -1 : +1);
-  std::vector<Cx> y = sr.dft(x);
-
-  std::vector<int> outs;
-  for (const Cx& c : y) {
-    outs.push_back(b.materialise(c.re));
-    outs.push_back(b.materialise(c.im));
-  }
-  std::vector<Node> all = b.take_nodes();
-
-  // Keep only the nodes reachable from the outputs; ids are already topological (operands are
-  // interned before their users), so renumbering in id order keeps that.
-  std::vector<char> live(all.size(), 0);
-  for (int o : outs) live[o] = 1;
-  for (size_t i = all.size(); i-- > 0;) {
-    if (!live[i]) continue;
-    if (all[i].a >= 0) live[all[i].a] = 1;
-    if (all[i].b >= 0) live[all[i].b] = 1;
-  }
-  std::vector<int> remap(all.size(), -1);
-  Dag dag;
-  dag.radix = radix;
-  dag.direction = direction;
-  for (size_t i = 0; i < all.size(); ++i) {
-    if (!live[i]) continue;
-    Node n = all[i];
-    if (n.a >= 0) n.a = remap[n.a];
-    if (n.b >= 0) n.b = remap[n.b];
-    remap[i] = static_cast<int>(dag.nodes.size());
-    dag.nodes.push_back(n);
-  }
-  for (int o : outs) dag.outputs.push_back(remap[o]);
-  return dag;
+  MixedRadix dft(b, direction == Direction::forward ? -1 : +1);
+  return finish_dag(b, radix, direction, dft.dft(x));
 }
 
 std::vector<std::complex<double>> evaluate(const Dag& dag, const std::vector<std::complex<double>>& x) {
