@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "fftgen/compile.hpp"
+#include "fftgen/divisor.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 
@@ -123,4 +125,29 @@ TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden
     ++compared;
   }
   if (!update) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
+}
+
+TEST_CASE("bitwise division by a constant that is not a power of two is exact", "[emit][divisor]") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<uint32_t> any;
+  for (uint32_t d : {3u, 5u, 6u, 7u, 9u, 10u, 11u, 13u, 17u, 33u, 65u, 129u, 257u, 513u, 1025u, 2049u, 4097u, 1000u,
+                     1536u, 4095u, 44100u, 123456789u, 0x80000001u, 0xFFFFFFFFu}) {
+    const fftgen::Divisor div(d);
+    REQUIRE_FALSE(div.power_of_two());
+    for (uint64_t x : std::initializer_list<uint64_t>{0, 1, uint64_t{d} - 1, d, uint64_t{d} + 1, 0x7FFFFFFF, 0xFFFFFFFF}) {
+      const auto x32 = static_cast<uint32_t>(x);
+      INFO("x = " << x32 << ", d = " << d);
+      CHECK(div.divide(x32) == x32 / d);
+    }
+    for (int i = 0; i < 20000; ++i) {
+      const uint32_t x = any(rng);
+      INFO("x = " << x << ", d = " << d);
+      CHECK(div.divide(x) == x / d);
+    }
+  }
+  // The 16-bit mulhi against a 64-bit product.
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t a = any(rng), b = any(rng);
+    CHECK(fftgen::Divisor::mulhi(a, b) == static_cast<uint32_t>((uint64_t{a} * b) >> 32));
+  }
 }

@@ -329,10 +329,11 @@ TEST_CASE("fftgen-vk run: npy in, npy out, and clean failures", "[gpu][runtime][
     r.input = dir / "absent.npy";
     expect_failure("no such file");
   }
-  SECTION("wrong length") {
+  SECTION("wrong length names the shape found and the one required") {
     write(dir / "n8.npy", encode_npy_complex64({{6, 8}, x}));
     r.input = dir / "n8.npy";
-    expect_failure("N = 16");
+    expect_failure("shape [6, 8]");
+    expect_failure("takes complex64 ('<c8') of shape [16] or [batch, 16]");
   }
   fs::remove_all(dir);
 }

@@ -58,12 +58,17 @@ int main(int argc, char** argv) {
   RunRequest run;
   std::string run_manifest, run_input, run_output;
   bool run_inverse = false;
-  auto* run_cmd = app.add_subcommand("run", "Transform a complex64 .npy file with one kernel");
+  auto* run_cmd = app.add_subcommand(
+      "run",
+      "Transform a .npy file with one kernel. Arrays: c2c kernels take and give complex64 [N] or\n"
+      "[NY, NX]; an r2c kernel's forward takes float32 [NY,] NX and gives complex64 [NY,] NX/2+1 (the\n"
+      "half spectrum), its inverse (--inverse, c2r) the other way round; an r2c_pair kernel's forward\n"
+      "gives complex64 [2, N/2+1] (the spectra of the real and imaginary parts). A leading batch\n"
+      "dimension is allowed everywhere.");
   run_cmd->add_option("manifest", run_manifest, "manifest.json (or its directory)")->required();
   run_cmd->add_option("kernel", run.kernel, "Kernel name")->required();
-  run_cmd->add_option("--input,-i", run_input, "Input .npy, dtype '<c8', shape [N] or [batch, N]")
-      ->required();
-  run_cmd->add_option("--output,-o", run_output, "Output .npy (same shape)")->required();
+  run_cmd->add_option("--input,-i", run_input, "Input .npy (dtype and shape as above)")->required();
+  run_cmd->add_option("--output,-o", run_output, "Output .npy (written whole or not at all)")->required();
   run_cmd->add_flag("--inverse", run_inverse, "Run the inverse direction");
   add_common(run_cmd);
 

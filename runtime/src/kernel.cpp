@@ -18,15 +18,19 @@ namespace fftgen::vk {
 
 namespace {
 
-// Complex elements per transform of the scratch buffer. record() pushes stride N for scratch
-// (transforms lie N apart in it), so a kernel whose passes bind scratch needs at least N each,
-// whatever the manifest's scratch_elements says; none when no pass binds it.
+// Complex elements per transform of the scratch buffer; none when no pass binds it. Version 1
+// manifests pushed stride N for scratch, so they need at least N whatever scratch_elements says.
 uint64_t scratch_elements_per_transform(const KernelInfo& k) {
   for (Direction d : k.directions)
     for (const auto& p : k.passes(d))
       for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, k.n());
+        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1);
   return 0;
+}
+
+// Bytes of the largest input or output buffer of one transform.
+uint64_t largest_buffer_bytes(const KernelInfo& k) {
+  return std::max(k.forward_input.bytes(), k.forward_output.bytes());
 }
 
 }  // namespace
@@ -63,14 +67,15 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
            "maxPerStageDescriptorStorageBuffers");
     }
   }
-  need("one transform: bytes of one buffer binding", uint64_t{info.n()} * 8,
+  need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
        lim.maxStorageBufferRange, "maxStorageBufferRange");
   if (info.twiddles)
     need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
          "maxStorageBufferRange");
   const uint64_t scratch = scratch_elements_per_transform(info);
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
-       (2 * uint64_t{info.n()} + scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
+       info.forward_input.bytes() + info.forward_output.bytes() +
+           (scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
        device.device_local_heap_bytes(), "largest device-local heap");
   return problems;
 }
@@ -246,11 +251,11 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   for (const auto& b : info.bindings) {
     if (b.binding == 0) {
       pass.src_stride_word = word("src_stride");
-      pass.src_role = b.role;
+      pass.src_binding = &b;
     }
     if (b.binding == 1) {
       pass.dst_stride_word = word("dst_stride");
-      pass.dst_role = b.role;
+      pass.dst_binding = &b;
     }
   }
 
@@ -299,19 +304,26 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
 }
 
 VkDeviceSize Kernel::required_bytes(uint32_t batch, uint32_t stride) const {
-  const uint64_t s = stride ? stride : n();
-  return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + n()) * 8;
+  return required_bytes(info_.directions.front(), true, batch, stride);
+}
+
+VkDeviceSize Kernel::required_bytes(Direction direction, bool input, uint32_t batch, uint32_t stride) const {
+  const BufferShape& b = input ? info_.input(direction) : info_.output(direction);
+  const uint64_t s = stride ? stride : b.elements;
+  return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + b.elements) * element_bytes(b.element);
 }
 
 uint32_t Kernel::max_batch() const {
   const uint64_t range = device_.limits().maxStorageBufferRange;
-  uint64_t by_range = range / 8 < n() ? 0 : (range / 8 - n()) / n() + 1;
+  uint64_t by_range = UINT32_MAX;
+  for (const BufferShape& b : {info_.forward_input, info_.forward_output})
+    by_range = std::min<uint64_t>(by_range, range / std::max<uint64_t>(b.bytes(), 1));
   // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.
   for (Direction d : info_.directions)
     for (const auto& p : info_.passes(d))
       by_range = std::min<uint64_t>(by_range, (uint64_t{UINT32_MAX} * p.columns_per_workgroup) /
-                                                  p.columns_per_transform);
-  return static_cast<uint32_t>(std::min<uint64_t>(by_range, UINT32_MAX));
+                                                  (uint64_t{p.columns_per_transform} * p.batch_scale));
+  return static_cast<uint32_t>(by_range);
 }
 
 KernelBindings Kernel::bind(const KernelIo& io) const {
@@ -321,17 +333,34 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   if (io.input.buffer == io.output.buffer)
     throw UsageError("kernel '" + info_.name +
                      "': input and output must be different buffers (kernels are out-of-place)");
+  const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
+  for (Direction d : directions)
+    if (!has(d)) throw UsageError("kernel '" + info_.name + "' has no " + to_string(d) + " direction");
   const auto& lim = device_.limits();
-  const uint32_t in_stride = io.input_stride ? io.input_stride : n();
-  const uint32_t out_stride = io.output_stride ? io.output_stride : n();
-  if (in_stride < n() || out_stride < n())
-    throw UsageError("kernel '" + info_.name + "': strides must be at least N = " +
-                     std::to_string(n()));
-  const VkDeviceSize in_bytes = required_bytes(io.max_batch, in_stride);
-  const VkDeviceSize out_bytes = required_bytes(io.max_batch, out_stride);
+  // Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take
+  // contiguous transforms (their row passes walk rows, not transforms).
+  for (Direction d : directions)
+    for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
+                                       {"output", io.output_stride, info_.output(d)}}) {
+      if (stride == 0) continue;
+      if (info_.ny() > 1 && stride != shape.elements)
+        throw UsageError("kernel '" + info_.name + "': a 2D kernel takes contiguous transforms; the " + what +
+                         " stride must be 0 or " + std::to_string(shape.elements));
+      if (stride < shape.elements)
+        throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
+                         " is less than the " + std::to_string(shape.elements) + " " + to_string(shape.element) +
+                         " elements of one " + to_string(d) + " transform");
+      if (stride % elements_per_pair(shape.element))
+        throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
+                         " of float32 data must be even (shaders move pairs of reals)");
+    }
   const VkDeviceSize scratch_bytes = scratch_elements_per_transform(info_) * 8 * io.max_batch;
-  for (auto [what, bytes] : {std::pair<const char*, VkDeviceSize>{"input", in_bytes},
-                             {"output", out_bytes}, {"scratch", scratch_bytes}})
+  std::vector<std::pair<std::string, VkDeviceSize>> ranges{{"scratch", scratch_bytes}};
+  for (Direction d : directions) {
+    ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));
+    ranges.emplace_back(std::string(to_string(d)) + " output", required_bytes(d, false, io.max_batch, io.output_stride));
+  }
+  for (const auto& [what, bytes] : ranges)
     if (bytes > lim.maxStorageBufferRange)
       throw DeviceLimitError("kernel '" + info_.name + "' with batch " +
                              std::to_string(io.max_batch) + " needs a " + what + " binding of " +
@@ -348,11 +377,11 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   KernelBindings kb;
   kb.device_ = device_.device();
   kb.max_batch_ = io.max_batch;
-  kb.input_stride_ = in_stride;
-  kb.output_stride_ = out_stride;
+  kb.input_stride_ = io.input_stride;
+  kb.output_stride_ = io.output_stride;
 
   uint32_t sets = 0, descriptors = 0;
-  for (Direction d : info_.directions)
+  for (Direction d : directions)
     for (const auto& p : info_.passes(d)) {
       ++sets;
       descriptors += static_cast<uint32_t>(p.bindings.size());
@@ -371,7 +400,9 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   check(vkCreateDescriptorPool(device_.device(), &pci, nullptr, &kb.pool_),
         "vkCreateDescriptorPool");
 
-  for (Direction d : info_.directions) {
+  for (Direction d : directions) {
+    const VkDeviceSize in_bytes = required_bytes(d, true, io.max_batch, io.input_stride);
+    const VkDeviceSize out_bytes = required_bytes(d, false, io.max_batch, io.output_stride);
     const auto& passes = d == Direction::forward ? forward_ : inverse_;
     const auto& infos = info_.passes(d);
     auto& out = d == Direction::forward ? kb.forward_sets_ : kb.inverse_sets_;
@@ -433,12 +464,17 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
                                   ? options.max_workgroups_per_dispatch
                                   : device_.limits().maxComputeWorkGroupCount[0];
 
-  auto stride_of = [&](BufferRole role) -> uint32_t {
-    switch (role) {
-      case BufferRole::input: return bindings.input_stride_;
-      case BufferRole::output: return bindings.output_stride_;
-      default: return n();  // scratch is always contiguous
-    }
+  if (sets.size() != passes.size())
+    throw UsageError("kernel '" + info_.name + "': the bindings were made without the " + to_string(direction) +
+                     " direction (KernelIo::directions)");
+  // The stride push constant of a binding, in pairs of floats: the caller's stride for a 1D
+  // kernel's input or output where one was given, else the manifest's (contiguous) stride.
+  auto stride_of = [&](const PassBinding* b) -> uint32_t {
+    if (!b) return 0;
+    uint64_t stride = b->stride;
+    if (b->role == BufferRole::input && bindings.input_stride_) stride = bindings.input_stride_;
+    if (b->role == BufferRole::output && bindings.output_stride_) stride = bindings.output_stride_;
+    return static_cast<uint32_t>(stride / elements_per_pair(b->element));
   };
 
   for (size_t i = 0; i < passes.size(); ++i) {
@@ -453,9 +489,9 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
     auto set = [&](int word, uint32_t value) {
       if (word >= 0) push[word] = value;
     };
-    set(pass.batch_word, batch);
-    set(pass.src_stride_word, stride_of(pass.src_role));
-    set(pass.dst_stride_word, stride_of(pass.dst_role));
+    set(pass.batch_word, static_cast<uint32_t>(uint64_t{batch} * info.batch_scale));
+    set(pass.src_stride_word, stride_of(pass.src_binding));
+    set(pass.dst_stride_word, stride_of(pass.dst_binding));
     const uint64_t total = info.workgroups(batch);
     if (total > max_groups && pass.group_offset_word < 0)
       throw UsageError("kernel '" + info_.name + "' pass " + info.name + " needs " +

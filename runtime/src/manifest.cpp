@@ -23,6 +23,8 @@ const char* to_string(BufferRole role) {
   return "?";
 }
 
+const char* to_string(ElementType type) { return type == ElementType::complex64 ? "complex64" : "float32"; }
+
 const PushConstant* PassInfo::push_constant(const std::string& n) const {
   for (const auto& p : push_constants)
     if (p.name == n) return &p;
@@ -30,7 +32,7 @@ const PushConstant* PassInfo::push_constant(const std::string& n) const {
 }
 
 uint64_t PassInfo::workgroups(uint64_t batch) const {
-  return (batch * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
+  return (batch * batch_scale * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
 }
 
 bool KernelInfo::has(Direction d) const {
@@ -130,6 +132,19 @@ class Reader {
   std::string where_;
 };
 
+ElementType parse_element(const Reader& r, const std::string& key) {
+  const std::string e = r.str(key);
+  if (e == "complex64") return ElementType::complex64;
+  if (e == "float32") return ElementType::float32;
+  r.fail(key, "complex64 or float32 (found '" + e + "')");
+}
+
+BufferShape parse_buffer(const Reader& r) {
+  BufferShape b{parse_element(r, "element"), r.uint("elements")};
+  if (b.elements == 0) r.fail("elements", "a positive integer");
+  return b;
+}
+
 PassInfo parse_pass(const Reader& r, uint32_t n) {
   PassInfo p;
   p.name = r.str("name");
@@ -149,6 +164,8 @@ PassInfo parse_pass(const Reader& r, uint32_t n) {
   if (r.has("stages")) p.stages = r.uints("stages");
   p.stride = r.has("stride") ? r.uint("stride") : 1;
   Reader d = r.child("dispatch");
+  p.batch_scale = d.has("batch_scale") ? d.uint32("batch_scale") : 1;
+  if (p.batch_scale == 0) d.fail("batch_scale", "a positive integer");
   p.columns_per_transform = d.uint32("columns_per_transform");
   p.columns_per_workgroup = d.uint32("columns_per_workgroup");
   if (p.columns_per_transform == 0) d.fail("columns_per_transform", "a positive integer");
@@ -170,6 +187,8 @@ PassInfo parse_pass(const Reader& r, uint32_t n) {
     if (access != "read" && access != "write")
       e.fail("access", "read or write (found '" + access + "')");
     pb.writes = access == "write";
+    pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
+    pb.stride = e.has("stride") ? e.uint("stride") : n;
     if (pb.set != 0)
       throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
                           " is not supported (fftgen::runtime binds set 0 only)");
@@ -200,11 +219,25 @@ KernelInfo parse_kernel(const Reader& r) {
   Reader kr(r.raw(), r.where() + "(" + k.name + ")");
   k.plan_kernel = kr.has("plan_kernel") ? kr.str("plan_kernel") : k.name;
   k.shape = kr.uints("shape");
-  if (k.shape.size() != 1 || k.shape[0] == 0)
-    kr.fail("shape", "[N] with N > 0 (only 1D kernels are supported by this runtime)");
-  if (kr.has("element")) k.element = kr.str("element");
-  if (k.element != "complex64")
-    kr.fail("element", "\"complex64\" (found \"" + k.element + "\")");
+  if (k.shape.empty() || k.shape.size() > 2 || k.shape[0] == 0 || k.shape.back() == 0)
+    kr.fail("shape", "[N] or [NY, NX] with positive sides");
+  if (kr.has("element") && kr.str("element") != "complex64")  // version 1
+    kr.fail("element", "\"complex64\" (found \"" + kr.str("element") + "\")");
+  k.transform = kr.has("transform") ? kr.str("transform") : "c2c";
+  if (k.transform != "c2c" && k.transform != "r2c" && k.transform != "r2c_pair")
+    kr.fail("transform", "c2c, r2c or r2c_pair (found '" + k.transform + "')");
+  k.forward_input = k.forward_output = {ElementType::complex64, k.points()};
+  if (kr.has("buffers")) {
+    // Either direction describes both buffers (the inverse's input is the forward's output).
+    Reader b = kr.child("buffers");
+    if (b.has("forward")) {
+      k.forward_input = parse_buffer(b.child("forward").child("input"));
+      k.forward_output = parse_buffer(b.child("forward").child("output"));
+    } else {
+      k.forward_input = parse_buffer(b.child("inverse").child("output"));
+      k.forward_output = parse_buffer(b.child("inverse").child("input"));
+    }
+  }
   for (const auto& d : kr.strings("directions")) {
     if (d == "forward") k.directions.push_back(Direction::forward);
     else if (d == "inverse") k.directions.push_back(Direction::inverse);
@@ -212,7 +245,7 @@ KernelInfo parse_kernel(const Reader& r) {
   }
   if (k.directions.empty()) kr.fail("directions", "at least one direction");
   k.normalize = kr.has("normalize") ? kr.str("normalize") : "none";
-  const double n = k.n();
+  const double n = static_cast<double>(k.points());
   if (k.normalize == "none") {
   } else if (k.normalize == "inverse") {
     k.inverse_scale = 1.0 / n;

@@ -27,10 +27,18 @@ struct Divisor {
     shift = l - 1;
   }
   bool power_of_two() const { return is_power_of_two(d); }
+  /// The high word of a 32x32-bit product from 16-bit halves, in 32-bit arithmetic, as the shader
+  /// computes it (templates/udiv.glsl).
+  static uint32_t mulhi(uint32_t a, uint32_t b) {
+    const uint32_t a_lo = a & 0xFFFFu, a_hi = a >> 16, b_lo = b & 0xFFFFu, b_hi = b >> 16;
+    const uint32_t hi_lo = a_hi * b_lo;
+    const uint32_t cross = ((a_lo * b_lo) >> 16) + (hi_lo & 0xFFFFu) + a_lo * b_hi;
+    return a_hi * b_hi + (hi_lo >> 16) + (cross >> 16);
+  }
   /// x div d the way the shader computes it.
   uint32_t divide(uint32_t x) const {
     if (power_of_two()) return x >> shift;
-    const uint32_t t = static_cast<uint32_t>((uint64_t{x} * magic) >> 32);
+    const uint32_t t = mulhi(x, magic);
     return (t + ((x - t) >> 1)) >> shift;
   }
 };

@@ -27,7 +27,8 @@ double median(std::vector<double> v) {
 
 void finish(BenchResult& r) {
   r.median_ms = median(r.trial_ms);
-  r.gb_per_s = r.median_ms > 0 ? 2.0 * static_cast<double>(r.bytes) / (r.median_ms * 1e6) : 0;
+  const uint64_t traffic = r.traffic ? r.traffic : 2 * r.bytes;
+  r.gb_per_s = r.median_ms > 0 ? static_cast<double>(traffic) / (r.median_ms * 1e6) : 0;
 }
 
 }  // namespace
@@ -119,23 +120,25 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
   r.n = info.n();
   try {
     Kernel kernel(device, info, manifest.directory);
+    const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
+    const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
     const uint64_t cap = bench_bytes(device, o.bytes);
-    r.batch = std::min<uint64_t>(cap / (uint64_t{info.n()} * 8), kernel.max_batch());
+    r.batch = std::min<uint64_t>(cap / std::max(in_bytes, out_bytes), kernel.max_batch());
     if (r.batch == 0)
-      throw UsageError("buffer of " + std::to_string(cap) + " bytes holds no transform of N = " +
-                       std::to_string(info.n()));
-    r.bytes = r.batch * info.n() * 8;
+      throw UsageError("buffer of " + std::to_string(cap) + " bytes holds no transform of kernel '" + info.name + "'");
+    r.bytes = r.batch * std::max(in_bytes, out_bytes);
+    r.traffic = r.batch * (in_bytes + out_bytes);
     BenchBuffers own;
     if (!buffers) own = make_bench_buffers(device, o);
     BenchBuffers& shared = buffers ? *buffers : own;
     const Buffer &in = shared.input, &out = shared.output;
-    fill_random(device, in.handle(), r.bytes, info.n());
+    fill_random(device, in.handle(), (r.batch * in_bytes + 15) / 16 * 16, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};
     io.max_batch = static_cast<uint32_t>(r.batch);
+    io.directions = {d};
     KernelBindings bindings = kernel.bind(io);
-    const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
     r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
       kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch));
     });
@@ -269,7 +272,7 @@ nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& 
   j["vendor_id"] = device.properties().vendorID;
   j["calls_per_trial"] = o.calls_per_trial;
   j["trials"] = o.trials;
-  j["formula"] = "GB/s = 2 * bytes of one buffer / median time of one call";
+  j["formula"] = "GB/s = traffic / median time of one call; traffic = bytes of the input + bytes of the output (2 * bytes of one buffer for complex kernels and the copy)";
   json ks = json::array();
   for (const auto& r : results) {
     json k;
@@ -277,6 +280,7 @@ nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& 
     k["n"] = r.n;
     k["batch"] = r.batch;
     k["bytes"] = r.bytes;
+    k["traffic"] = r.traffic ? r.traffic : 2 * r.bytes;
     if (r.error.empty()) {
       k["median_ms"] = r.median_ms;
       k["gb_per_s"] = r.gb_per_s;

@@ -3,6 +3,10 @@
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/vktools/npy.hpp"
+#include "fftgen/vktools/reference.hpp"
+
+#include <algorithm>
+#include <cstring>
 
 namespace fftgen::vk {
 
@@ -10,23 +14,25 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          Direction direction,
                                          const std::vector<std::complex<float>>& input,
                                          uint32_t batch, const ExecuteOptions& options) {
-  const uint64_t count = uint64_t{kernel.n()} * batch;
-  if (input.size() != count)
-    throw UsageError("kernel '" + kernel.info().name + "': input holds " +
-                     std::to_string(input.size()) + " values, batch " + std::to_string(batch) +
-                     " × N " + std::to_string(kernel.n()) + " needs " + std::to_string(count));
+  const KernelInfo& info = kernel.info();
+  const uint64_t in_count = pairs_per_transform(info, direction, true) * batch;
+  const uint64_t out_count = pairs_per_transform(info, direction, false) * batch;
+  if (input.size() != in_count)
+    throw UsageError("kernel '" + info.name + "': input holds " + std::to_string(input.size()) +
+                     " values (pairs of floats), batch " + std::to_string(batch) + " needs " +
+                     std::to_string(in_count));
   if (batch > kernel.max_batch())
-    throw DeviceLimitError("kernel '" + kernel.info().name + "': batch " + std::to_string(batch) +
+    throw DeviceLimitError("kernel '" + info.name + "': batch " + std::to_string(batch) +
                            " exceeds the device's largest bindable batch " +
                            std::to_string(kernel.max_batch()) + " (maxStorageBufferRange)");
-  const VkDeviceSize bytes = count * 8;
-  Buffer in(device, bytes), out(device, bytes);
-  upload(device, in.handle(), input.data(), bytes);
-  if (options.poison_output) fill(device, out.handle(), kNanPattern, bytes);
+  Buffer in(device, in_count * 8), out(device, out_count * 8);
+  upload(device, in.handle(), input.data(), in_count * 8);
+  if (options.poison_output) fill(device, out.handle(), kNanPattern, out_count * 8);
   KernelIo io;
   io.input = {in.handle(), 0};
   io.output = {out.handle(), 0};
   io.max_batch = batch;
+  io.directions = {direction};
   KernelBindings bindings = kernel.bind(io);
   device.run_commands([&](VkCommandBuffer cmd) {
     // Upload and fill are finished (separate waited submissions), but their writes must still
@@ -35,10 +41,41 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
     kernel.record(cmd, direction, bindings, batch, options.record);
     record_compute_to_transfer_barrier(cmd);
   });
-  std::vector<std::complex<float>> result(count);
-  download(device, out.handle(), result.data(), bytes);
+  std::vector<std::complex<float>> result(out_count);
+  download(device, out.handle(), result.data(), out_count * 8);
   return result;
 }
+
+namespace {
+
+// The trailing dimensions of one transform's input or output array, and its dtype: complex
+// [NY,] NX; real data [NY,] NX as float32; a half spectrum [NY,] NX/2+1; the two half spectra of
+// r2c_pair [2, N/2+1].
+struct ItemShape {
+  NpyType type = NpyType::complex64;
+  std::vector<uint64_t> dims;
+};
+
+ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
+  const bool spectrum_side = (d == Direction::forward) != input;  // the forward output, the inverse input
+  std::vector<uint64_t> dims;
+  if (k.ny() > 1) dims.push_back(k.ny());
+  if (k.transform == "r2c") {
+    dims.push_back(spectrum_side ? k.n() / 2 + 1 : k.n());
+    return {spectrum_side ? NpyType::complex64 : NpyType::float32, dims};
+  }
+  if (k.transform == "r2c_pair" && spectrum_side) return {NpyType::complex64, {2, k.n() / 2 + 1}};
+  dims.push_back(k.n());
+  return {NpyType::complex64, dims};
+}
+
+std::string shape_text(const std::vector<uint64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+}  // namespace
 
 void run_npy(const RunRequest& r) {
   // Everything that can fail before the GPU runs is checked first, cheapest first.
@@ -48,23 +85,38 @@ void run_npy(const RunRequest& r) {
     throw UsageError("kernel '" + info.name + "' has no " + to_string(r.direction) +
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
-  ComplexArray a = read_npy_complex64(r.input);
-  const uint64_t n = a.shape.back();
-  if (n != info.n())
-    throw UsageError(r.input.string() + ": last dimension is " + std::to_string(n) +
-                     "; kernel '" + info.name + "' transforms N = " + std::to_string(info.n()) +
-                     " (shape [N] or [batch, N] is required)");
-  const uint64_t batch = a.shape.size() == 2 ? a.shape[0] : 1;
-  if (batch > UINT32_MAX) throw UsageError(r.input.string() + ": batch too large");
+  NpyArray a = read_npy(r.input);
+  const ItemShape want = item_shape(info, r.direction, true);
+  const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +
+                               " or [batch, " + shape_text(want.dims).substr(1);
+  if (a.type != want.type)
+    throw UsageError(r.input.string() + ": dtype " + describe(a.type) + "; the " + to_string(r.direction) +
+                     " of kernel '" + info.name + "' (" + info.transform + ") takes " + expected);
+  const size_t item_rank = want.dims.size();
+  const bool batched = a.shape.size() == item_rank + 1;
+  if ((a.shape.size() != item_rank && !batched) ||
+      !std::equal(want.dims.begin(), want.dims.end(), a.shape.end() - static_cast<long>(item_rank)))
+    throw UsageError(r.input.string() + ": shape " + shape_text(a.shape) + "; the " + to_string(r.direction) +
+                     " of kernel '" + info.name + "' (" + info.transform + ") takes " + expected);
+  const uint64_t batch = batched ? a.shape[0] : 1;
+  if (batch == 0 || batch > UINT32_MAX)
+    throw UsageError(r.input.string() + ": batch " + std::to_string(batch) + " is out of range");
   DeviceOptions opts;
   opts.device_index = r.device_index;
   opts.validation = r.validation;
   Device device(opts);
   Kernel kernel(device, info, manifest.directory);
-  ComplexArray out;
-  out.shape = a.shape;
-  out.data = execute(device, kernel, r.direction, a.data, static_cast<uint32_t>(batch));
-  write_npy_complex64(r.output, out);
+  std::vector<std::complex<float>> in(a.values.size() / 2);
+  std::memcpy(in.data(), a.values.data(), a.values.size() * 4);
+  const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
+  const ItemShape got = item_shape(info, r.direction, false);
+  NpyArray out;
+  out.type = got.type;
+  if (batched) out.shape.push_back(batch);
+  out.shape.insert(out.shape.end(), got.dims.begin(), got.dims.end());
+  out.values.resize(result.size() * 2);
+  std::memcpy(out.values.data(), result.data(), result.size() * 8);
+  write_npy(r.output, out);
 }
 
 }  // namespace fftgen::vk

@@ -40,6 +40,126 @@ std::vector<std::complex<double>> reference_dft(const std::vector<std::complex<d
   return out;
 }
 
+namespace {
+
+// FFTW plans many transforms of one shape: rank 1 or 2, contiguous, batch apart by the sizes.
+enum class Kind { c2c_forward, c2c_backward, r2c, c2r };
+
+// Runs FFTW on `batch` transforms of `shape`: c2c in/out complex; r2c: `real` in, `spectrum` out;
+// c2r the other way. FFTW's planner is not thread-safe; execution is.
+void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<double>& real,
+              std::vector<std::complex<double>>& in, std::vector<std::complex<double>>& out) {
+  static std::mutex planner;
+  const int rank = static_cast<int>(shape.size());
+  int points = 1;
+  for (int s : shape) points *= s;
+  const int half = points / shape.back() * (shape.back() / 2 + 1);
+  fftw_plan plan;
+  {
+    std::lock_guard<std::mutex> lock(planner);
+    auto* c_in = reinterpret_cast<fftw_complex*>(in.data());
+    auto* c_out = reinterpret_cast<fftw_complex*>(out.data());
+    switch (kind) {
+      case Kind::c2c_forward:
+      case Kind::c2c_backward:
+        plan = fftw_plan_many_dft(rank, shape.data(), batch, c_in, nullptr, 1, points, c_out, nullptr, 1, points,
+                                  kind == Kind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
+        break;
+      case Kind::r2c:
+        plan = fftw_plan_many_dft_r2c(rank, shape.data(), batch, real.data(), nullptr, 1, points, c_out, nullptr,
+                                      1, half, FFTW_ESTIMATE);
+        break;
+      case Kind::c2r:
+        // c2r overwrites its input: `in` is a copy.
+        plan = fftw_plan_many_dft_c2r(rank, shape.data(), batch, c_in, nullptr, 1, half, real.data(), nullptr, 1,
+                                      points, FFTW_ESTIMATE);
+        break;
+    }
+  }
+  if (!plan) throw std::runtime_error("FFTW could not plan the reference transform");
+  fftw_execute(plan);
+  std::lock_guard<std::mutex> lock(planner);
+  fftw_destroy_plan(plan);
+}
+
+}  // namespace
+
+uint64_t pairs_per_transform(const KernelInfo& k, Direction d, bool input) {
+  const BufferShape& b = input ? k.input(d) : k.output(d);
+  return b.elements / elements_per_pair(b.element);
+}
+
+std::vector<std::complex<double>> reference_transform(const KernelInfo& k, Direction d,
+                                                      const std::vector<std::complex<double>>& input,
+                                                      uint32_t batch, double scale) {
+  const bool forward = d == Direction::forward;
+  std::vector<int> shape(k.shape.begin(), k.shape.end());
+  const uint64_t points = k.points(), half = points / k.n() * (k.n() / 2 + 1);
+  const uint64_t in_pairs = pairs_per_transform(k, d, true) * batch;
+  if (input.size() < in_pairs) throw std::invalid_argument("reference_transform: input holds too few values");
+  std::vector<std::complex<double>> out;
+  std::vector<double> real;
+  if (k.transform == "c2c") {
+    std::vector<std::complex<double>> in(input.begin(), input.begin() + static_cast<long>(in_pairs));
+    out.resize(in.size());
+    run_fftw(forward ? Kind::c2c_forward : Kind::c2c_backward, shape, static_cast<int>(batch), real, in, out);
+  } else if (k.transform == "r2c") {
+    if (forward) {
+      for (uint64_t i = 0; i < in_pairs; ++i) real.push_back(input[i].real()), real.push_back(input[i].imag());
+      std::vector<std::complex<double>> unused;
+      out.resize(half * batch);
+      run_fftw(Kind::r2c, shape, static_cast<int>(batch), real, unused, out);
+    } else {
+      std::vector<std::complex<double>> in(input.begin(), input.begin() + static_cast<long>(in_pairs));
+      std::vector<std::complex<double>> unused;
+      real.resize(points * batch);
+      run_fftw(Kind::c2r, shape, static_cast<int>(batch), real, in, unused);
+      for (uint64_t i = 0; i < real.size(); i += 2) out.emplace_back(real[i], real[i + 1]);
+    }
+  } else {  // r2c_pair, 1D: the real and imaginary parts are two signals
+    const uint64_t n = points, h = n / 2 + 1;
+    for (uint32_t b = 0; b < batch; ++b) {
+      std::vector<std::complex<double>> parts[2];
+      for (int part = 0; part < 2; ++part) {
+        std::vector<std::complex<double>> unused;
+        if (forward) {
+          std::vector<double> signal(n);
+          for (uint64_t i = 0; i < n; ++i) signal[i] = part ? input[b * n + i].imag() : input[b * n + i].real();
+          parts[part].resize(h);
+          run_fftw(Kind::r2c, shape, 1, signal, unused, parts[part]);
+        } else {
+          std::vector<std::complex<double>> spectrum(input.begin() + static_cast<long>(b * 2 * h + part * h),
+                                                     input.begin() + static_cast<long>(b * 2 * h + (part + 1) * h));
+          std::vector<double> signal(n);
+          run_fftw(Kind::c2r, shape, 1, signal, spectrum, unused);
+          parts[part].assign(signal.begin(), signal.end());
+        }
+      }
+      if (forward) {
+        out.insert(out.end(), parts[0].begin(), parts[0].end());
+        out.insert(out.end(), parts[1].begin(), parts[1].end());
+      } else {
+        for (uint64_t i = 0; i < n; ++i) out.emplace_back(parts[0][i].real(), parts[1][i].real());
+      }
+    }
+  }
+  if (scale != 1.0)
+    for (auto& v : out) v *= scale;
+  return out;
+}
+
+std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed) {
+  const uint64_t pairs = pairs_per_transform(k, d, true) * batch;
+  if (d == Direction::forward || k.transform == "c2c") return random_normal(pairs, seed);
+  // The inverse of a real transform takes the spectrum of real data.
+  const auto signal = random_normal(pairs_per_transform(k, Direction::forward, true) * batch, seed);
+  const auto spectrum =
+      reference_transform(k, Direction::forward, {signal.begin(), signal.end()}, batch, 1.0);
+  std::vector<std::complex<float>> out(spectrum.size());
+  for (size_t i = 0; i < out.size(); ++i) out[i] = std::complex<float>(spectrum[i]);
+  return out;
+}
+
 ErrorStats compare(const std::vector<std::complex<float>>& out,
                    const std::vector<std::complex<double>>& ref) {
   ErrorStats s;

@@ -40,6 +40,8 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   VerifyResult r;
   r.kernel = info.name;
   r.n = info.n();
+  r.shape = (info.ny() > 1 ? std::to_string(info.ny()) + "x" : "") + std::to_string(info.n()) +
+            (info.transform == "c2c" ? "" : " " + info.transform);
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));
   const double rt_tol = round_trip_tolerance(options);
@@ -48,23 +50,23 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   try {
     Kernel kernel(device, info, manifest.directory, options.loader);
     for (uint32_t batch : options.batches) {
-      const auto x = random_normal(uint64_t{info.n()} * batch, options.seed * 1000003u + batch);
-      const auto xd = widen(x);
-      std::vector<std::complex<float>> forward_out;
+      const uint64_t seed = options.seed * 1000003u + batch;
+      std::vector<std::complex<float>> forward_in, forward_out;
       for (Direction d : info.directions) {
         const double scale = d == Direction::forward ? info.forward_scale : info.inverse_scale;
+        const auto x = random_input(info, d, batch, seed);
         auto out = execute(device, kernel, d, x, batch, exec);
-        const auto stats = compare(out, reference_dft(xd, info.n(), batch, d, scale));
+        const auto stats = compare(out, reference_transform(info, d, widen(x), batch, scale));
         auto& worst = d == Direction::forward ? r.rel_l2_forward : r.rel_l2_inverse;
         worst = std::max(worst.value_or(0.0), stats.rel_l2);
         r.max_err = std::max(r.max_err, stats.max_rel);
         r.nan_count += stats.nan_count;
-        if (d == Direction::forward) forward_out = std::move(out);
+        if (d == Direction::forward) forward_in = x, forward_out = std::move(out);
       }
       if (info.has(Direction::forward) && info.has(Direction::inverse)) {
         const auto back = execute(device, kernel, Direction::inverse, forward_out, batch, exec);
-        const double gain = info.n() * info.forward_scale * info.inverse_scale;
-        auto expected = xd;
+        const double gain = static_cast<double>(info.points()) * info.forward_scale * info.inverse_scale;
+        auto expected = widen(forward_in);
         for (auto& v : expected) v *= gain;
         const auto stats = compare(back, expected);
         r.round_trip = std::max(r.round_trip.value_or(0.0), stats.rel_l2);
@@ -86,15 +88,17 @@ std::string format_verify_table(const std::vector<VerifyResult>& results) {
   for (const auto& r : results) name_w = std::max(name_w, r.kernel.size());
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s %8s %-16s %-8s %10s %10s %10s %10s  %s\n",
-                static_cast<int>(name_w), "kernel", "N", "dirs", "batches", "relL2 fwd",
+  size_t shape_w = 5;
+  for (const auto& r : results) shape_w = std::max(shape_w, r.shape.size());
+  std::snprintf(line, sizeof line, "%-*s %*s %-16s %-8s %10s %10s %10s %10s  %s\n",
+                static_cast<int>(name_w), "kernel", static_cast<int>(shape_w), "shape", "dirs", "batches", "relL2 fwd",
                 "relL2 inv", "max err", "round trip", "result");
   out += line;
   for (const auto& r : results) {
     std::vector<std::string> b;
     for (auto x : r.batches) b.push_back(std::to_string(x));
-    std::snprintf(line, sizeof line, "%-*s %8u %-16s %-8s %10s %10s %10s %10s  %s\n",
-                  static_cast<int>(name_w), r.kernel.c_str(), r.n,
+    std::snprintf(line, sizeof line, "%-*s %*s %-16s %-8s %10s %10s %10s %10s  %s\n",
+                  static_cast<int>(name_w), r.kernel.c_str(), static_cast<int>(shape_w), r.shape.c_str(),
                   join(r.directions, ",").c_str(), join(b, ",").c_str(),
                   sci(r.rel_l2_forward).c_str(), sci(r.rel_l2_inverse).c_str(),
                   sci(r.error.empty() ? std::optional<double>(r.max_err) : std::nullopt).c_str(),
@@ -123,6 +127,7 @@ nlohmann::json verify_json(const Device& device, const std::vector<VerifyResult>
     json k;
     k["kernel"] = r.kernel;
     k["n"] = r.n;
+    k["shape"] = r.shape;
     k["directions"] = r.directions;
     k["rel_l2_forward"] = opt(r.rel_l2_forward);
     k["rel_l2_inverse"] = opt(r.rel_l2_inverse);

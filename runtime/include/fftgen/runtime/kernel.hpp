@@ -36,8 +36,14 @@ struct KernelIo {
   BufferRange input;              ///< never written
   BufferRange output;             ///< must be another buffer (out-of-place)
   uint32_t max_batch = 1;         ///< largest batch later recorded with these bindings
-  uint32_t input_stride = 0;      ///< elements between transforms in input; 0 means N
-  uint32_t output_stride = 0;     ///< elements between transforms in output; 0 means N
+  /// Elements (reals, for float32 data) between transforms in input and output; 0 means
+  /// contiguous. 1D kernels only: a 2D kernel takes contiguous transforms.
+  uint32_t input_stride = 0;
+  uint32_t output_stride = 0;
+  /// Directions to bind (and later record); empty means all of the kernel's. Their buffers
+  /// differ for real transforms (an r2c forward reads reals, its inverse a half spectrum), so a
+  /// caller that runs one direction binds only that one.
+  std::vector<Direction> directions;
   BufferRange scratch;            ///< optional; allocated by bind() when the kernel needs one
 };
 
@@ -90,9 +96,13 @@ class Kernel {
   uint32_t n() const { return info_.n(); }
   bool has(Direction d) const { return info_.has(d); }
 
-  /// Bytes a buffer needs for `batch` transforms `stride` elements apart: ((batch-1)·stride+N)·8.
+  /// Bytes the input (`input`) or output buffer of `direction` needs for `batch` transforms
+  /// `stride` elements apart (0: contiguous): ((batch-1)·stride + elements)·element bytes.
+  VkDeviceSize required_bytes(Direction direction, bool input, uint32_t batch, uint32_t stride = 0) const;
+  /// The same for the input of the kernel's first direction (complex kernels: either buffer).
   VkDeviceSize required_bytes(uint32_t batch, uint32_t stride = 0) const;
-  /// Largest batch of contiguous transforms the device can bind (maxStorageBufferRange).
+  /// Largest batch of contiguous transforms the device can bind (maxStorageBufferRange) and
+  /// number (group_offset).
   uint32_t max_batch() const;
 
   /// Allocates descriptor sets for `io` (and a scratch buffer if needed). Throws UsageError if
@@ -110,11 +120,12 @@ class Kernel {
     VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    // The push-constant words record() writes (-1: the pass has no such constant) and the roles
-    // of the buffers at bindings 0 and 1 whose strides src_stride/dst_stride carry, resolved
-    // from the manifest once so that recording looks nothing up by name.
+    // The push-constant words record() writes (-1: the pass has no such constant) and the
+    // bindings 0 and 1 (in info_) whose strides src_stride/dst_stride carry, resolved from the
+    // manifest once so that recording looks nothing up by name.
     int batch_word = -1, group_offset_word = -1, src_stride_word = -1, dst_stride_word = -1;
-    BufferRole src_role = BufferRole::input, dst_role = BufferRole::output;
+    const PassBinding* src_binding = nullptr;
+    const PassBinding* dst_binding = nullptr;
   };
   void create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass);
   void destroy();

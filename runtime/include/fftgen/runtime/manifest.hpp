@@ -18,11 +18,22 @@ const char* to_string(Direction direction);
 enum class BufferRole { input, output, scratch, twiddles };
 const char* to_string(BufferRole role);
 
+/// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data).
+/// Shaders move every buffer as pairs of floats, so push-constant strides count pairs.
+enum class ElementType { complex64, float32 };
+const char* to_string(ElementType type);
+inline uint32_t element_bytes(ElementType t) { return t == ElementType::complex64 ? 8 : 4; }
+inline uint32_t elements_per_pair(ElementType t) { return t == ElementType::complex64 ? 1 : 2; }
+
 struct PassBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
   BufferRole role = BufferRole::input;
   bool writes = false;  ///< access "write"
+  ElementType element = ElementType::complex64;
+  /// Elements between consecutive batch entries of the pass in this buffer when it is contiguous
+  /// (manifest version 2; version 1: N).
+  uint64_t stride = 0;
 };
 
 struct PushConstant {
@@ -39,6 +50,7 @@ struct PassInfo {
   uint32_t size = 0;                               ///< sub-transform length of this pass
   std::vector<uint32_t> stages;
   uint64_t stride = 1;
+  uint32_t batch_scale = 1;   ///< batch entries per transform (the rows of a 2D kernel's X pass)
   uint32_t columns_per_transform = 1;
   uint32_t columns_per_workgroup = 1;
   std::vector<PassBinding> bindings;
@@ -48,7 +60,7 @@ struct PassInfo {
 
   /// The push constant called `name`, or nullptr.
   const PushConstant* push_constant(const std::string& name) const;
-  /// Workgroups to dispatch for `batch` transforms: ceil(batch * C_t / C_w).
+  /// Workgroups to dispatch for `batch` transforms: ceil(batch * batch_scale * C_t / C_w).
   uint64_t workgroups(uint64_t batch) const;
 };
 
@@ -57,23 +69,38 @@ struct TwiddleTable {
   uint64_t count = 0;  ///< complex float32 values
 };
 
+/// What a kernel's input or output buffer holds per transform.
+struct BufferShape {
+  ElementType element = ElementType::complex64;
+  uint64_t elements = 0;
+  uint64_t bytes() const { return elements * element_bytes(element); }
+};
+
 struct KernelInfo {
   std::string name;
   std::string plan_kernel;
-  std::vector<uint32_t> shape;
-  std::string element = "complex64";
+  std::vector<uint32_t> shape;     ///< [N] or [NY, NX]
+  std::string transform = "c2c";   ///< c2c, r2c (its inverse is c2r) or r2c_pair
+  /// The forward direction's input and output (the inverse's are the other way round).
+  BufferShape forward_input, forward_output;
   std::vector<Direction> directions;
   std::string normalize = "none";  ///< none | inverse | ortho
   double forward_scale = 1.0;      ///< factor the forward kernel applies
   double inverse_scale = 1.0;      ///< factor the inverse kernel applies
   nlohmann::json options;          ///< resolved plan options, as written
   std::optional<TwiddleTable> twiddles;
-  uint64_t scratch_elements = 0;   ///< per transform
+  uint64_t scratch_elements = 0;   ///< complex64 per transform
   std::vector<PassInfo> forward;
   std::vector<PassInfo> inverse;
 
+  /// N along X (the transform length of a 1D kernel).
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
+  /// NY of a 2D kernel, 1 for 1D.
+  uint32_t ny() const { return shape.size() == 2 ? shape.front() : 1; }
+  uint64_t points() const { return uint64_t{ny()} * n(); }
   bool has(Direction d) const;
+  const BufferShape& input(Direction d) const { return d == Direction::forward ? forward_input : forward_output; }
+  const BufferShape& output(Direction d) const { return d == Direction::forward ? forward_output : forward_input; }
   const std::vector<PassInfo>& passes(Direction d) const {
     return d == Direction::forward ? forward : inverse;
   }

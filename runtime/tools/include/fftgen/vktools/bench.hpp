@@ -26,9 +26,10 @@ struct BenchResult {
   std::string name;        ///< kernel name, or "copy (vec4)" for the floor
   uint32_t n = 0;          ///< 0 for the copy
   uint64_t batch = 0;
-  uint64_t bytes = 0;      ///< of one buffer
+  uint64_t bytes = 0;      ///< of the larger buffer
+  uint64_t traffic = 0;    ///< bytes one call reads and writes (input + output); 0: 2 × bytes
   double median_ms = 0;    ///< per call
-  double gb_per_s = 0;     ///< 2 × bytes / median time per call
+  double gb_per_s = 0;     ///< traffic / median time per call
   std::vector<double> trial_ms;  ///< per call, each trial
   std::string error;       ///< set when the kernel could not run
 };
@@ -62,7 +63,9 @@ struct BenchBuffers {
 };
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& options);
 
-/// Forward direction (inverse if the kernel has no forward), batch = bytes / (8·N).
+/// Forward direction (inverse if the kernel has no forward), batch = bytes / (the larger buffer
+/// of one transform). GB/s counts the input and the output once each (for r2c: the reals in and
+/// the half spectrum out).
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
                          const BenchOptions& options, BenchBuffers* buffers = nullptr);
 /// The vec4 copy kernel over `bytes` (SPIR-V compiled at build time).

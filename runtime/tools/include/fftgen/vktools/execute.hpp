@@ -17,15 +17,18 @@ struct ExecuteOptions {
   RecordOptions record;
 };
 
-/// Runs `direction` of `kernel` on `batch` contiguous transforms of `input` (batch × N values)
-/// and returns the output (batch × N values).
+/// Runs `direction` of `kernel` on `batch` contiguous transforms of `input` and returns the
+/// output. Values are pairs of floats as the buffers hold them (complex values; two reals per
+/// pair for real data): batch × pairs_per_transform() of each side.
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          Direction direction,
                                          const std::vector<std::complex<float>>& input,
                                          uint32_t batch, const ExecuteOptions& options = {});
 
-/// `fftgen-vk run`: reads `input` (.npy complex64, [N] or [batch, N]), runs the kernel, writes
-/// `output` (same shape) atomically. Throws (ManifestError, NpyError, UsageError, ...) with a
+/// `fftgen-vk run`: reads `input` (.npy: complex64 [NY,] NX for c2c; float32 [NY,] NX into an r2c
+/// forward; complex64 [NY,] NX/2+1 into its inverse; complex64 [2, N/2+1] into an r2c_pair
+/// inverse; each with an optional leading batch dimension), runs the kernel, writes `output`
+/// (the matching shape and dtype) atomically. Throws (ManifestError, NpyError, UsageError, ...) with a
 /// message for a person; nothing is written under `output` then.
 struct RunRequest {
   std::filesystem::path manifest;

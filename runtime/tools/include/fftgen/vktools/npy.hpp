@@ -1,4 +1,5 @@
-// Reading and writing NumPy .npy files of complex64 ('<c8'), the format of `fftgen-vk run`.
+// Reading and writing NumPy .npy files of complex64 ('<c8') and float32 ('<f4'), the formats of
+// `fftgen-vk run` (float32 for real data).
 #pragma once
 #include <complex>
 #include <cstdint>
@@ -13,6 +14,25 @@ class NpyError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+enum class NpyType { complex64, float32 };
+
+/// A C-ordered array of 1 to 4 dimensions. `values` holds the floats: two per complex element.
+struct NpyArray {
+  NpyType type = NpyType::complex64;
+  std::vector<uint64_t> shape;
+  std::vector<float> values;
+};
+
+/// "complex64 ('<c8')", "float32 ('<f4')".
+const char* describe(NpyType type);
+
+/// Reads a C-ordered complex64 or float32 array of 1 to 4 dimensions.
+NpyArray read_npy(const std::filesystem::path& path);
+
+/// Writes `array` as a version 1.0 .npy file, atomically (see write_npy_complex64).
+void write_npy(const std::filesystem::path& path, const NpyArray& array);
+std::vector<char> encode_npy(const NpyArray& array);
 
 struct ComplexArray {
   std::vector<uint64_t> shape;  ///< [N] or [batch, N]

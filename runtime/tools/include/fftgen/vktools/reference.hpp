@@ -14,6 +14,24 @@ std::vector<std::complex<double>> reference_dft(const std::vector<std::complex<d
                                                 uint32_t n, uint32_t batch, Direction direction,
                                                 double scale = 1.0);
 
+/// The exact result, in double, of `direction` of `kernel` on `batch` transforms of `input`, times
+/// `scale`. Values are as the buffers hold them, in pairs of floats: complex values, or two
+/// consecutive reals per pair for real data (an r2c forward's input, its inverse's output). 1D and
+/// 2D, c2c, r2c (forward: the NY x (NX/2+1) half spectrum; inverse: c2r) and r2c_pair (forward:
+/// the half spectra of the real and imaginary parts, X[0..N/2] then Y[0..N/2]; inverse: merged).
+std::vector<std::complex<double>> reference_transform(const KernelInfo& kernel, Direction direction,
+                                                      const std::vector<std::complex<double>>& input,
+                                                      uint32_t batch, double scale = 1.0);
+
+/// A random input of `direction` of `kernel` for `batch` transforms (pairs of floats, as above):
+/// normal values; for the inverse of a real transform, the spectrum of normal real data (so the
+/// half spectrum is one a real signal has).
+std::vector<std::complex<float>> random_input(const KernelInfo& kernel, Direction direction, uint32_t batch,
+                                              uint64_t seed);
+
+/// Pairs of floats per transform in the input (`input`) or output buffer of `direction`.
+uint64_t pairs_per_transform(const KernelInfo& kernel, Direction direction, bool input);
+
 struct ErrorStats {
   double rel_l2 = 0;      ///< ‖out − ref‖₂ / ‖ref‖₂
   double max_rel = 0;     ///< max |out − ref| / max |ref|

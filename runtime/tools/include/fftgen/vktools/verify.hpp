@@ -27,6 +27,7 @@ struct VerifyOptions {
 struct VerifyResult {
   std::string kernel;
   uint32_t n = 0;
+  std::string shape;                     ///< "1024", "512x1024" (NY x NX), r2c marked: "1024 r2c"
   std::vector<std::string> directions;
   std::vector<uint32_t> batches;
   std::optional<double> rel_l2_forward;  ///< worst over batches; absent without the direction
