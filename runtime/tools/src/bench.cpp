@@ -118,7 +118,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
   r.name = info.name;
   r.n = info.n();
   try {
-    Kernel kernel(device, info, manifest.directory);
+    Kernel kernel(device, info, manifest.files);
     const uint64_t cap = bench_bytes(device, o.bytes);
     r.batch = std::min<uint64_t>(cap / (uint64_t{info.n()} * 8), kernel.max_batch());
     if (r.batch == 0)

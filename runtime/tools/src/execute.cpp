@@ -60,7 +60,7 @@ void run_npy(const RunRequest& r) {
   opts.device_index = r.device_index;
   opts.validation = r.validation;
   Device device(opts);
-  Kernel kernel(device, info, manifest.directory);
+  Kernel kernel(device, info, manifest.files);
   ComplexArray out;
   out.shape = a.shape;
   out.data = execute(device, kernel, r.direction, a.data, static_cast<uint32_t>(batch));

@@ -46,7 +46,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   ExecuteOptions exec;
   exec.record = options.record;
   try {
-    Kernel kernel(device, info, manifest.directory, options.loader);
+    Kernel kernel(device, info, manifest.files, options.loader);
     for (uint32_t batch : options.batches) {
       const auto x = random_normal(uint64_t{info.n()} * batch, options.seed * 1000003u + batch);
       const auto xd = widen(x);
