@@ -124,8 +124,9 @@ std::string embedded_header(const OutputFile& file, const std::string& banner, c
       break;
     case Embedded::none: break;
   }
-  return fmt::format("// {}: {} ({} bytes).\n#pragma once\n{}\nnamespace {} {{\ninline constexpr {} = {{\n{}}};\n}}  // namespace {}\n",
-                     banner, file.name, file.bytes.size(), include, ns, type, body, ns);
+  return fmt::format(
+      "// {}: {} ({} bytes).\n#pragma once\n{}\nnamespace {} {{\ninline constexpr {} = {{\n{}}};\n}}  // namespace {}\n",
+      banner, file.name, file.bytes.size(), include, ns, type, body, ns);
 }
 
 std::string umbrella_header(const std::vector<const OutputFile*>& embedded, const std::string& banner,
@@ -204,7 +205,8 @@ void write_build_step_files(const BuildStepOptions& options, const fs::path& out
     write_file(options.depfile, make_depfile_text(target, deps));
   }
   if (!options.stamp.empty())
-    write_file(options.stamp, fmt::format("fftgen {} wrote {}\n", FFTGEN_VERSION, fs::absolute(out_dir).generic_string()));
+    write_file(options.stamp,
+               fmt::format("fftgen {} wrote {}\n", FFTGEN_VERSION, fs::absolute(out_dir).generic_string()));
 }
 
 std::string make_depfile_text(const fs::path& target, const std::vector<fs::path>& deps) {

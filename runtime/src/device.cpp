@@ -235,7 +235,8 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
   }
 }
 
-Device::Device(const ExternalDevice& external) : pipeline_cache_(external.pipeline_cache), owns_device_(false) {
+Device::Device(const ExternalDevice& external)
+    : pipeline_cache_(external.pipeline_cache), owns_device_(false) {
   const char* missing = !external.instance          ? "instance"
                         : !external.physical_device ? "physical_device"
                         : !external.device          ? "device"
@@ -250,10 +251,12 @@ Device::Device(const ExternalDevice& external) : pipeline_cache_(external.pipeli
   init_from_physical_device();
   const auto families = queue_families(physical_device_);
   if (queue_family_ >= families.size())
-    throw UsageError("ExternalDevice: queue_family " + std::to_string(queue_family_) + " is out of range; device '" +
-                     name() + "' has " + std::to_string(families.size()) + " queue families");
+    throw UsageError("ExternalDevice: queue_family " + std::to_string(queue_family_) +
+                     " is out of range; device '" + name() + "' has " +
+                     std::to_string(families.size()) + " queue families");
   if (!(families[queue_family_].queueFlags & VK_QUEUE_COMPUTE_BIT))
-    throw UsageError("ExternalDevice: queue family " + std::to_string(queue_family_) + " of device '" + name() +
+    throw UsageError("ExternalDevice: queue family " + std::to_string(queue_family_) +
+                     " of device '" + name() +
                      "' has no compute; give a family with VK_QUEUE_COMPUTE_BIT");
   timestamp_valid_bits_ = families[queue_family_].timestampValidBits;
   try {

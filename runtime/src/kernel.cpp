@@ -156,13 +156,16 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
                               " writes its input; fftgen kernels never do");
       }
   if (!loader)
-    loader = [files](const KernelInfo& k, const PassInfo& p) { return load_spirv_file(files, k, p); };
+    loader = [files](const KernelInfo& k, const PassInfo& p) {
+      return load_spirv_file(files, k, p);
+    };
   try {
     if (info_.twiddles) {
       auto bytes = files.read(info_.twiddles->file);
       if (bytes.size() != info_.twiddles->count * 8)
         throw ManifestError("kernel '" + info_.name + "': twiddle file " +
-                            files.describe(info_.twiddles->file) + " holds " + std::to_string(bytes.size()) + " bytes; the manifest's " +
+                            files.describe(info_.twiddles->file) + " holds " +
+                            std::to_string(bytes.size()) + " bytes; the manifest's " +
                             std::to_string(info_.twiddles->count) + " complex float32 values need " +
                             std::to_string(info_.twiddles->count * 8));
       twiddles_ = Buffer(device, bytes.size());
@@ -289,7 +292,8 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   pci.stage.module = module;
   pci.stage.pName = code.entry_point.c_str();
   pci.layout = pass.layout;
-  VkResult r = vkCreateComputePipelines(dev, device_.pipeline_cache(), 1, &pci, nullptr, &pass.pipeline);
+  VkResult r = vkCreateComputePipelines(dev, device_.pipeline_cache(), 1, &pci, nullptr,
+                                        &pass.pipeline);
   vkDestroyShaderModule(dev, module, nullptr);
   if (r != VK_SUCCESS)
     throw VulkanError("creating the pipeline of kernel '" + info_.name + "' pass " + info.name +
