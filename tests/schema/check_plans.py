@@ -15,8 +15,8 @@ try:
 except ImportError:
     sys.exit("plan_schema: python3-jsonschema is missing (bash scripts/deps.sh installs it)")
 
-# Faults only fftgen's parser sees: uniqueness across array elements, arithmetic between fields,
-# and duplicate object keys (Python's json keeps the last one, as most JSON readers do).
+# Faults only fftgen's parser sees: uniqueness across array elements, arithmetic and rules between
+# fields, and duplicate object keys (Python's json keeps the last one, as most JSON readers do).
 BEYOND_SCHEMA = {
     "14_duplicate_names.json": "names unique across kernels",
     "15_duplicate_after_expansion.json": "variant names unique after expansion",
@@ -24,6 +24,10 @@ BEYOND_SCHEMA = {
     "54_duplicate_key.json": "a key twice in one object",
     "63_radices_product_in_variant.json": "radices multiply to N in every variant",
     "64_name_case_clash.json": "names unique ignoring case",
+    "77_radices_2d.json": "explicit radices only for a 1D shape",
+    "78_pair_2d.json": "r2c_pair only for a 1D shape",
+    "79_r2c_radices_product.json": "radices multiply to N/2 for r2c",
+    "80_r2c_too_large.json": "the largest r2c N",
 }
 
 
