@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "fftgen/build_step.hpp"
 #include "fftgen/codelet.hpp"
 #include "fftgen/emit_codelet.hpp"
 #include "fftgen/generate.hpp"
@@ -68,6 +69,18 @@ int main(int argc, char** argv) {
   app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
                  "(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
+  fftgen::BuildStepOptions build_step;
+  bool print_schema = false;
+  app.add_flag("--print-schema", print_schema, "print the JSON Schema of the plan format (docs/plan.schema.json) and exit");
+  auto* headers = app.add_flag("--headers", build_step.headers,
+                               "also write C++ headers embedding the SPIR-V, twiddle tables and manifest (README: \"Use it\n"
+                               "from your engine's build\")");
+  app.add_option("--header-namespace", build_step.header_namespace,
+                 "C++ namespace of --headers, also the name of the header that includes them all (default fftgen_kernels)")
+      ->needs(headers);
+  app.add_option("--depfile", build_step.depfile,
+                 "write a Make-style dependency file: the outputs (or --stamp) depend on the plan, wisdom file and fftgen");
+  app.add_option("--stamp", build_step.stamp, "rewrite this file after every successful run (a build system's output)");
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
       "Example: fftgen generated/default.json -o out/\n"
@@ -87,6 +100,10 @@ int main(int argc, char** argv) {
   try {
     if (print_default) {
       fmt::print("{}", fftgen::default_plan_text());
+      return 0;
+    }
+    if (print_schema) {
+      fmt::print("{}", fftgen::plan_schema_text());
       return 0;
     }
     if (explain != 0) {
@@ -118,16 +135,21 @@ int main(int argc, char** argv) {
         plan.targets.push_back(*t);
       }
     }
+    fftgen::check_build_step_options(build_step, plan);
     if (dry_run) {
-      for (const std::string& name : fftgen::planned_files(plan))
+      std::vector<std::string> names = fftgen::planned_files(plan);
+      fftgen::add_build_step_names(names, build_step);
+      for (const std::string& name : names)
         fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());
       return 0;
     }
     if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
-    const auto output = fftgen::generate(plan, source, [&](const std::string& name) {
+    auto output = fftgen::generate(plan, source, [&](const std::string& name) {
       if (!quiet) fmt::print(stderr, "fftgen: {}\n", name);
     });
+    fftgen::add_build_step_files(output, source, build_step);
     fftgen::write_output(output, out_dir);
+    fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
       fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {}\n", output.files.size(), plan.kernels.size(), out_dir);
     return 0;

@@ -60,6 +60,14 @@ std::vector<VkPhysicalDevice> physical_devices(VkInstance instance) {
   return devices;
 }
 
+std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice physical_device) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &count, families.data());
+  return families;
+}
+
 VkInstance create_bare_instance() {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "fftgen";
@@ -189,13 +197,10 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
         }
       }
     }
-    vkGetPhysicalDeviceProperties(physical_device_, &properties_);
-    vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+    init_from_physical_device();
 
-    uint32_t family_count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(family_count);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &family_count, families.data());
+    const auto families = queue_families(physical_device_);
+    const auto family_count = static_cast<uint32_t>(families.size());
     // Prefer a compute-only family (no graphics), the dedicated async compute queue where one
     // exists; any compute family otherwise.
     int chosen = -1;
@@ -223,34 +228,77 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
     dci.pQueueCreateInfos = &qci;
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
-
-    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-    pci.queueFamilyIndex = queue_family_;
-    check(vkCreateCommandPool(device_, &pci, nullptr, &command_pool_), "vkCreateCommandPool");
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
+    create_command_objects();
   } catch (...) {
     destroy();
     throw;
   }
 }
 
+Device::Device(const ExternalDevice& external)
+    : pipeline_cache_(external.pipeline_cache), owns_device_(false) {
+  const char* missing = !external.instance          ? "instance"
+                        : !external.physical_device ? "physical_device"
+                        : !external.device          ? "device"
+                        : !external.queue           ? "queue"
+                                                    : nullptr;
+  if (missing) throw UsageError(std::string("ExternalDevice: ") + missing + " is VK_NULL_HANDLE");
+  instance_ = external.instance;
+  physical_device_ = external.physical_device;
+  device_ = external.device;
+  queue_ = external.queue;
+  queue_family_ = external.queue_family;
+  init_from_physical_device();
+  const auto families = queue_families(physical_device_);
+  if (queue_family_ >= families.size())
+    throw UsageError("ExternalDevice: queue_family " + std::to_string(queue_family_) +
+                     " is out of range; device '" + name() + "' has " +
+                     std::to_string(families.size()) + " queue families");
+  if (!(families[queue_family_].queueFlags & VK_QUEUE_COMPUTE_BIT))
+    throw UsageError("ExternalDevice: queue family " + std::to_string(queue_family_) +
+                     " of device '" + name() +
+                     "' has no compute; give a family with VK_QUEUE_COMPUTE_BIT");
+  timestamp_valid_bits_ = families[queue_family_].timestampValidBits;
+  try {
+    create_command_objects();
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+void Device::init_from_physical_device() {
+  vkGetPhysicalDeviceProperties(physical_device_, &properties_);
+  vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+}
+
+void Device::create_command_objects() {
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pci.queueFamilyIndex = queue_family_;
+  check(vkCreateCommandPool(device_, &pci, nullptr, &command_pool_), "vkCreateCommandPool");
+  VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
+}
+
 Device::~Device() { destroy(); }
 
 void Device::destroy() {
+  // An adopted device is left alone but for the pool and fence made here. Nothing of ours is in
+  // flight (every submission waits), and vkDeviceWaitIdle would need every queue of the engine's
+  // device to be externally synchronised.
   if (device_) {
-    vkDeviceWaitIdle(device_);
+    if (owns_device_) vkDeviceWaitIdle(device_);
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
-    vkDestroyDevice(device_, nullptr);
+    if (owns_device_) vkDestroyDevice(device_, nullptr);
   }
   if (messenger_) {
     auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
     if (destroy) destroy(instance_, messenger_, nullptr);
   }
-  if (instance_) vkDestroyInstance(instance_, nullptr);
+  if (instance_ && owns_device_) vkDestroyInstance(instance_, nullptr);
   fence_ = VK_NULL_HANDLE;
   command_pool_ = VK_NULL_HANDLE;
   device_ = VK_NULL_HANDLE;

@@ -124,14 +124,13 @@ void KernelBindings::release() {
 
 namespace {
 
-ShaderCode load_spirv_file(const std::filesystem::path& dir, const KernelInfo& k,
-                           const PassInfo& p) {
+ShaderCode load_spirv_file(const FileSource& files, const KernelInfo& k, const PassInfo& p) {
   auto it = p.files.find("spirv");
   if (it == p.files.end())
     throw ManifestError("kernel '" + k.name + "' pass " + p.name +
                         " has no SPIR-V file (was the plan's targets list missing \"spirv\"?)");
   ShaderCode code;
-  code.spirv = read_spirv_file(dir / it->second);
+  code.spirv = spirv_from_bytes(files.read(it->second), files.describe(it->second));
   auto e = p.entry_points.find("spirv");
   code.entry_point = e == p.entry_points.end() ? "main" : e->second;
   return code;
@@ -141,10 +140,13 @@ ShaderCode load_spirv_file(const std::filesystem::path& dir, const KernelInfo& k
 
 Kernel::Kernel(Device& device, const Manifest& manifest, const std::string& name,
                ShaderLoader loader)
-    : Kernel(device, manifest.kernel(name), manifest.directory, std::move(loader)) {}
+    : Kernel(device, manifest.kernel(name), manifest.files, std::move(loader)) {}
 
 Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::path& directory,
                ShaderLoader loader)
+    : Kernel(device, info, FileSource(directory), std::move(loader)) {}
+
+Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, ShaderLoader loader)
     : device_(device), info_(info) {
   check_device_limits(device, info_);
   // Bindings no set of buffers could satisfy: refused once here rather than by every bind().
@@ -159,16 +161,16 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const std::filesystem::pa
                               " writes its input; fftgen kernels never do");
       }
   if (!loader)
-    loader = [directory](const KernelInfo& k, const PassInfo& p) {
-      return load_spirv_file(directory, k, p);
+    loader = [files](const KernelInfo& k, const PassInfo& p) {
+      return load_spirv_file(files, k, p);
     };
   try {
     if (info_.twiddles) {
-      const auto path = directory / info_.twiddles->file;
-      auto bytes = read_binary_file(path);
+      auto bytes = files.read(info_.twiddles->file);
       if (bytes.size() != info_.twiddles->count * 8)
-        throw ManifestError("kernel '" + info_.name + "': twiddle file '" + path.string() +
-                            "' holds " + std::to_string(bytes.size()) + " bytes; the manifest's " +
+        throw ManifestError("kernel '" + info_.name + "': twiddle file " +
+                            files.describe(info_.twiddles->file) + " holds " +
+                            std::to_string(bytes.size()) + " bytes; the manifest's " +
                             std::to_string(info_.twiddles->count) + " complex float32 values need " +
                             std::to_string(info_.twiddles->count * 8));
       twiddles_ = Buffer(device, bytes.size());
@@ -295,7 +297,8 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   pci.stage.module = module;
   pci.stage.pName = code.entry_point.c_str();
   pci.layout = pass.layout;
-  VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &pci, nullptr, &pass.pipeline);
+  VkResult r = vkCreateComputePipelines(dev, device_.pipeline_cache(), 1, &pci, nullptr,
+                                        &pass.pipeline);
   vkDestroyShaderModule(dev, module, nullptr);
   if (r != VK_SUCCESS)
     throw VulkanError("creating the pipeline of kernel '" + info_.name + "' pass " + info.name +

@@ -285,6 +285,7 @@ Manifest parse_manifest(const json& doc, const std::string& source,
     r.fail("format", "\"fftgen-manifest\" (is this a manifest written by fftgen?)");
   Manifest m;
   m.directory = directory;
+  m.files = FileSource(directory);
   m.format_version = static_cast<int>(r.uint("format_version"));
   if (m.format_version != 1 && m.format_version != 2)
     throw ManifestError(source + ": format_version " + std::to_string(m.format_version) +
@@ -317,6 +318,48 @@ Manifest load_manifest(const std::filesystem::path& path) {
   return parse_manifest(doc, file.string(), file.parent_path());
 }
 
+Manifest parse_manifest_text(std::string_view text, const std::string& source, FileSource files) {
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {
+    throw ManifestError(source + ": not valid JSON: " + e.what());
+  }
+  Manifest m = parse_manifest(doc, source, files.directory());
+  m.files = std::move(files);
+  return m;
+}
+
+FileSource::FileSource(std::filesystem::path directory) : directory_(std::move(directory)) {}
+
+FileSource FileSource::in_memory_files(std::vector<MemoryFile> files) {
+  auto table = std::make_shared<std::map<std::string, MemoryFile>>();
+  for (auto& f : files) {
+    std::string name = f.name;
+    (*table)[name] = std::move(f);
+  }
+  FileSource source;
+  source.memory_ = std::move(table);
+  return source;
+}
+
+std::vector<char> FileSource::read(const std::string& name) const {
+  if (!memory_) return read_binary_file(directory_ / name);
+  auto it = memory_->find(name);
+  if (it == memory_->end()) {
+    std::string msg = describe(name) + " is missing; the embedded files are:";
+    for (const auto& [n, f] : *memory_) msg += " " + n;
+    if (memory_->empty()) msg += " (none)";
+    throw ManifestError(msg);
+  }
+  const auto* bytes = static_cast<const char*>(it->second.data);
+  return std::vector<char>(bytes, bytes + it->second.size);
+}
+
+std::string FileSource::describe(const std::string& name) const {
+  return memory_ ? "'" + name + "' (embedded)" : "'" + (directory_ / name).string() + "'";
+}
+
 std::vector<char> read_binary_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw ManifestError("cannot open '" + path.string() + "'");
@@ -329,14 +372,15 @@ std::vector<char> read_binary_file(const std::filesystem::path& path) {
 }
 
 std::vector<uint32_t> read_spirv_file(const std::filesystem::path& path) {
-  auto bytes = read_binary_file(path);
+  return spirv_from_bytes(read_binary_file(path), "'" + path.string() + "'");
+}
+
+std::vector<uint32_t> spirv_from_bytes(const std::vector<char>& bytes, const std::string& what) {
   if (bytes.size() < 20 || bytes.size() % 4)
-    throw ManifestError("'" + path.string() + "' is not SPIR-V (size " +
-                        std::to_string(bytes.size()) + " bytes)");
+    throw ManifestError(what + " is not SPIR-V (size " + std::to_string(bytes.size()) + " bytes)");
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), bytes.size());
-  if (words[0] != 0x07230203u)
-    throw ManifestError("'" + path.string() + "' is not SPIR-V (bad magic number)");
+  if (words[0] != 0x07230203u) throw ManifestError(what + " is not SPIR-V (bad magic number)");
   return words;
 }
 

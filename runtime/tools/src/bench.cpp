@@ -119,7 +119,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
   r.name = info.name;
   r.n = info.n();
   try {
-    Kernel kernel(device, info, manifest.directory);
+    Kernel kernel(device, info, manifest.files);
     const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
     const uint64_t cap = bench_bytes(device, o.bytes);

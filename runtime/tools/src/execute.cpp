@@ -105,7 +105,7 @@ void run_npy(const RunRequest& r) {
   opts.device_index = r.device_index;
   opts.validation = r.validation;
   Device device(opts);
-  Kernel kernel(device, info, manifest.directory);
+  Kernel kernel(device, info, manifest.files);
   std::vector<std::complex<float>> in(a.values.size() / 2);
   std::memcpy(in.data(), a.values.data(), a.values.size() * 4);
   const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));

@@ -48,7 +48,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   ExecuteOptions exec;
   exec.record = options.record;
   try {
-    Kernel kernel(device, info, manifest.directory, options.loader);
+    Kernel kernel(device, info, manifest.files, options.loader);
     for (uint32_t batch : options.batches) {
       const uint64_t seed = options.seed * 1000003u + batch;
       std::vector<std::complex<float>> forward_in, forward_out;

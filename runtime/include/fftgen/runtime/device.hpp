@@ -1,5 +1,6 @@
 // Device: one Vulkan instance + logical device + compute queue + command pool, with an optional
-// validation layer whose messages are recorded (tests fail on any of them).
+// validation layer whose messages are recorded (tests fail on any of them); or an engine's own
+// instance, device and queue, adopted without being owned.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -21,6 +22,19 @@ struct DeviceOptions {
   const char* application_name = "fftgen";
 };
 
+/// An engine's Vulkan objects, for a Device that uses them without owning them (docs/runtime.md,
+/// "Sharing a device"). They must outlive the Device and every Kernel and Buffer made with it.
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;  ///< created from physical_device with Vulkan 1.1 or later
+  VkQueue queue = VK_NULL_HANDLE;    ///< a queue of queue_family
+  uint32_t queue_family = 0;         ///< must support compute
+  /// Used for every pipeline the runtime creates (VK_NULL_HANDLE: none); see
+  /// Device::set_pipeline_cache().
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+};
+
 struct ValidationMessage {
   VkDebugUtilsMessageSeverityFlagBitsEXT severity;
   std::string text;
@@ -39,7 +53,14 @@ const char* to_string(VkPhysicalDeviceType type);
 
 class Device {
  public:
+  /// Creates its own instance, device and queue.
   explicit Device(const DeviceOptions& options = {});
+  /// Adopts an engine's objects. The Device creates only a command pool and a fence on them (for
+  /// uploads, downloads and run_commands()) and destroys only those. Its queue submissions wait
+  /// for completion; the engine must not use the queue from another thread meanwhile (Vulkan's
+  /// external synchronisation rule). Throws UsageError if a handle is null or the family has no
+  /// compute.
+  explicit Device(const ExternalDevice& external);
   ~Device();
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
@@ -54,6 +75,14 @@ class Device {
   VkQueue queue() const { return queue_; }
   uint32_t queue_family() const { return queue_family_; }
   VkCommandPool command_pool() const { return command_pool_; }
+  /// Whether the instance and device are the Device's own (false for an ExternalDevice).
+  bool owns_device() const { return owns_device_; }
+
+  /// The pipeline cache every Kernel made afterwards creates its pipelines in (VK_NULL_HANDLE:
+  /// none). Not owned: the caller creates it, saves its data and destroys it. Vulkan
+  /// synchronises a cache internally, so kernels may be made from several threads.
+  void set_pipeline_cache(VkPipelineCache cache) { pipeline_cache_ = cache; }
+  VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
 
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
@@ -86,6 +115,8 @@ class Device {
 
  private:
   void destroy();
+  void init_from_physical_device();
+  void create_command_objects();
   static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(
       VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
@@ -98,6 +129,8 @@ class Device {
   uint32_t queue_family_ = 0;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
+  VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
+  bool owns_device_ = true;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t timestamp_valid_bits_ = 0;

@@ -21,7 +21,8 @@ struct ShaderCode {
   std::vector<uint32_t> spirv;
   std::string entry_point = "main";
 };
-/// Supplies a pass's shader; the default reads the pass's "spirv" file beside the manifest.
+/// Supplies a pass's shader; the default reads the pass's "spirv" file from the kernel's
+/// FileSource (beside the manifest, or embedded).
 /// Tests use it to run SPIR-V compiled from another target (HLSL) with the same layout.
 using ShaderLoader = std::function<ShaderCode(const KernelInfo&, const PassInfo&)>;
 
@@ -81,11 +82,14 @@ class KernelBindings {
 
 class Kernel {
  public:
-  /// Checks the device limits (throws DeviceLimitError), loads the SPIR-V and the twiddle table,
-  /// and creates every pass's pipeline.
+  /// Checks the device limits (throws DeviceLimitError), loads the SPIR-V and the twiddle table
+  /// from `files`, and creates every pass's pipeline (in the device's pipeline cache, if any).
+  Kernel(Device& device, const KernelInfo& info, const FileSource& files, ShaderLoader loader = {});
+  /// The same with the files in `directory`.
   Kernel(Device& device, const KernelInfo& info, const std::filesystem::path& directory,
          ShaderLoader loader = {});
-  /// The kernel called `name` in `manifest` (ManifestError listing the names if none).
+  /// The kernel called `name` in `manifest` (ManifestError listing the names if none), its files
+  /// read from manifest.files.
   Kernel(Device& device, const Manifest& manifest, const std::string& name,
          ShaderLoader loader = {});
   ~Kernel();

@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -106,8 +108,47 @@ struct KernelInfo {
   }
 };
 
+/// The bytes of one file a manifest names, held in memory by the caller (not copied; they must
+/// outlive the FileSource): what `fftgen --headers` embeds.
+struct MemoryFile {
+  std::string name;  ///< the name the manifest uses, e.g. "fft1024.fwd0.spv"
+  const void* data = nullptr;
+  std::size_t size = 0;  ///< bytes
+};
+
+/// Where the files a manifest names (each pass's SPIR-V, twiddle tables) are read from: a folder
+/// (the one holding manifest.json) or memory.
+class FileSource {
+ public:
+  /// Files in `directory`; "" is the current directory. Implicit, so that a folder can be passed
+  /// wherever a FileSource is expected.
+  FileSource(std::filesystem::path directory = {});
+  /// Files in memory. `files` is any range of objects with members `name` (convertible to
+  /// std::string), `data` and `size`, such as the `files` array of the header that
+  /// `fftgen --headers` writes.
+  template <typename Range>
+  static FileSource in_memory(const Range& files) {
+    std::vector<MemoryFile> list;
+    for (const auto& f : files) list.push_back({std::string(f.name), f.data, f.size});
+    return in_memory_files(std::move(list));
+  }
+  static FileSource in_memory_files(std::vector<MemoryFile> files);
+
+  /// The bytes of the file called `name`. Throws ManifestError naming the file if there is none.
+  std::vector<char> read(const std::string& name) const;
+  /// How messages name the file: its path, or "'name' (embedded)".
+  std::string describe(const std::string& name) const;
+  bool in_memory() const { return memory_ != nullptr; }
+  const std::filesystem::path& directory() const { return directory_; }
+
+ private:
+  std::filesystem::path directory_;
+  std::shared_ptr<const std::map<std::string, MemoryFile>> memory_;
+};
+
 struct Manifest {
   std::filesystem::path directory;  ///< where manifest.json lies; files are relative to it
+  FileSource files;                 ///< where the files it names are read from
   int format_version = 1;
   std::string generator;
   std::string plan;
@@ -125,10 +166,15 @@ Manifest load_manifest(const std::filesystem::path& path);
 /// Checks an already parsed document; `source` names it in messages.
 Manifest parse_manifest(const nlohmann::json& doc, const std::string& source,
                         const std::filesystem::path& directory);
+/// Parses manifest.json's text, e.g. the `manifest` string of the header `fftgen --headers`
+/// writes; the files it names are read from `files`. Throws ManifestError.
+Manifest parse_manifest_text(std::string_view text, const std::string& source, FileSource files);
 
 /// Reads a whole binary file. Throws ManifestError naming the file if it cannot.
 std::vector<char> read_binary_file(const std::filesystem::path& path);
 /// Reads a .spv file into words, checking the size and the SPIR-V magic number.
 std::vector<uint32_t> read_spirv_file(const std::filesystem::path& path);
+/// SPIR-V words from bytes, with the same checks; `what` names the bytes in messages.
+std::vector<uint32_t> spirv_from_bytes(const std::vector<char>& bytes, const std::string& what);
 
 }  // namespace fftgen::vk

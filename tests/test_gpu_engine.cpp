@@ -1,0 +1,256 @@
+// The runtime inside an engine (docs/runtime.md, "Sharing a device" and "Kernels inside your
+// binary"): kernels whose manifest, SPIR-V and twiddle tables come from memory, a Device that adopts
+// the engine's own instance, device and queue without owning them, and the engine's pipeline cache.
+// The kernels are generated in-process and checked against FFTW in double. Runs on lavapipe with
+// the validation layer on; any validation message fails a test.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fftgen/generate.hpp"
+#include "fftgen/plan.hpp"
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/verify.hpp"
+
+using namespace fftgen::vk;
+
+namespace {
+
+// One dispatch with a twiddle table, two passes (inverse only), and computed twiddles.
+const char* kPlan = R"({"targets": ["spirv"], "kernels": [
+  {"name": "fft256", "shape": [256]},
+  {"name": "fft32k", "shape": [32768], "direction": "inverse", "normalize": "ortho"},
+  {"name": "fft64c", "shape": [64], "twiddles": "computed"}]})";
+
+const fftgen::GeneratedOutput& generated() {
+  static const fftgen::GeneratedOutput out = fftgen::generate(fftgen::parse_plan(kPlan, "engine.json"), "engine.json");
+  return out;
+}
+
+// Every generated file but manifest.json, the way an engine embeds them; `skip` leaves one out.
+std::vector<MemoryFile> memory_files(const std::string& skip = "") {
+  std::vector<MemoryFile> files;
+  for (const auto& f : generated().files)
+    if (f.name != "manifest.json" && f.name != skip) files.push_back({f.name, f.bytes.data(), f.bytes.size()});
+  return files;
+}
+
+Manifest memory_manifest(std::vector<MemoryFile> files = memory_files()) {
+  return parse_manifest_text(generated().files.back().bytes, "engine manifest",
+                             FileSource::in_memory_files(std::move(files)));
+}
+
+void verify_all(Device& device, const Manifest& manifest) {
+  VerifyOptions options;
+  options.batches = {1, 3};
+  for (const KernelInfo& k : manifest.kernels) {
+    const VerifyResult r = verify_kernel(device, manifest, k, options);
+    INFO(k.name << ": " << r.error);
+    CHECK(r.error.empty());
+    CHECK(r.pass);
+    CHECK(r.nan_count == 0);
+  }
+}
+
+// What an engine has: its own instance (validation on, its own messenger), device and queue.
+struct EngineVulkan {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  std::vector<std::string> messages;
+
+  static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    static_cast<EngineVulkan*>(user)->messages.push_back(data->pMessage ? data->pMessage : "(no text)");
+    return VK_FALSE;
+  }
+
+  // Another logical device on the same physical device (the same queue family).
+  VkDevice create_device() const {
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo qci{};
+    qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    qci.queueFamilyIndex = family;
+    qci.queueCount = 1;
+    qci.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci{};
+    dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qci;
+    VkDevice created = VK_NULL_HANDLE;
+    REQUIRE(vkCreateDevice(physical_device, &dci, nullptr, &created) == VK_SUCCESS);
+    return created;
+  }
+
+  EngineVulkan() {
+    VkApplicationInfo app{};
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+    app.apiVersion = VK_API_VERSION_1_1;
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkDebugUtilsMessengerCreateInfoEXT mci{};
+    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
+    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+    mci.pfnUserCallback = &on_message;
+    mci.pUserData = this;
+    VkInstanceCreateInfo ici{};
+    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    ici.pApplicationInfo = &app;
+    ici.enabledLayerCount = 1;
+    ici.ppEnabledLayerNames = &layer;
+    ici.enabledExtensionCount = 1;
+    ici.ppEnabledExtensionNames = &extension;
+    REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+    REQUIRE(create);
+    REQUIRE(create(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
+
+    uint32_t count = 1;
+    REQUIRE(vkEnumeratePhysicalDevices(instance, &count, &physical_device) != VK_ERROR_INITIALIZATION_FAILED);
+    REQUIRE(physical_device);
+    std::vector<VkQueueFamilyProperties> families(8);
+    uint32_t family_count = 8;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
+    while (family < family_count && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
+    REQUIRE(family < family_count);
+    device = create_device();
+    vkGetDeviceQueue(device, family, 0, &queue);
+  }
+  ~EngineVulkan() {
+    if (device) vkDestroyDevice(device, nullptr);
+    if (messenger) {
+      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+          vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+      destroy(instance, messenger, nullptr);
+    }
+    if (instance) vkDestroyInstance(instance, nullptr);
+  }
+  ExternalDevice handles(VkPipelineCache cache = VK_NULL_HANDLE) const {
+    return {instance, physical_device, device, queue, family, cache};
+  }
+};
+
+VkPipelineCache create_cache(VkDevice device) {
+  VkPipelineCacheCreateInfo pci{};
+  pci.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO;
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  REQUIRE(vkCreatePipelineCache(device, &pci, nullptr, &cache) == VK_SUCCESS);
+  return cache;
+}
+
+}  // namespace
+
+TEST_CASE("kernels run from a manifest and files held in memory", "[gpu]") {
+  DeviceOptions options;
+  options.validation = true;
+  Device device(options);
+  const Manifest manifest = memory_manifest();
+  REQUIRE(manifest.kernels.size() == 3);
+  CHECK(manifest.files.in_memory());
+  verify_all(device, manifest);
+
+  // The generated header's `files` array (name, data, size) is taken as it is.
+  struct File {
+    const char* name;
+    const void* data;
+    std::size_t size;
+  };
+  const std::vector<MemoryFile> files = memory_files();
+  std::vector<File> table;
+  for (const auto& f : files) table.push_back({f.name.c_str(), f.data, f.size});
+  const Manifest from_table =
+      parse_manifest_text(generated().files.back().bytes, "table", FileSource::in_memory(table));
+  const Kernel kernel(device, from_table, "fft256");
+  CHECK(kernel.n() == 256);
+  for (const auto& m : device.validation_messages()) FAIL_CHECK(m.text);
+}
+
+TEST_CASE("missing or broken embedded files are refused with the file's name", "[gpu]") {
+  DeviceOptions options;
+  options.validation = true;
+  Device device(options);
+  CHECK_THROWS_WITH(Kernel(device, memory_manifest(memory_files("fft256.fwd0.spv")), "fft256"),
+                    Catch::Contains("'fft256.fwd0.spv' (embedded) is missing; the embedded files are:") &&
+                        Catch::Contains("fft256.inv0.spv"));
+  auto files = memory_files();
+  for (auto& f : files)
+    if (f.name == "fft256.inv0.spv") f.size = 6;
+    else if (f.name == "fft256.twiddles.bin") f.size -= 8;
+  const Manifest broken = memory_manifest(files);
+  CHECK_THROWS_WITH(Kernel(device, broken, "fft256"),
+                    Catch::Contains("twiddle file 'fft256.twiddles.bin' (embedded) holds"));
+  for (auto& f : files)
+    if (f.name == "fft256.twiddles.bin") f.size += 8;
+  CHECK_THROWS_WITH(Kernel(device, memory_manifest(files), "fft256"),
+                    Catch::Contains("'fft256.inv0.spv' (embedded) is not SPIR-V (size 6 bytes)"));
+  CHECK_THROWS_AS(parse_manifest_text("{\"format\": ", "broken text", {}), ManifestError);
+  CHECK_THROWS_WITH(parse_manifest_text("{\"format\": ", "broken text", {}), Catch::StartsWith("broken text: not valid JSON"));
+  for (const auto& m : device.validation_messages()) FAIL_CHECK(m.text);
+}
+
+TEST_CASE("a Device adopts an engine's instance, device and queue, and its pipeline cache", "[gpu]") {
+  EngineVulkan engine;
+  const VkPipelineCache cache = create_cache(engine.device);
+  {
+    Device device(engine.handles(cache));
+    CHECK_FALSE(device.owns_device());
+    CHECK(device.instance() == engine.instance);
+    CHECK(device.device() == engine.device);
+    CHECK(device.queue() == engine.queue);
+    CHECK(device.queue_family() == engine.family);
+    CHECK(device.pipeline_cache() == cache);
+    verify_all(device, memory_manifest());
+  }
+  vkDestroyPipelineCache(engine.device, cache, nullptr);
+  for (const auto& m : engine.messages) FAIL_CHECK(m);
+
+  // The cache reaches vkCreateComputePipelines: one made on another device is reported by the
+  // validation layer (lavapipe keeps nothing in pipeline caches, so their data cannot show it).
+  const VkDevice other = engine.create_device();
+  const VkPipelineCache foreign = create_cache(other);
+  {
+    Device device(engine.handles(foreign));
+    const Kernel kernel(device, memory_manifest(), "fft64c");
+  }
+  bool reported = false;
+  for (const auto& m : engine.messages) reported |= m.find("pipelineCache") != std::string::npos;
+  CHECK(reported);
+  engine.messages.clear();
+  vkDestroyPipelineCache(other, foreign, nullptr);
+  vkDestroyDevice(other, nullptr);
+
+  // Everything the Device made is gone, and the engine's device still works.
+  VkBufferCreateInfo bci{};
+  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+  bci.size = 256;
+  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  CHECK(vkCreateBuffer(engine.device, &bci, nullptr, &buffer) == VK_SUCCESS);
+  vkDestroyBuffer(engine.device, buffer, nullptr);
+  CHECK(vkDeviceWaitIdle(engine.device) == VK_SUCCESS);
+  vkDestroyDevice(engine.device, nullptr);  // reports any object the Device left behind
+  engine.device = VK_NULL_HANDLE;
+  for (const auto& m : engine.messages) FAIL_CHECK(m);
+}
+
+TEST_CASE("an ExternalDevice with a null handle or a bad queue family is refused", "[gpu]") {
+  EngineVulkan engine;
+  ExternalDevice handles = engine.handles();
+  handles.device = VK_NULL_HANDLE;
+  CHECK_THROWS_WITH(Device(handles), "ExternalDevice: device is VK_NULL_HANDLE");
+  handles = engine.handles();
+  handles.queue = VK_NULL_HANDLE;
+  CHECK_THROWS_WITH(Device(handles), "ExternalDevice: queue is VK_NULL_HANDLE");
+  handles = engine.handles();
+  handles.queue_family = 99;
+  CHECK_THROWS_AS(Device(handles), UsageError);
+  CHECK_THROWS_WITH(Device(handles), Catch::Contains("queue_family 99 is out of range"));
+  for (const auto& m : engine.messages) FAIL_CHECK(m);
+}
