@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buffer(1)]], const device Twiddles& _1583 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _959 = gl_LocalInvocationID.x & 63u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     float2 _5712;
     if (_976)
     {
-        _5712 = _1009.src[_984 + 960u];
-        _5711 = _1009.src[_984 + 896u];
-        _5710 = _1009.src[_984 + 832u];
-        _5709 = _1009.src[_984 + 768u];
-        _5708 = _1009.src[_984 + 704u];
-        _5707 = _1009.src[_984 + 640u];
-        _5706 = _1009.src[_984 + 576u];
-        _5705 = _1009.src[_984 + 512u];
-        _5704 = _1009.src[_984 + 448u];
-        _5703 = _1009.src[_984 + 384u];
-        _5702 = _1009.src[_984 + 320u];
-        _5701 = _1009.src[_984 + 256u];
-        _5700 = _1009.src[_984 + 192u];
-        _5699 = _1009.src[_984 + 128u];
-        _5698 = _1009.src[_984 + 64u];
-        _5697 = _1009.src[_984];
+        _5712 = src.data[_984 + 960u];
+        _5711 = src.data[_984 + 896u];
+        _5710 = src.data[_984 + 832u];
+        _5709 = src.data[_984 + 768u];
+        _5708 = src.data[_984 + 704u];
+        _5707 = src.data[_984 + 640u];
+        _5706 = src.data[_984 + 576u];
+        _5705 = src.data[_984 + 512u];
+        _5704 = src.data[_984 + 448u];
+        _5703 = src.data[_984 + 384u];
+        _5702 = src.data[_984 + 320u];
+        _5701 = src.data[_984 + 256u];
+        _5700 = src.data[_984 + 192u];
+        _5699 = src.data[_984 + 128u];
+        _5698 = src.data[_984 + 64u];
+        _5697 = src.data[_984];
     }
     else
     {
@@ -270,50 +270,50 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     uint _1567 = _959 + 960u;
     uint _1572 = (_1145 + _1567) + (_1567 >> 4u);
     uint _1579 = _959 & 15u;
-    float _3311 = fma(sh[_1418].x, _1583.tw[_1579].x, -(sh[_1418].y * _1583.tw[_1579].y));
-    float _3322 = fma(sh[_1418].x, _1583.tw[_1579].y, sh[_1418].y * _1583.tw[_1579].x);
+    float _3311 = fma(sh[_1418].x, tw.data[_1579].x, -(sh[_1418].y * tw.data[_1579].y));
+    float _3322 = fma(sh[_1418].x, tw.data[_1579].y, sh[_1418].y * tw.data[_1579].x);
     uint _1594 = _1579 + 16u;
-    float _3343 = fma(sh[_1429].x, _1583.tw[_1594].x, -(sh[_1429].y * _1583.tw[_1594].y));
-    float _3354 = fma(sh[_1429].x, _1583.tw[_1594].y, sh[_1429].y * _1583.tw[_1594].x);
+    float _3343 = fma(sh[_1429].x, tw.data[_1594].x, -(sh[_1429].y * tw.data[_1594].y));
+    float _3354 = fma(sh[_1429].x, tw.data[_1594].y, sh[_1429].y * tw.data[_1594].x);
     uint _1603 = _1579 + 32u;
-    float _3375 = fma(sh[_1440].x, _1583.tw[_1603].x, -(sh[_1440].y * _1583.tw[_1603].y));
-    float _3386 = fma(sh[_1440].x, _1583.tw[_1603].y, sh[_1440].y * _1583.tw[_1603].x);
+    float _3375 = fma(sh[_1440].x, tw.data[_1603].x, -(sh[_1440].y * tw.data[_1603].y));
+    float _3386 = fma(sh[_1440].x, tw.data[_1603].y, sh[_1440].y * tw.data[_1603].x);
     uint _1612 = _1579 + 48u;
-    float _3407 = fma(sh[_1451].x, _1583.tw[_1612].x, -(sh[_1451].y * _1583.tw[_1612].y));
-    float _3418 = fma(sh[_1451].x, _1583.tw[_1612].y, sh[_1451].y * _1583.tw[_1612].x);
+    float _3407 = fma(sh[_1451].x, tw.data[_1612].x, -(sh[_1451].y * tw.data[_1612].y));
+    float _3418 = fma(sh[_1451].x, tw.data[_1612].y, sh[_1451].y * tw.data[_1612].x);
     uint _1620 = _1579 + 64u;
-    float _3439 = fma(sh[_1462].x, _1583.tw[_1620].x, -(sh[_1462].y * _1583.tw[_1620].y));
-    float _3450 = fma(sh[_1462].x, _1583.tw[_1620].y, sh[_1462].y * _1583.tw[_1620].x);
+    float _3439 = fma(sh[_1462].x, tw.data[_1620].x, -(sh[_1462].y * tw.data[_1620].y));
+    float _3450 = fma(sh[_1462].x, tw.data[_1620].y, sh[_1462].y * tw.data[_1620].x);
     uint _1629 = _1579 + 80u;
-    float _3471 = fma(sh[_1473].x, _1583.tw[_1629].x, -(sh[_1473].y * _1583.tw[_1629].y));
-    float _3482 = fma(sh[_1473].x, _1583.tw[_1629].y, sh[_1473].y * _1583.tw[_1629].x);
+    float _3471 = fma(sh[_1473].x, tw.data[_1629].x, -(sh[_1473].y * tw.data[_1629].y));
+    float _3482 = fma(sh[_1473].x, tw.data[_1629].y, sh[_1473].y * tw.data[_1629].x);
     uint _1638 = _1579 + 96u;
-    float _3503 = fma(sh[_1484].x, _1583.tw[_1638].x, -(sh[_1484].y * _1583.tw[_1638].y));
-    float _3514 = fma(sh[_1484].x, _1583.tw[_1638].y, sh[_1484].y * _1583.tw[_1638].x);
+    float _3503 = fma(sh[_1484].x, tw.data[_1638].x, -(sh[_1484].y * tw.data[_1638].y));
+    float _3514 = fma(sh[_1484].x, tw.data[_1638].y, sh[_1484].y * tw.data[_1638].x);
     uint _1647 = _1579 + 112u;
-    float _3535 = fma(sh[_1495].x, _1583.tw[_1647].x, -(sh[_1495].y * _1583.tw[_1647].y));
-    float _3546 = fma(sh[_1495].x, _1583.tw[_1647].y, sh[_1495].y * _1583.tw[_1647].x);
+    float _3535 = fma(sh[_1495].x, tw.data[_1647].x, -(sh[_1495].y * tw.data[_1647].y));
+    float _3546 = fma(sh[_1495].x, tw.data[_1647].y, sh[_1495].y * tw.data[_1647].x);
     uint _1655 = _1579 + 128u;
-    float _3567 = fma(sh[_1506].x, _1583.tw[_1655].x, -(sh[_1506].y * _1583.tw[_1655].y));
-    float _3578 = fma(sh[_1506].x, _1583.tw[_1655].y, sh[_1506].y * _1583.tw[_1655].x);
+    float _3567 = fma(sh[_1506].x, tw.data[_1655].x, -(sh[_1506].y * tw.data[_1655].y));
+    float _3578 = fma(sh[_1506].x, tw.data[_1655].y, sh[_1506].y * tw.data[_1655].x);
     uint _1664 = _1579 + 144u;
-    float _3599 = fma(sh[_1517].x, _1583.tw[_1664].x, -(sh[_1517].y * _1583.tw[_1664].y));
-    float _3610 = fma(sh[_1517].x, _1583.tw[_1664].y, sh[_1517].y * _1583.tw[_1664].x);
+    float _3599 = fma(sh[_1517].x, tw.data[_1664].x, -(sh[_1517].y * tw.data[_1664].y));
+    float _3610 = fma(sh[_1517].x, tw.data[_1664].y, sh[_1517].y * tw.data[_1664].x);
     uint _1673 = _1579 + 160u;
-    float _3631 = fma(sh[_1528].x, _1583.tw[_1673].x, -(sh[_1528].y * _1583.tw[_1673].y));
-    float _3642 = fma(sh[_1528].x, _1583.tw[_1673].y, sh[_1528].y * _1583.tw[_1673].x);
+    float _3631 = fma(sh[_1528].x, tw.data[_1673].x, -(sh[_1528].y * tw.data[_1673].y));
+    float _3642 = fma(sh[_1528].x, tw.data[_1673].y, sh[_1528].y * tw.data[_1673].x);
     uint _1682 = _1579 + 176u;
-    float _3663 = fma(sh[_1539].x, _1583.tw[_1682].x, -(sh[_1539].y * _1583.tw[_1682].y));
-    float _3674 = fma(sh[_1539].x, _1583.tw[_1682].y, sh[_1539].y * _1583.tw[_1682].x);
+    float _3663 = fma(sh[_1539].x, tw.data[_1682].x, -(sh[_1539].y * tw.data[_1682].y));
+    float _3674 = fma(sh[_1539].x, tw.data[_1682].y, sh[_1539].y * tw.data[_1682].x);
     uint _1690 = _1579 + 192u;
-    float _3695 = fma(sh[_1550].x, _1583.tw[_1690].x, -(sh[_1550].y * _1583.tw[_1690].y));
-    float _3706 = fma(sh[_1550].x, _1583.tw[_1690].y, sh[_1550].y * _1583.tw[_1690].x);
+    float _3695 = fma(sh[_1550].x, tw.data[_1690].x, -(sh[_1550].y * tw.data[_1690].y));
+    float _3706 = fma(sh[_1550].x, tw.data[_1690].y, sh[_1550].y * tw.data[_1690].x);
     uint _1699 = _1579 + 208u;
-    float _3727 = fma(sh[_1561].x, _1583.tw[_1699].x, -(sh[_1561].y * _1583.tw[_1699].y));
-    float _3738 = fma(sh[_1561].x, _1583.tw[_1699].y, sh[_1561].y * _1583.tw[_1699].x);
+    float _3727 = fma(sh[_1561].x, tw.data[_1699].x, -(sh[_1561].y * tw.data[_1699].y));
+    float _3738 = fma(sh[_1561].x, tw.data[_1699].y, sh[_1561].y * tw.data[_1699].x);
     uint _1708 = _1579 + 224u;
-    float _3759 = fma(sh[_1572].x, _1583.tw[_1708].x, -(sh[_1572].y * _1583.tw[_1708].y));
-    float _3770 = fma(sh[_1572].x, _1583.tw[_1708].y, sh[_1572].y * _1583.tw[_1708].x);
+    float _3759 = fma(sh[_1572].x, tw.data[_1708].x, -(sh[_1572].y * tw.data[_1708].y));
+    float _3770 = fma(sh[_1572].x, tw.data[_1708].y, sh[_1572].y * tw.data[_1708].x);
     float _3945 = sh[_1407].x + _3535;
     float _3950 = sh[_1407].y + _3546;
     float _3955 = sh[_1407].x - _3535;
@@ -462,15 +462,15 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _2282 = _959 & 255u;
     uint _2284 = _2282 + 240u;
-    float2 _2289 = _1583.tw[_2284];
+    float2 _2289 = tw.data[_2284];
     float _4552 = fma(sh[_1451].x, _2289.x, -(sh[_1451].y * _2289.y));
     float _4563 = fma(sh[_1451].x, _2289.y, sh[_1451].y * _2289.x);
     uint _2293 = _2282 + 496u;
-    float2 _2298 = _1583.tw[_2293];
+    float2 _2298 = tw.data[_2293];
     float _4584 = fma(sh[_1495].x, _2298.x, -(sh[_1495].y * _2298.y));
     float _4595 = fma(sh[_1495].x, _2298.y, sh[_1495].y * _2298.x);
     uint _2302 = _2282 + 752u;
-    float2 _2307 = _1583.tw[_2302];
+    float2 _2307 = tw.data[_2302];
     float _4616 = fma(sh[_1539].x, _2307.x, -(sh[_1539].y * _2307.y));
     float _4627 = fma(sh[_1539].x, _2307.y, sh[_1539].y * _2307.x);
     float _4650 = sh[_1407].x + _4584;
@@ -483,15 +483,15 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     float _4685 = _4563 - _4627;
     uint _2327 = _1413 & 255u;
     uint _2329 = _2327 + 240u;
-    float2 _2334 = _1583.tw[_2329];
+    float2 _2334 = tw.data[_2329];
     float _4741 = fma(sh[_1462].x, _2334.x, -(sh[_1462].y * _2334.y));
     float _4752 = fma(sh[_1462].x, _2334.y, sh[_1462].y * _2334.x);
     uint _2337 = _2327 + 496u;
-    float2 _2342 = _1583.tw[_2337];
+    float2 _2342 = tw.data[_2337];
     float _4773 = fma(sh[_1506].x, _2342.x, -(sh[_1506].y * _2342.y));
     float _4784 = fma(sh[_1506].x, _2342.y, sh[_1506].y * _2342.x);
     uint _2345 = _2327 + 752u;
-    float2 _2350 = _1583.tw[_2345];
+    float2 _2350 = tw.data[_2345];
     float _4805 = fma(sh[_1550].x, _2350.x, -(sh[_1550].y * _2350.y));
     float _4816 = fma(sh[_1550].x, _2350.y, sh[_1550].y * _2350.x);
     float _4839 = sh[_1418].x + _4773;
@@ -504,15 +504,15 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     float _4874 = _4752 - _4816;
     uint _2370 = _1424 & 255u;
     uint _2372 = _2370 + 240u;
-    float2 _2377 = _1583.tw[_2372];
+    float2 _2377 = tw.data[_2372];
     float _4930 = fma(sh[_1473].x, _2377.x, -(sh[_1473].y * _2377.y));
     float _4941 = fma(sh[_1473].x, _2377.y, sh[_1473].y * _2377.x);
     uint _2380 = _2370 + 496u;
-    float2 _2385 = _1583.tw[_2380];
+    float2 _2385 = tw.data[_2380];
     float _4962 = fma(sh[_1517].x, _2385.x, -(sh[_1517].y * _2385.y));
     float _4973 = fma(sh[_1517].x, _2385.y, sh[_1517].y * _2385.x);
     uint _2388 = _2370 + 752u;
-    float2 _2393 = _1583.tw[_2388];
+    float2 _2393 = tw.data[_2388];
     float _4994 = fma(sh[_1561].x, _2393.x, -(sh[_1561].y * _2393.y));
     float _5005 = fma(sh[_1561].x, _2393.y, sh[_1561].y * _2393.x);
     float _5028 = sh[_1429].x + _4962;
@@ -525,15 +525,15 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     float _5063 = _4941 - _5005;
     uint _2413 = _1435 & 255u;
     uint _2415 = _2413 + 240u;
-    float2 _2420 = _1583.tw[_2415];
+    float2 _2420 = tw.data[_2415];
     float _5119 = fma(sh[_1484].x, _2420.x, -(sh[_1484].y * _2420.y));
     float _5130 = fma(sh[_1484].x, _2420.y, sh[_1484].y * _2420.x);
     uint _2423 = _2413 + 496u;
-    float2 _2428 = _1583.tw[_2423];
+    float2 _2428 = tw.data[_2423];
     float _5151 = fma(sh[_1528].x, _2428.x, -(sh[_1528].y * _2428.y));
     float _5162 = fma(sh[_1528].x, _2428.y, sh[_1528].y * _2428.x);
     uint _2431 = _2413 + 752u;
-    float2 _2436 = _1583.tw[_2431];
+    float2 _2436 = tw.data[_2431];
     float _5183 = fma(sh[_1572].x, _2436.x, -(sh[_1572].y * _2436.y));
     float _5194 = fma(sh[_1572].x, _2436.y, sh[_1572].y * _2436.x);
     float _5217 = sh[_1440].x + _5151;
@@ -547,22 +547,22 @@ kernel void main0(const device Src& _1009 [[buffer(0)]], device Dst& _2465 [[buf
     if (_976)
     {
         uint _2461 = (_968 * params.dst_stride) + _959;
-        _2465.dst[_2461] = float2(_4650 + _4670, _4655 + _4675);
-        _2465.dst[_2461 + 64u] = float2(_4839 + _4859, _4844 + _4864);
-        _2465.dst[_2461 + 128u] = float2(_5028 + _5048, _5033 + _5053);
-        _2465.dst[_2461 + 192u] = float2(_5217 + _5237, _5222 + _5242);
-        _2465.dst[_2461 + 256u] = float2(_4660 + _4685, _4665 - _4680);
-        _2465.dst[_2461 + 320u] = float2(_4849 + _4874, _4854 - _4869);
-        _2465.dst[_2461 + 384u] = float2(_5038 + _5063, _5043 - _5058);
-        _2465.dst[_2461 + 448u] = float2(_5227 + _5252, _5232 - _5247);
-        _2465.dst[_2461 + 512u] = float2(_4650 - _4670, _4655 - _4675);
-        _2465.dst[_2461 + 576u] = float2(_4839 - _4859, _4844 - _4864);
-        _2465.dst[_2461 + 640u] = float2(_5028 - _5048, _5033 - _5053);
-        _2465.dst[_2461 + 704u] = float2(_5217 - _5237, _5222 - _5242);
-        _2465.dst[_2461 + 768u] = float2(_4660 - _4685, _4665 + _4680);
-        _2465.dst[_2461 + 832u] = float2(_4849 - _4874, _4854 + _4869);
-        _2465.dst[_2461 + 896u] = float2(_5038 - _5063, _5043 + _5058);
-        _2465.dst[_2461 + 960u] = float2(_5227 - _5252, _5232 + _5247);
+        dst.data[_2461] = float2(_4650 + _4670, _4655 + _4675);
+        dst.data[_2461 + 64u] = float2(_4839 + _4859, _4844 + _4864);
+        dst.data[_2461 + 128u] = float2(_5028 + _5048, _5033 + _5053);
+        dst.data[_2461 + 192u] = float2(_5217 + _5237, _5222 + _5242);
+        dst.data[_2461 + 256u] = float2(_4660 + _4685, _4665 - _4680);
+        dst.data[_2461 + 320u] = float2(_4849 + _4874, _4854 - _4869);
+        dst.data[_2461 + 384u] = float2(_5038 + _5063, _5043 - _5058);
+        dst.data[_2461 + 448u] = float2(_5227 + _5252, _5232 - _5247);
+        dst.data[_2461 + 512u] = float2(_4650 - _4670, _4655 - _4675);
+        dst.data[_2461 + 576u] = float2(_4839 - _4859, _4844 - _4864);
+        dst.data[_2461 + 640u] = float2(_5028 - _5048, _5033 - _5053);
+        dst.data[_2461 + 704u] = float2(_5217 - _5237, _5222 - _5242);
+        dst.data[_2461 + 768u] = float2(_4660 - _4685, _4665 + _4680);
+        dst.data[_2461 + 832u] = float2(_4849 - _4874, _4854 + _4869);
+        dst.data[_2461 + 896u] = float2(_5038 - _5063, _5043 + _5058);
+        dst.data[_2461 + 960u] = float2(_5227 - _5252, _5232 + _5247);
     }
 }
 

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buffer(1)]], const device Twiddles& _1588 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _964 = gl_LocalInvocationID.x & 63u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     float2 _5923;
     if (_981)
     {
-        _5923 = _1014.src[_989 + 960u];
-        _5922 = _1014.src[_989 + 896u];
-        _5921 = _1014.src[_989 + 832u];
-        _5920 = _1014.src[_989 + 768u];
-        _5919 = _1014.src[_989 + 704u];
-        _5918 = _1014.src[_989 + 640u];
-        _5917 = _1014.src[_989 + 576u];
-        _5916 = _1014.src[_989 + 512u];
-        _5915 = _1014.src[_989 + 448u];
-        _5914 = _1014.src[_989 + 384u];
-        _5913 = _1014.src[_989 + 320u];
-        _5912 = _1014.src[_989 + 256u];
-        _5911 = _1014.src[_989 + 192u];
-        _5910 = _1014.src[_989 + 128u];
-        _5909 = _1014.src[_989 + 64u];
-        _5908 = _1014.src[_989];
+        _5923 = src.data[_989 + 960u];
+        _5922 = src.data[_989 + 896u];
+        _5921 = src.data[_989 + 832u];
+        _5920 = src.data[_989 + 768u];
+        _5919 = src.data[_989 + 704u];
+        _5918 = src.data[_989 + 640u];
+        _5917 = src.data[_989 + 576u];
+        _5916 = src.data[_989 + 512u];
+        _5915 = src.data[_989 + 448u];
+        _5914 = src.data[_989 + 384u];
+        _5913 = src.data[_989 + 320u];
+        _5912 = src.data[_989 + 256u];
+        _5911 = src.data[_989 + 192u];
+        _5910 = src.data[_989 + 128u];
+        _5909 = src.data[_989 + 64u];
+        _5908 = src.data[_989];
     }
     else
     {
@@ -270,65 +270,65 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     uint _1572 = _964 + 960u;
     uint _1577 = (_1150 + _1572) + (_1572 >> 4u);
     uint _1584 = _964 & 15u;
-    float _3322 = -_1588.tw[_1584].y;
-    float _3338 = fma(sh[_1423].x, _1588.tw[_1584].x, -(sh[_1423].y * _3322));
-    float _3349 = fma(sh[_1423].x, _3322, sh[_1423].y * _1588.tw[_1584].x);
+    float _3322 = -tw.data[_1584].y;
+    float _3338 = fma(sh[_1423].x, tw.data[_1584].x, -(sh[_1423].y * _3322));
+    float _3349 = fma(sh[_1423].x, _3322, sh[_1423].y * tw.data[_1584].x);
     uint _1599 = _1584 + 16u;
-    float _3359 = -_1588.tw[_1599].y;
-    float _3375 = fma(sh[_1434].x, _1588.tw[_1599].x, -(sh[_1434].y * _3359));
-    float _3386 = fma(sh[_1434].x, _3359, sh[_1434].y * _1588.tw[_1599].x);
+    float _3359 = -tw.data[_1599].y;
+    float _3375 = fma(sh[_1434].x, tw.data[_1599].x, -(sh[_1434].y * _3359));
+    float _3386 = fma(sh[_1434].x, _3359, sh[_1434].y * tw.data[_1599].x);
     uint _1608 = _1584 + 32u;
-    float _3396 = -_1588.tw[_1608].y;
-    float _3412 = fma(sh[_1445].x, _1588.tw[_1608].x, -(sh[_1445].y * _3396));
-    float _3423 = fma(sh[_1445].x, _3396, sh[_1445].y * _1588.tw[_1608].x);
+    float _3396 = -tw.data[_1608].y;
+    float _3412 = fma(sh[_1445].x, tw.data[_1608].x, -(sh[_1445].y * _3396));
+    float _3423 = fma(sh[_1445].x, _3396, sh[_1445].y * tw.data[_1608].x);
     uint _1617 = _1584 + 48u;
-    float _3433 = -_1588.tw[_1617].y;
-    float _3449 = fma(sh[_1456].x, _1588.tw[_1617].x, -(sh[_1456].y * _3433));
-    float _3460 = fma(sh[_1456].x, _3433, sh[_1456].y * _1588.tw[_1617].x);
+    float _3433 = -tw.data[_1617].y;
+    float _3449 = fma(sh[_1456].x, tw.data[_1617].x, -(sh[_1456].y * _3433));
+    float _3460 = fma(sh[_1456].x, _3433, sh[_1456].y * tw.data[_1617].x);
     uint _1625 = _1584 + 64u;
-    float _3470 = -_1588.tw[_1625].y;
-    float _3486 = fma(sh[_1467].x, _1588.tw[_1625].x, -(sh[_1467].y * _3470));
-    float _3497 = fma(sh[_1467].x, _3470, sh[_1467].y * _1588.tw[_1625].x);
+    float _3470 = -tw.data[_1625].y;
+    float _3486 = fma(sh[_1467].x, tw.data[_1625].x, -(sh[_1467].y * _3470));
+    float _3497 = fma(sh[_1467].x, _3470, sh[_1467].y * tw.data[_1625].x);
     uint _1634 = _1584 + 80u;
-    float _3507 = -_1588.tw[_1634].y;
-    float _3523 = fma(sh[_1478].x, _1588.tw[_1634].x, -(sh[_1478].y * _3507));
-    float _3534 = fma(sh[_1478].x, _3507, sh[_1478].y * _1588.tw[_1634].x);
+    float _3507 = -tw.data[_1634].y;
+    float _3523 = fma(sh[_1478].x, tw.data[_1634].x, -(sh[_1478].y * _3507));
+    float _3534 = fma(sh[_1478].x, _3507, sh[_1478].y * tw.data[_1634].x);
     uint _1643 = _1584 + 96u;
-    float _3544 = -_1588.tw[_1643].y;
-    float _3560 = fma(sh[_1489].x, _1588.tw[_1643].x, -(sh[_1489].y * _3544));
-    float _3571 = fma(sh[_1489].x, _3544, sh[_1489].y * _1588.tw[_1643].x);
+    float _3544 = -tw.data[_1643].y;
+    float _3560 = fma(sh[_1489].x, tw.data[_1643].x, -(sh[_1489].y * _3544));
+    float _3571 = fma(sh[_1489].x, _3544, sh[_1489].y * tw.data[_1643].x);
     uint _1652 = _1584 + 112u;
-    float _3581 = -_1588.tw[_1652].y;
-    float _3597 = fma(sh[_1500].x, _1588.tw[_1652].x, -(sh[_1500].y * _3581));
-    float _3608 = fma(sh[_1500].x, _3581, sh[_1500].y * _1588.tw[_1652].x);
+    float _3581 = -tw.data[_1652].y;
+    float _3597 = fma(sh[_1500].x, tw.data[_1652].x, -(sh[_1500].y * _3581));
+    float _3608 = fma(sh[_1500].x, _3581, sh[_1500].y * tw.data[_1652].x);
     uint _1660 = _1584 + 128u;
-    float _3618 = -_1588.tw[_1660].y;
-    float _3634 = fma(sh[_1511].x, _1588.tw[_1660].x, -(sh[_1511].y * _3618));
-    float _3645 = fma(sh[_1511].x, _3618, sh[_1511].y * _1588.tw[_1660].x);
+    float _3618 = -tw.data[_1660].y;
+    float _3634 = fma(sh[_1511].x, tw.data[_1660].x, -(sh[_1511].y * _3618));
+    float _3645 = fma(sh[_1511].x, _3618, sh[_1511].y * tw.data[_1660].x);
     uint _1669 = _1584 + 144u;
-    float _3655 = -_1588.tw[_1669].y;
-    float _3671 = fma(sh[_1522].x, _1588.tw[_1669].x, -(sh[_1522].y * _3655));
-    float _3682 = fma(sh[_1522].x, _3655, sh[_1522].y * _1588.tw[_1669].x);
+    float _3655 = -tw.data[_1669].y;
+    float _3671 = fma(sh[_1522].x, tw.data[_1669].x, -(sh[_1522].y * _3655));
+    float _3682 = fma(sh[_1522].x, _3655, sh[_1522].y * tw.data[_1669].x);
     uint _1678 = _1584 + 160u;
-    float _3692 = -_1588.tw[_1678].y;
-    float _3708 = fma(sh[_1533].x, _1588.tw[_1678].x, -(sh[_1533].y * _3692));
-    float _3719 = fma(sh[_1533].x, _3692, sh[_1533].y * _1588.tw[_1678].x);
+    float _3692 = -tw.data[_1678].y;
+    float _3708 = fma(sh[_1533].x, tw.data[_1678].x, -(sh[_1533].y * _3692));
+    float _3719 = fma(sh[_1533].x, _3692, sh[_1533].y * tw.data[_1678].x);
     uint _1687 = _1584 + 176u;
-    float _3729 = -_1588.tw[_1687].y;
-    float _3745 = fma(sh[_1544].x, _1588.tw[_1687].x, -(sh[_1544].y * _3729));
-    float _3756 = fma(sh[_1544].x, _3729, sh[_1544].y * _1588.tw[_1687].x);
+    float _3729 = -tw.data[_1687].y;
+    float _3745 = fma(sh[_1544].x, tw.data[_1687].x, -(sh[_1544].y * _3729));
+    float _3756 = fma(sh[_1544].x, _3729, sh[_1544].y * tw.data[_1687].x);
     uint _1695 = _1584 + 192u;
-    float _3766 = -_1588.tw[_1695].y;
-    float _3782 = fma(sh[_1555].x, _1588.tw[_1695].x, -(sh[_1555].y * _3766));
-    float _3793 = fma(sh[_1555].x, _3766, sh[_1555].y * _1588.tw[_1695].x);
+    float _3766 = -tw.data[_1695].y;
+    float _3782 = fma(sh[_1555].x, tw.data[_1695].x, -(sh[_1555].y * _3766));
+    float _3793 = fma(sh[_1555].x, _3766, sh[_1555].y * tw.data[_1695].x);
     uint _1704 = _1584 + 208u;
-    float _3803 = -_1588.tw[_1704].y;
-    float _3819 = fma(sh[_1566].x, _1588.tw[_1704].x, -(sh[_1566].y * _3803));
-    float _3830 = fma(sh[_1566].x, _3803, sh[_1566].y * _1588.tw[_1704].x);
+    float _3803 = -tw.data[_1704].y;
+    float _3819 = fma(sh[_1566].x, tw.data[_1704].x, -(sh[_1566].y * _3803));
+    float _3830 = fma(sh[_1566].x, _3803, sh[_1566].y * tw.data[_1704].x);
     uint _1713 = _1584 + 224u;
-    float _3840 = -_1588.tw[_1713].y;
-    float _3856 = fma(sh[_1577].x, _1588.tw[_1713].x, -(sh[_1577].y * _3840));
-    float _3867 = fma(sh[_1577].x, _3840, sh[_1577].y * _1588.tw[_1713].x);
+    float _3840 = -tw.data[_1713].y;
+    float _3856 = fma(sh[_1577].x, tw.data[_1713].x, -(sh[_1577].y * _3840));
+    float _3867 = fma(sh[_1577].x, _3840, sh[_1577].y * tw.data[_1713].x);
     float _4042 = sh[_1412].x + _3597;
     float _4047 = sh[_1412].y + _3608;
     float _4052 = sh[_1412].x - _3597;
@@ -477,17 +477,17 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _2287 = _964 & 255u;
     uint _2289 = _2287 + 240u;
-    float _4638 = -_1588.tw[_2289].y;
-    float _4654 = fma(sh[_1456].x, _1588.tw[_2289].x, -(sh[_1456].y * _4638));
-    float _4665 = fma(sh[_1456].x, _4638, sh[_1456].y * _1588.tw[_2289].x);
+    float _4638 = -tw.data[_2289].y;
+    float _4654 = fma(sh[_1456].x, tw.data[_2289].x, -(sh[_1456].y * _4638));
+    float _4665 = fma(sh[_1456].x, _4638, sh[_1456].y * tw.data[_2289].x);
     uint _2298 = _2287 + 496u;
-    float _4675 = -_1588.tw[_2298].y;
-    float _4691 = fma(sh[_1500].x, _1588.tw[_2298].x, -(sh[_1500].y * _4675));
-    float _4702 = fma(sh[_1500].x, _4675, sh[_1500].y * _1588.tw[_2298].x);
+    float _4675 = -tw.data[_2298].y;
+    float _4691 = fma(sh[_1500].x, tw.data[_2298].x, -(sh[_1500].y * _4675));
+    float _4702 = fma(sh[_1500].x, _4675, sh[_1500].y * tw.data[_2298].x);
     uint _2307 = _2287 + 752u;
-    float _4712 = -_1588.tw[_2307].y;
-    float _4728 = fma(sh[_1544].x, _1588.tw[_2307].x, -(sh[_1544].y * _4712));
-    float _4739 = fma(sh[_1544].x, _4712, sh[_1544].y * _1588.tw[_2307].x);
+    float _4712 = -tw.data[_2307].y;
+    float _4728 = fma(sh[_1544].x, tw.data[_2307].x, -(sh[_1544].y * _4712));
+    float _4739 = fma(sh[_1544].x, _4712, sh[_1544].y * tw.data[_2307].x);
     float _4762 = sh[_1412].x + _4691;
     float _4767 = sh[_1412].y + _4702;
     float _4772 = sh[_1412].x - _4691;
@@ -498,17 +498,17 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     float _4797 = _4665 - _4739;
     uint _2332 = _1418 & 255u;
     uint _2334 = _2332 + 240u;
-    float _4842 = -_1588.tw[_2334].y;
-    float _4858 = fma(sh[_1467].x, _1588.tw[_2334].x, -(sh[_1467].y * _4842));
-    float _4869 = fma(sh[_1467].x, _4842, sh[_1467].y * _1588.tw[_2334].x);
+    float _4842 = -tw.data[_2334].y;
+    float _4858 = fma(sh[_1467].x, tw.data[_2334].x, -(sh[_1467].y * _4842));
+    float _4869 = fma(sh[_1467].x, _4842, sh[_1467].y * tw.data[_2334].x);
     uint _2342 = _2332 + 496u;
-    float _4879 = -_1588.tw[_2342].y;
-    float _4895 = fma(sh[_1511].x, _1588.tw[_2342].x, -(sh[_1511].y * _4879));
-    float _4906 = fma(sh[_1511].x, _4879, sh[_1511].y * _1588.tw[_2342].x);
+    float _4879 = -tw.data[_2342].y;
+    float _4895 = fma(sh[_1511].x, tw.data[_2342].x, -(sh[_1511].y * _4879));
+    float _4906 = fma(sh[_1511].x, _4879, sh[_1511].y * tw.data[_2342].x);
     uint _2350 = _2332 + 752u;
-    float _4916 = -_1588.tw[_2350].y;
-    float _4932 = fma(sh[_1555].x, _1588.tw[_2350].x, -(sh[_1555].y * _4916));
-    float _4943 = fma(sh[_1555].x, _4916, sh[_1555].y * _1588.tw[_2350].x);
+    float _4916 = -tw.data[_2350].y;
+    float _4932 = fma(sh[_1555].x, tw.data[_2350].x, -(sh[_1555].y * _4916));
+    float _4943 = fma(sh[_1555].x, _4916, sh[_1555].y * tw.data[_2350].x);
     float _4966 = sh[_1423].x + _4895;
     float _4971 = sh[_1423].y + _4906;
     float _4976 = sh[_1423].x - _4895;
@@ -519,17 +519,17 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     float _5001 = _4869 - _4943;
     uint _2375 = _1429 & 255u;
     uint _2377 = _2375 + 240u;
-    float _5046 = -_1588.tw[_2377].y;
-    float _5062 = fma(sh[_1478].x, _1588.tw[_2377].x, -(sh[_1478].y * _5046));
-    float _5073 = fma(sh[_1478].x, _5046, sh[_1478].y * _1588.tw[_2377].x);
+    float _5046 = -tw.data[_2377].y;
+    float _5062 = fma(sh[_1478].x, tw.data[_2377].x, -(sh[_1478].y * _5046));
+    float _5073 = fma(sh[_1478].x, _5046, sh[_1478].y * tw.data[_2377].x);
     uint _2385 = _2375 + 496u;
-    float _5083 = -_1588.tw[_2385].y;
-    float _5099 = fma(sh[_1522].x, _1588.tw[_2385].x, -(sh[_1522].y * _5083));
-    float _5110 = fma(sh[_1522].x, _5083, sh[_1522].y * _1588.tw[_2385].x);
+    float _5083 = -tw.data[_2385].y;
+    float _5099 = fma(sh[_1522].x, tw.data[_2385].x, -(sh[_1522].y * _5083));
+    float _5110 = fma(sh[_1522].x, _5083, sh[_1522].y * tw.data[_2385].x);
     uint _2393 = _2375 + 752u;
-    float _5120 = -_1588.tw[_2393].y;
-    float _5136 = fma(sh[_1566].x, _1588.tw[_2393].x, -(sh[_1566].y * _5120));
-    float _5147 = fma(sh[_1566].x, _5120, sh[_1566].y * _1588.tw[_2393].x);
+    float _5120 = -tw.data[_2393].y;
+    float _5136 = fma(sh[_1566].x, tw.data[_2393].x, -(sh[_1566].y * _5120));
+    float _5147 = fma(sh[_1566].x, _5120, sh[_1566].y * tw.data[_2393].x);
     float _5170 = sh[_1434].x + _5099;
     float _5175 = sh[_1434].y + _5110;
     float _5180 = sh[_1434].x - _5099;
@@ -540,17 +540,17 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     float _5205 = _5073 - _5147;
     uint _2418 = _1440 & 255u;
     uint _2420 = _2418 + 240u;
-    float _5250 = -_1588.tw[_2420].y;
-    float _5266 = fma(sh[_1489].x, _1588.tw[_2420].x, -(sh[_1489].y * _5250));
-    float _5277 = fma(sh[_1489].x, _5250, sh[_1489].y * _1588.tw[_2420].x);
+    float _5250 = -tw.data[_2420].y;
+    float _5266 = fma(sh[_1489].x, tw.data[_2420].x, -(sh[_1489].y * _5250));
+    float _5277 = fma(sh[_1489].x, _5250, sh[_1489].y * tw.data[_2420].x);
     uint _2428 = _2418 + 496u;
-    float _5287 = -_1588.tw[_2428].y;
-    float _5303 = fma(sh[_1533].x, _1588.tw[_2428].x, -(sh[_1533].y * _5287));
-    float _5314 = fma(sh[_1533].x, _5287, sh[_1533].y * _1588.tw[_2428].x);
+    float _5287 = -tw.data[_2428].y;
+    float _5303 = fma(sh[_1533].x, tw.data[_2428].x, -(sh[_1533].y * _5287));
+    float _5314 = fma(sh[_1533].x, _5287, sh[_1533].y * tw.data[_2428].x);
     uint _2436 = _2418 + 752u;
-    float _5324 = -_1588.tw[_2436].y;
-    float _5340 = fma(sh[_1577].x, _1588.tw[_2436].x, -(sh[_1577].y * _5324));
-    float _5351 = fma(sh[_1577].x, _5324, sh[_1577].y * _1588.tw[_2436].x);
+    float _5324 = -tw.data[_2436].y;
+    float _5340 = fma(sh[_1577].x, tw.data[_2436].x, -(sh[_1577].y * _5324));
+    float _5351 = fma(sh[_1577].x, _5324, sh[_1577].y * tw.data[_2436].x);
     float _5374 = sh[_1445].x + _5303;
     float _5379 = sh[_1445].y + _5314;
     float _5384 = sh[_1445].x - _5303;
@@ -562,22 +562,22 @@ kernel void main0(const device Src& _1014 [[buffer(0)]], device Dst& _2470 [[buf
     if (_981)
     {
         uint _2466 = (_973 * params.dst_stride) + _964;
-        _2470.dst[_2466] = float2(_4762 + _4782, _4767 + _4787) * 0.0009765625;
-        _2470.dst[_2466 + 64u] = float2(_4966 + _4986, _4971 + _4991) * 0.0009765625;
-        _2470.dst[_2466 + 128u] = float2(_5170 + _5190, _5175 + _5195) * 0.0009765625;
-        _2470.dst[_2466 + 192u] = float2(_5374 + _5394, _5379 + _5399) * 0.0009765625;
-        _2470.dst[_2466 + 256u] = float2(_4772 - _4797, _4777 + _4792) * 0.0009765625;
-        _2470.dst[_2466 + 320u] = float2(_4976 - _5001, _4981 + _4996) * 0.0009765625;
-        _2470.dst[_2466 + 384u] = float2(_5180 - _5205, _5185 + _5200) * 0.0009765625;
-        _2470.dst[_2466 + 448u] = float2(_5384 - _5409, _5389 + _5404) * 0.0009765625;
-        _2470.dst[_2466 + 512u] = float2(_4762 - _4782, _4767 - _4787) * 0.0009765625;
-        _2470.dst[_2466 + 576u] = float2(_4966 - _4986, _4971 - _4991) * 0.0009765625;
-        _2470.dst[_2466 + 640u] = float2(_5170 - _5190, _5175 - _5195) * 0.0009765625;
-        _2470.dst[_2466 + 704u] = float2(_5374 - _5394, _5379 - _5399) * 0.0009765625;
-        _2470.dst[_2466 + 768u] = float2(_4772 + _4797, _4777 - _4792) * 0.0009765625;
-        _2470.dst[_2466 + 832u] = float2(_4976 + _5001, _4981 - _4996) * 0.0009765625;
-        _2470.dst[_2466 + 896u] = float2(_5180 + _5205, _5185 - _5200) * 0.0009765625;
-        _2470.dst[_2466 + 960u] = float2(_5384 + _5409, _5389 - _5404) * 0.0009765625;
+        dst.data[_2466] = float2(_4762 + _4782, _4767 + _4787) * 0.0009765625;
+        dst.data[_2466 + 64u] = float2(_4966 + _4986, _4971 + _4991) * 0.0009765625;
+        dst.data[_2466 + 128u] = float2(_5170 + _5190, _5175 + _5195) * 0.0009765625;
+        dst.data[_2466 + 192u] = float2(_5374 + _5394, _5379 + _5399) * 0.0009765625;
+        dst.data[_2466 + 256u] = float2(_4772 - _4797, _4777 + _4792) * 0.0009765625;
+        dst.data[_2466 + 320u] = float2(_4976 - _5001, _4981 + _4996) * 0.0009765625;
+        dst.data[_2466 + 384u] = float2(_5180 - _5205, _5185 + _5200) * 0.0009765625;
+        dst.data[_2466 + 448u] = float2(_5384 - _5409, _5389 + _5404) * 0.0009765625;
+        dst.data[_2466 + 512u] = float2(_4762 - _4782, _4767 - _4787) * 0.0009765625;
+        dst.data[_2466 + 576u] = float2(_4966 - _4986, _4971 - _4991) * 0.0009765625;
+        dst.data[_2466 + 640u] = float2(_5170 - _5190, _5175 - _5195) * 0.0009765625;
+        dst.data[_2466 + 704u] = float2(_5374 - _5394, _5379 - _5399) * 0.0009765625;
+        dst.data[_2466 + 768u] = float2(_4772 + _4797, _4777 - _4792) * 0.0009765625;
+        dst.data[_2466 + 832u] = float2(_4976 + _5001, _4981 - _4996) * 0.0009765625;
+        dst.data[_2466 + 896u] = float2(_5180 + _5205, _5185 - _5200) * 0.0009765625;
+        dst.data[_2466 + 960u] = float2(_5384 + _5409, _5389 - _5404) * 0.0009765625;
     }
 }
 

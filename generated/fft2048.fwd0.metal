@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buffer(1)]], const device Twiddles& _1769 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _1147 = gl_LocalInvocationID.x & 127u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buf
     float2 _6168;
     if (_1163)
     {
-        _6168 = _1196.src[_1171 + 1920u];
-        _6167 = _1196.src[_1171 + 1792u];
-        _6166 = _1196.src[_1171 + 1664u];
-        _6165 = _1196.src[_1171 + 1536u];
-        _6164 = _1196.src[_1171 + 1408u];
-        _6163 = _1196.src[_1171 + 1280u];
-        _6162 = _1196.src[_1171 + 1152u];
-        _6161 = _1196.src[_1171 + 1024u];
-        _6160 = _1196.src[_1171 + 896u];
-        _6159 = _1196.src[_1171 + 768u];
-        _6158 = _1196.src[_1171 + 640u];
-        _6157 = _1196.src[_1171 + 512u];
-        _6156 = _1196.src[_1171 + 384u];
-        _6155 = _1196.src[_1171 + 256u];
-        _6154 = _1196.src[_1171 + 128u];
-        _6153 = _1196.src[_1171];
+        _6168 = src.data[_1171 + 1920u];
+        _6167 = src.data[_1171 + 1792u];
+        _6166 = src.data[_1171 + 1664u];
+        _6165 = src.data[_1171 + 1536u];
+        _6164 = src.data[_1171 + 1408u];
+        _6163 = src.data[_1171 + 1280u];
+        _6162 = src.data[_1171 + 1152u];
+        _6161 = src.data[_1171 + 1024u];
+        _6160 = src.data[_1171 + 896u];
+        _6159 = src.data[_1171 + 768u];
+        _6158 = src.data[_1171 + 640u];
+        _6157 = src.data[_1171 + 512u];
+        _6156 = src.data[_1171 + 384u];
+        _6155 = src.data[_1171 + 256u];
+        _6154 = src.data[_1171 + 128u];
+        _6153 = src.data[_1171];
     }
     else
     {
@@ -270,50 +270,50 @@ kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buf
     uint _1753 = _1147 + 1920u;
     uint _1758 = (_1331 + _1753) + (_1753 >> 4u);
     uint _1765 = _1147 & 15u;
-    float _3505 = fma(sh[_1604].x, _1769.tw[_1765].x, -(sh[_1604].y * _1769.tw[_1765].y));
-    float _3516 = fma(sh[_1604].x, _1769.tw[_1765].y, sh[_1604].y * _1769.tw[_1765].x);
+    float _3505 = fma(sh[_1604].x, tw.data[_1765].x, -(sh[_1604].y * tw.data[_1765].y));
+    float _3516 = fma(sh[_1604].x, tw.data[_1765].y, sh[_1604].y * tw.data[_1765].x);
     uint _1780 = _1765 + 16u;
-    float _3537 = fma(sh[_1615].x, _1769.tw[_1780].x, -(sh[_1615].y * _1769.tw[_1780].y));
-    float _3548 = fma(sh[_1615].x, _1769.tw[_1780].y, sh[_1615].y * _1769.tw[_1780].x);
+    float _3537 = fma(sh[_1615].x, tw.data[_1780].x, -(sh[_1615].y * tw.data[_1780].y));
+    float _3548 = fma(sh[_1615].x, tw.data[_1780].y, sh[_1615].y * tw.data[_1780].x);
     uint _1789 = _1765 + 32u;
-    float _3569 = fma(sh[_1626].x, _1769.tw[_1789].x, -(sh[_1626].y * _1769.tw[_1789].y));
-    float _3580 = fma(sh[_1626].x, _1769.tw[_1789].y, sh[_1626].y * _1769.tw[_1789].x);
+    float _3569 = fma(sh[_1626].x, tw.data[_1789].x, -(sh[_1626].y * tw.data[_1789].y));
+    float _3580 = fma(sh[_1626].x, tw.data[_1789].y, sh[_1626].y * tw.data[_1789].x);
     uint _1798 = _1765 + 48u;
-    float _3601 = fma(sh[_1637].x, _1769.tw[_1798].x, -(sh[_1637].y * _1769.tw[_1798].y));
-    float _3612 = fma(sh[_1637].x, _1769.tw[_1798].y, sh[_1637].y * _1769.tw[_1798].x);
+    float _3601 = fma(sh[_1637].x, tw.data[_1798].x, -(sh[_1637].y * tw.data[_1798].y));
+    float _3612 = fma(sh[_1637].x, tw.data[_1798].y, sh[_1637].y * tw.data[_1798].x);
     uint _1807 = _1765 + 64u;
-    float _3633 = fma(sh[_1648].x, _1769.tw[_1807].x, -(sh[_1648].y * _1769.tw[_1807].y));
-    float _3644 = fma(sh[_1648].x, _1769.tw[_1807].y, sh[_1648].y * _1769.tw[_1807].x);
+    float _3633 = fma(sh[_1648].x, tw.data[_1807].x, -(sh[_1648].y * tw.data[_1807].y));
+    float _3644 = fma(sh[_1648].x, tw.data[_1807].y, sh[_1648].y * tw.data[_1807].x);
     uint _1816 = _1765 + 80u;
-    float _3665 = fma(sh[_1659].x, _1769.tw[_1816].x, -(sh[_1659].y * _1769.tw[_1816].y));
-    float _3676 = fma(sh[_1659].x, _1769.tw[_1816].y, sh[_1659].y * _1769.tw[_1816].x);
+    float _3665 = fma(sh[_1659].x, tw.data[_1816].x, -(sh[_1659].y * tw.data[_1816].y));
+    float _3676 = fma(sh[_1659].x, tw.data[_1816].y, sh[_1659].y * tw.data[_1816].x);
     uint _1825 = _1765 + 96u;
-    float _3697 = fma(sh[_1670].x, _1769.tw[_1825].x, -(sh[_1670].y * _1769.tw[_1825].y));
-    float _3708 = fma(sh[_1670].x, _1769.tw[_1825].y, sh[_1670].y * _1769.tw[_1825].x);
+    float _3697 = fma(sh[_1670].x, tw.data[_1825].x, -(sh[_1670].y * tw.data[_1825].y));
+    float _3708 = fma(sh[_1670].x, tw.data[_1825].y, sh[_1670].y * tw.data[_1825].x);
     uint _1834 = _1765 + 112u;
-    float _3729 = fma(sh[_1681].x, _1769.tw[_1834].x, -(sh[_1681].y * _1769.tw[_1834].y));
-    float _3740 = fma(sh[_1681].x, _1769.tw[_1834].y, sh[_1681].y * _1769.tw[_1834].x);
+    float _3729 = fma(sh[_1681].x, tw.data[_1834].x, -(sh[_1681].y * tw.data[_1834].y));
+    float _3740 = fma(sh[_1681].x, tw.data[_1834].y, sh[_1681].y * tw.data[_1834].x);
     uint _1842 = _1765 + 128u;
-    float _3761 = fma(sh[_1692].x, _1769.tw[_1842].x, -(sh[_1692].y * _1769.tw[_1842].y));
-    float _3772 = fma(sh[_1692].x, _1769.tw[_1842].y, sh[_1692].y * _1769.tw[_1842].x);
+    float _3761 = fma(sh[_1692].x, tw.data[_1842].x, -(sh[_1692].y * tw.data[_1842].y));
+    float _3772 = fma(sh[_1692].x, tw.data[_1842].y, sh[_1692].y * tw.data[_1842].x);
     uint _1851 = _1765 + 144u;
-    float _3793 = fma(sh[_1703].x, _1769.tw[_1851].x, -(sh[_1703].y * _1769.tw[_1851].y));
-    float _3804 = fma(sh[_1703].x, _1769.tw[_1851].y, sh[_1703].y * _1769.tw[_1851].x);
+    float _3793 = fma(sh[_1703].x, tw.data[_1851].x, -(sh[_1703].y * tw.data[_1851].y));
+    float _3804 = fma(sh[_1703].x, tw.data[_1851].y, sh[_1703].y * tw.data[_1851].x);
     uint _1860 = _1765 + 160u;
-    float _3825 = fma(sh[_1714].x, _1769.tw[_1860].x, -(sh[_1714].y * _1769.tw[_1860].y));
-    float _3836 = fma(sh[_1714].x, _1769.tw[_1860].y, sh[_1714].y * _1769.tw[_1860].x);
+    float _3825 = fma(sh[_1714].x, tw.data[_1860].x, -(sh[_1714].y * tw.data[_1860].y));
+    float _3836 = fma(sh[_1714].x, tw.data[_1860].y, sh[_1714].y * tw.data[_1860].x);
     uint _1869 = _1765 + 176u;
-    float _3857 = fma(sh[_1725].x, _1769.tw[_1869].x, -(sh[_1725].y * _1769.tw[_1869].y));
-    float _3868 = fma(sh[_1725].x, _1769.tw[_1869].y, sh[_1725].y * _1769.tw[_1869].x);
+    float _3857 = fma(sh[_1725].x, tw.data[_1869].x, -(sh[_1725].y * tw.data[_1869].y));
+    float _3868 = fma(sh[_1725].x, tw.data[_1869].y, sh[_1725].y * tw.data[_1869].x);
     uint _1878 = _1765 + 192u;
-    float _3889 = fma(sh[_1736].x, _1769.tw[_1878].x, -(sh[_1736].y * _1769.tw[_1878].y));
-    float _3900 = fma(sh[_1736].x, _1769.tw[_1878].y, sh[_1736].y * _1769.tw[_1878].x);
+    float _3889 = fma(sh[_1736].x, tw.data[_1878].x, -(sh[_1736].y * tw.data[_1878].y));
+    float _3900 = fma(sh[_1736].x, tw.data[_1878].y, sh[_1736].y * tw.data[_1878].x);
     uint _1887 = _1765 + 208u;
-    float _3921 = fma(sh[_1747].x, _1769.tw[_1887].x, -(sh[_1747].y * _1769.tw[_1887].y));
-    float _3932 = fma(sh[_1747].x, _1769.tw[_1887].y, sh[_1747].y * _1769.tw[_1887].x);
+    float _3921 = fma(sh[_1747].x, tw.data[_1887].x, -(sh[_1747].y * tw.data[_1887].y));
+    float _3932 = fma(sh[_1747].x, tw.data[_1887].y, sh[_1747].y * tw.data[_1887].x);
     uint _1896 = _1765 + 224u;
-    float _3953 = fma(sh[_1758].x, _1769.tw[_1896].x, -(sh[_1758].y * _1769.tw[_1896].y));
-    float _3964 = fma(sh[_1758].x, _1769.tw[_1896].y, sh[_1758].y * _1769.tw[_1896].x);
+    float _3953 = fma(sh[_1758].x, tw.data[_1896].x, -(sh[_1758].y * tw.data[_1896].y));
+    float _3964 = fma(sh[_1758].x, tw.data[_1896].y, sh[_1758].y * tw.data[_1896].x);
     float _4139 = sh[_1593].x + _3729;
     float _4144 = sh[_1593].y + _3740;
     float _4149 = sh[_1593].x - _3729;
@@ -462,26 +462,26 @@ kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buf
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _2470 = _1147 & 255u;
     uint _2472 = _2470 + 240u;
-    float _4746 = fma(sh[_1615].x, _1769.tw[_2472].x, -(sh[_1615].y * _1769.tw[_2472].y));
-    float _4757 = fma(sh[_1615].x, _1769.tw[_2472].y, sh[_1615].y * _1769.tw[_2472].x);
+    float _4746 = fma(sh[_1615].x, tw.data[_2472].x, -(sh[_1615].y * tw.data[_2472].y));
+    float _4757 = fma(sh[_1615].x, tw.data[_2472].y, sh[_1615].y * tw.data[_2472].x);
     uint _2481 = _2470 + 496u;
-    float _4778 = fma(sh[_1637].x, _1769.tw[_2481].x, -(sh[_1637].y * _1769.tw[_2481].y));
-    float _4789 = fma(sh[_1637].x, _1769.tw[_2481].y, sh[_1637].y * _1769.tw[_2481].x);
+    float _4778 = fma(sh[_1637].x, tw.data[_2481].x, -(sh[_1637].y * tw.data[_2481].y));
+    float _4789 = fma(sh[_1637].x, tw.data[_2481].y, sh[_1637].y * tw.data[_2481].x);
     uint _2490 = _2470 + 752u;
-    float _4810 = fma(sh[_1659].x, _1769.tw[_2490].x, -(sh[_1659].y * _1769.tw[_2490].y));
-    float _4821 = fma(sh[_1659].x, _1769.tw[_2490].y, sh[_1659].y * _1769.tw[_2490].x);
+    float _4810 = fma(sh[_1659].x, tw.data[_2490].x, -(sh[_1659].y * tw.data[_2490].y));
+    float _4821 = fma(sh[_1659].x, tw.data[_2490].y, sh[_1659].y * tw.data[_2490].x);
     uint _2499 = _2470 + 1008u;
-    float _4842 = fma(sh[_1681].x, _1769.tw[_2499].x, -(sh[_1681].y * _1769.tw[_2499].y));
-    float _4853 = fma(sh[_1681].x, _1769.tw[_2499].y, sh[_1681].y * _1769.tw[_2499].x);
+    float _4842 = fma(sh[_1681].x, tw.data[_2499].x, -(sh[_1681].y * tw.data[_2499].y));
+    float _4853 = fma(sh[_1681].x, tw.data[_2499].y, sh[_1681].y * tw.data[_2499].x);
     uint _2508 = _2470 + 1264u;
-    float _4874 = fma(sh[_1703].x, _1769.tw[_2508].x, -(sh[_1703].y * _1769.tw[_2508].y));
-    float _4885 = fma(sh[_1703].x, _1769.tw[_2508].y, sh[_1703].y * _1769.tw[_2508].x);
+    float _4874 = fma(sh[_1703].x, tw.data[_2508].x, -(sh[_1703].y * tw.data[_2508].y));
+    float _4885 = fma(sh[_1703].x, tw.data[_2508].y, sh[_1703].y * tw.data[_2508].x);
     uint _2517 = _2470 + 1520u;
-    float _4906 = fma(sh[_1725].x, _1769.tw[_2517].x, -(sh[_1725].y * _1769.tw[_2517].y));
-    float _4917 = fma(sh[_1725].x, _1769.tw[_2517].y, sh[_1725].y * _1769.tw[_2517].x);
+    float _4906 = fma(sh[_1725].x, tw.data[_2517].x, -(sh[_1725].y * tw.data[_2517].y));
+    float _4917 = fma(sh[_1725].x, tw.data[_2517].y, sh[_1725].y * tw.data[_2517].x);
     uint _2526 = _2470 + 1776u;
-    float _4938 = fma(sh[_1747].x, _1769.tw[_2526].x, -(sh[_1747].y * _1769.tw[_2526].y));
-    float _4949 = fma(sh[_1747].x, _1769.tw[_2526].y, sh[_1747].y * _1769.tw[_2526].x);
+    float _4938 = fma(sh[_1747].x, tw.data[_2526].x, -(sh[_1747].y * tw.data[_2526].y));
+    float _4949 = fma(sh[_1747].x, tw.data[_2526].y, sh[_1747].y * tw.data[_2526].x);
     float _5012 = sh[_1593].x + _4842;
     float _5017 = sh[_1593].y + _4853;
     float _5022 = sh[_1593].x - _4842;
@@ -520,26 +520,26 @@ kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buf
     float _5179 = fma(0.707106769084930419921875, _5153, 0.707106769084930419921875 * _5163);
     uint _2563 = _1599 & 255u;
     uint _2565 = _2563 + 240u;
-    float _5247 = fma(sh[_1626].x, _1769.tw[_2565].x, -(sh[_1626].y * _1769.tw[_2565].y));
-    float _5258 = fma(sh[_1626].x, _1769.tw[_2565].y, sh[_1626].y * _1769.tw[_2565].x);
+    float _5247 = fma(sh[_1626].x, tw.data[_2565].x, -(sh[_1626].y * tw.data[_2565].y));
+    float _5258 = fma(sh[_1626].x, tw.data[_2565].y, sh[_1626].y * tw.data[_2565].x);
     uint _2573 = _2563 + 496u;
-    float _5279 = fma(sh[_1648].x, _1769.tw[_2573].x, -(sh[_1648].y * _1769.tw[_2573].y));
-    float _5290 = fma(sh[_1648].x, _1769.tw[_2573].y, sh[_1648].y * _1769.tw[_2573].x);
+    float _5279 = fma(sh[_1648].x, tw.data[_2573].x, -(sh[_1648].y * tw.data[_2573].y));
+    float _5290 = fma(sh[_1648].x, tw.data[_2573].y, sh[_1648].y * tw.data[_2573].x);
     uint _2581 = _2563 + 752u;
-    float _5311 = fma(sh[_1670].x, _1769.tw[_2581].x, -(sh[_1670].y * _1769.tw[_2581].y));
-    float _5322 = fma(sh[_1670].x, _1769.tw[_2581].y, sh[_1670].y * _1769.tw[_2581].x);
+    float _5311 = fma(sh[_1670].x, tw.data[_2581].x, -(sh[_1670].y * tw.data[_2581].y));
+    float _5322 = fma(sh[_1670].x, tw.data[_2581].y, sh[_1670].y * tw.data[_2581].x);
     uint _2589 = _2563 + 1008u;
-    float _5343 = fma(sh[_1692].x, _1769.tw[_2589].x, -(sh[_1692].y * _1769.tw[_2589].y));
-    float _5354 = fma(sh[_1692].x, _1769.tw[_2589].y, sh[_1692].y * _1769.tw[_2589].x);
+    float _5343 = fma(sh[_1692].x, tw.data[_2589].x, -(sh[_1692].y * tw.data[_2589].y));
+    float _5354 = fma(sh[_1692].x, tw.data[_2589].y, sh[_1692].y * tw.data[_2589].x);
     uint _2597 = _2563 + 1264u;
-    float _5375 = fma(sh[_1714].x, _1769.tw[_2597].x, -(sh[_1714].y * _1769.tw[_2597].y));
-    float _5386 = fma(sh[_1714].x, _1769.tw[_2597].y, sh[_1714].y * _1769.tw[_2597].x);
+    float _5375 = fma(sh[_1714].x, tw.data[_2597].x, -(sh[_1714].y * tw.data[_2597].y));
+    float _5386 = fma(sh[_1714].x, tw.data[_2597].y, sh[_1714].y * tw.data[_2597].x);
     uint _2605 = _2563 + 1520u;
-    float _5407 = fma(sh[_1736].x, _1769.tw[_2605].x, -(sh[_1736].y * _1769.tw[_2605].y));
-    float _5418 = fma(sh[_1736].x, _1769.tw[_2605].y, sh[_1736].y * _1769.tw[_2605].x);
+    float _5407 = fma(sh[_1736].x, tw.data[_2605].x, -(sh[_1736].y * tw.data[_2605].y));
+    float _5418 = fma(sh[_1736].x, tw.data[_2605].y, sh[_1736].y * tw.data[_2605].x);
     uint _2613 = _2563 + 1776u;
-    float _5439 = fma(sh[_1758].x, _1769.tw[_2613].x, -(sh[_1758].y * _1769.tw[_2613].y));
-    float _5450 = fma(sh[_1758].x, _1769.tw[_2613].y, sh[_1758].y * _1769.tw[_2613].x);
+    float _5439 = fma(sh[_1758].x, tw.data[_2613].x, -(sh[_1758].y * tw.data[_2613].y));
+    float _5450 = fma(sh[_1758].x, tw.data[_2613].y, sh[_1758].y * tw.data[_2613].x);
     float _5513 = sh[_1604].x + _5343;
     float _5518 = sh[_1604].y + _5354;
     float _5523 = sh[_1604].x - _5343;
@@ -579,22 +579,22 @@ kernel void main0(const device Src& _1196 [[buffer(0)]], device Dst& _2659 [[buf
     if (_1163)
     {
         uint _2655 = (_1155 * params.dst_stride) + _1147;
-        _2659.dst[_2655] = float2(_5050 + _5114, _5053 + _5117);
-        _2659.dst[_2655 + 128u] = float2(_5551 + _5615, _5554 + _5618);
-        _2659.dst[_2655 + 256u] = float2(_5062 + _5170, _5065 + _5173);
-        _2659.dst[_2655 + 384u] = float2(_5563 + _5671, _5566 + _5674);
-        _2659.dst[_2655 + 512u] = float2(_5056 + _5123, _5059 - _5120);
-        _2659.dst[_2655 + 640u] = float2(_5557 + _5624, _5560 - _5621);
-        _2659.dst[_2655 + 768u] = float2(_5068 + _5179, _5071 - _5176);
-        _2659.dst[_2655 + 896u] = float2(_5569 + _5680, _5572 - _5677);
-        _2659.dst[_2655 + 1024u] = float2(_5050 - _5114, _5053 - _5117);
-        _2659.dst[_2655 + 1152u] = float2(_5551 - _5615, _5554 - _5618);
-        _2659.dst[_2655 + 1280u] = float2(_5062 - _5170, _5065 - _5173);
-        _2659.dst[_2655 + 1408u] = float2(_5563 - _5671, _5566 - _5674);
-        _2659.dst[_2655 + 1536u] = float2(_5056 - _5123, _5059 + _5120);
-        _2659.dst[_2655 + 1664u] = float2(_5557 - _5624, _5560 + _5621);
-        _2659.dst[_2655 + 1792u] = float2(_5068 - _5179, _5071 + _5176);
-        _2659.dst[_2655 + 1920u] = float2(_5569 - _5680, _5572 + _5677);
+        dst.data[_2655] = float2(_5050 + _5114, _5053 + _5117);
+        dst.data[_2655 + 128u] = float2(_5551 + _5615, _5554 + _5618);
+        dst.data[_2655 + 256u] = float2(_5062 + _5170, _5065 + _5173);
+        dst.data[_2655 + 384u] = float2(_5563 + _5671, _5566 + _5674);
+        dst.data[_2655 + 512u] = float2(_5056 + _5123, _5059 - _5120);
+        dst.data[_2655 + 640u] = float2(_5557 + _5624, _5560 - _5621);
+        dst.data[_2655 + 768u] = float2(_5068 + _5179, _5071 - _5176);
+        dst.data[_2655 + 896u] = float2(_5569 + _5680, _5572 - _5677);
+        dst.data[_2655 + 1024u] = float2(_5050 - _5114, _5053 - _5117);
+        dst.data[_2655 + 1152u] = float2(_5551 - _5615, _5554 - _5618);
+        dst.data[_2655 + 1280u] = float2(_5062 - _5170, _5065 - _5173);
+        dst.data[_2655 + 1408u] = float2(_5563 - _5671, _5566 - _5674);
+        dst.data[_2655 + 1536u] = float2(_5056 - _5123, _5059 + _5120);
+        dst.data[_2655 + 1664u] = float2(_5557 - _5624, _5560 + _5621);
+        dst.data[_2655 + 1792u] = float2(_5068 - _5179, _5071 + _5176);
+        dst.data[_2655 + 1920u] = float2(_5569 - _5680, _5572 + _5677);
     }
 }
 

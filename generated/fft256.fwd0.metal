@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _911 [[buffer(0)]], device Dst& _1667 [[buffer(1)]], const device Twiddles& _1483 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _860 = gl_LocalInvocationID.x & 15u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _911 [[buffer(0)]], device Dst& _1667 [[buff
     float2 _3998;
     if (_878)
     {
-        _3998 = _911.src[_886 + 240u];
-        _3997 = _911.src[_886 + 224u];
-        _3996 = _911.src[_886 + 208u];
-        _3995 = _911.src[_886 + 192u];
-        _3994 = _911.src[_886 + 176u];
-        _3993 = _911.src[_886 + 160u];
-        _3992 = _911.src[_886 + 144u];
-        _3991 = _911.src[_886 + 128u];
-        _3990 = _911.src[_886 + 112u];
-        _3989 = _911.src[_886 + 96u];
-        _3988 = _911.src[_886 + 80u];
-        _3987 = _911.src[_886 + 64u];
-        _3986 = _911.src[_886 + 48u];
-        _3985 = _911.src[_886 + 32u];
-        _3984 = _911.src[_886 + 16u];
-        _3983 = _911.src[_886];
+        _3998 = src.data[_886 + 240u];
+        _3997 = src.data[_886 + 224u];
+        _3996 = src.data[_886 + 208u];
+        _3995 = src.data[_886 + 192u];
+        _3994 = src.data[_886 + 176u];
+        _3993 = src.data[_886 + 160u];
+        _3992 = src.data[_886 + 144u];
+        _3991 = src.data[_886 + 128u];
+        _3990 = src.data[_886 + 112u];
+        _3989 = src.data[_886 + 96u];
+        _3988 = src.data[_886 + 80u];
+        _3987 = src.data[_886 + 64u];
+        _3986 = src.data[_886 + 48u];
+        _3985 = src.data[_886 + 32u];
+        _3984 = src.data[_886 + 16u];
+        _3983 = src.data[_886];
     }
     else
     {
@@ -269,50 +269,50 @@ kernel void main0(const device Src& _911 [[buffer(0)]], device Dst& _1667 [[buff
     uint _1467 = _860 + 240u;
     uint _1472 = (_1047 + _1467) + (_1467 >> 4u);
     uint _1479 = _860 & 15u;
-    float _2513 = fma(sh[_1318].x, _1483.tw[_1479].x, -(sh[_1318].y * _1483.tw[_1479].y));
-    float _2524 = fma(sh[_1318].x, _1483.tw[_1479].y, sh[_1318].y * _1483.tw[_1479].x);
+    float _2513 = fma(sh[_1318].x, tw.data[_1479].x, -(sh[_1318].y * tw.data[_1479].y));
+    float _2524 = fma(sh[_1318].x, tw.data[_1479].y, sh[_1318].y * tw.data[_1479].x);
     uint _1493 = _1479 + 16u;
-    float _2545 = fma(sh[_1329].x, _1483.tw[_1493].x, -(sh[_1329].y * _1483.tw[_1493].y));
-    float _2556 = fma(sh[_1329].x, _1483.tw[_1493].y, sh[_1329].y * _1483.tw[_1493].x);
+    float _2545 = fma(sh[_1329].x, tw.data[_1493].x, -(sh[_1329].y * tw.data[_1493].y));
+    float _2556 = fma(sh[_1329].x, tw.data[_1493].y, sh[_1329].y * tw.data[_1493].x);
     uint _1501 = _1479 + 32u;
-    float _2577 = fma(sh[_1340].x, _1483.tw[_1501].x, -(sh[_1340].y * _1483.tw[_1501].y));
-    float _2588 = fma(sh[_1340].x, _1483.tw[_1501].y, sh[_1340].y * _1483.tw[_1501].x);
+    float _2577 = fma(sh[_1340].x, tw.data[_1501].x, -(sh[_1340].y * tw.data[_1501].y));
+    float _2588 = fma(sh[_1340].x, tw.data[_1501].y, sh[_1340].y * tw.data[_1501].x);
     uint _1509 = _1479 + 48u;
-    float _2609 = fma(sh[_1351].x, _1483.tw[_1509].x, -(sh[_1351].y * _1483.tw[_1509].y));
-    float _2620 = fma(sh[_1351].x, _1483.tw[_1509].y, sh[_1351].y * _1483.tw[_1509].x);
+    float _2609 = fma(sh[_1351].x, tw.data[_1509].x, -(sh[_1351].y * tw.data[_1509].y));
+    float _2620 = fma(sh[_1351].x, tw.data[_1509].y, sh[_1351].y * tw.data[_1509].x);
     uint _1517 = _1479 + 64u;
-    float _2641 = fma(sh[_1362].x, _1483.tw[_1517].x, -(sh[_1362].y * _1483.tw[_1517].y));
-    float _2652 = fma(sh[_1362].x, _1483.tw[_1517].y, sh[_1362].y * _1483.tw[_1517].x);
+    float _2641 = fma(sh[_1362].x, tw.data[_1517].x, -(sh[_1362].y * tw.data[_1517].y));
+    float _2652 = fma(sh[_1362].x, tw.data[_1517].y, sh[_1362].y * tw.data[_1517].x);
     uint _1525 = _1479 + 80u;
-    float _2673 = fma(sh[_1373].x, _1483.tw[_1525].x, -(sh[_1373].y * _1483.tw[_1525].y));
-    float _2684 = fma(sh[_1373].x, _1483.tw[_1525].y, sh[_1373].y * _1483.tw[_1525].x);
+    float _2673 = fma(sh[_1373].x, tw.data[_1525].x, -(sh[_1373].y * tw.data[_1525].y));
+    float _2684 = fma(sh[_1373].x, tw.data[_1525].y, sh[_1373].y * tw.data[_1525].x);
     uint _1533 = _1479 + 96u;
-    float _2705 = fma(sh[_1384].x, _1483.tw[_1533].x, -(sh[_1384].y * _1483.tw[_1533].y));
-    float _2716 = fma(sh[_1384].x, _1483.tw[_1533].y, sh[_1384].y * _1483.tw[_1533].x);
+    float _2705 = fma(sh[_1384].x, tw.data[_1533].x, -(sh[_1384].y * tw.data[_1533].y));
+    float _2716 = fma(sh[_1384].x, tw.data[_1533].y, sh[_1384].y * tw.data[_1533].x);
     uint _1541 = _1479 + 112u;
-    float _2737 = fma(sh[_1395].x, _1483.tw[_1541].x, -(sh[_1395].y * _1483.tw[_1541].y));
-    float _2748 = fma(sh[_1395].x, _1483.tw[_1541].y, sh[_1395].y * _1483.tw[_1541].x);
+    float _2737 = fma(sh[_1395].x, tw.data[_1541].x, -(sh[_1395].y * tw.data[_1541].y));
+    float _2748 = fma(sh[_1395].x, tw.data[_1541].y, sh[_1395].y * tw.data[_1541].x);
     uint _1549 = _1479 + 128u;
-    float _2769 = fma(sh[_1406].x, _1483.tw[_1549].x, -(sh[_1406].y * _1483.tw[_1549].y));
-    float _2780 = fma(sh[_1406].x, _1483.tw[_1549].y, sh[_1406].y * _1483.tw[_1549].x);
+    float _2769 = fma(sh[_1406].x, tw.data[_1549].x, -(sh[_1406].y * tw.data[_1549].y));
+    float _2780 = fma(sh[_1406].x, tw.data[_1549].y, sh[_1406].y * tw.data[_1549].x);
     uint _1557 = _1479 + 144u;
-    float _2801 = fma(sh[_1417].x, _1483.tw[_1557].x, -(sh[_1417].y * _1483.tw[_1557].y));
-    float _2812 = fma(sh[_1417].x, _1483.tw[_1557].y, sh[_1417].y * _1483.tw[_1557].x);
+    float _2801 = fma(sh[_1417].x, tw.data[_1557].x, -(sh[_1417].y * tw.data[_1557].y));
+    float _2812 = fma(sh[_1417].x, tw.data[_1557].y, sh[_1417].y * tw.data[_1557].x);
     uint _1565 = _1479 + 160u;
-    float _2833 = fma(sh[_1428].x, _1483.tw[_1565].x, -(sh[_1428].y * _1483.tw[_1565].y));
-    float _2844 = fma(sh[_1428].x, _1483.tw[_1565].y, sh[_1428].y * _1483.tw[_1565].x);
+    float _2833 = fma(sh[_1428].x, tw.data[_1565].x, -(sh[_1428].y * tw.data[_1565].y));
+    float _2844 = fma(sh[_1428].x, tw.data[_1565].y, sh[_1428].y * tw.data[_1565].x);
     uint _1573 = _1479 + 176u;
-    float _2865 = fma(sh[_1439].x, _1483.tw[_1573].x, -(sh[_1439].y * _1483.tw[_1573].y));
-    float _2876 = fma(sh[_1439].x, _1483.tw[_1573].y, sh[_1439].y * _1483.tw[_1573].x);
+    float _2865 = fma(sh[_1439].x, tw.data[_1573].x, -(sh[_1439].y * tw.data[_1573].y));
+    float _2876 = fma(sh[_1439].x, tw.data[_1573].y, sh[_1439].y * tw.data[_1573].x);
     uint _1581 = _1479 + 192u;
-    float _2897 = fma(sh[_1450].x, _1483.tw[_1581].x, -(sh[_1450].y * _1483.tw[_1581].y));
-    float _2908 = fma(sh[_1450].x, _1483.tw[_1581].y, sh[_1450].y * _1483.tw[_1581].x);
+    float _2897 = fma(sh[_1450].x, tw.data[_1581].x, -(sh[_1450].y * tw.data[_1581].y));
+    float _2908 = fma(sh[_1450].x, tw.data[_1581].y, sh[_1450].y * tw.data[_1581].x);
     uint _1589 = _1479 + 208u;
-    float _2929 = fma(sh[_1461].x, _1483.tw[_1589].x, -(sh[_1461].y * _1483.tw[_1589].y));
-    float _2940 = fma(sh[_1461].x, _1483.tw[_1589].y, sh[_1461].y * _1483.tw[_1589].x);
+    float _2929 = fma(sh[_1461].x, tw.data[_1589].x, -(sh[_1461].y * tw.data[_1589].y));
+    float _2940 = fma(sh[_1461].x, tw.data[_1589].y, sh[_1461].y * tw.data[_1589].x);
     uint _1597 = _1479 + 224u;
-    float _2961 = fma(sh[_1472].x, _1483.tw[_1597].x, -(sh[_1472].y * _1483.tw[_1597].y));
-    float _2972 = fma(sh[_1472].x, _1483.tw[_1597].y, sh[_1472].y * _1483.tw[_1597].x);
+    float _2961 = fma(sh[_1472].x, tw.data[_1597].x, -(sh[_1472].y * tw.data[_1597].y));
+    float _2972 = fma(sh[_1472].x, tw.data[_1597].y, sh[_1472].y * tw.data[_1597].x);
     float _3147 = sh[_1307].x + _2737;
     float _3152 = sh[_1307].y + _2748;
     float _3157 = sh[_1307].x - _2737;
@@ -428,22 +428,22 @@ kernel void main0(const device Src& _911 [[buffer(0)]], device Dst& _1667 [[buff
     if (_878)
     {
         uint _1663 = (_870 * params.dst_stride) + _860;
-        _1667.dst[_1663] = float2(_3261 + _3469, _3264 + _3472);
-        _1667.dst[_1663 + 16u] = float2(_3317 + _3533, _3320 + _3536);
-        _1667.dst[_1663 + 32u] = float2(_3273 + _3589, _3276 + _3592);
-        _1667.dst[_1663 + 48u] = float2(_3329 + _3653, _3332 + _3656);
-        _1667.dst[_1663 + 64u] = float2(_3267 + _3478, _3270 - _3475);
-        _1667.dst[_1663 + 80u] = float2(_3323 + _3542, _3326 - _3539);
-        _1667.dst[_1663 + 96u] = float2(_3279 + _3598, _3282 - _3595);
-        _1667.dst[_1663 + 112u] = float2(_3335 + _3662, _3338 - _3659);
-        _1667.dst[_1663 + 128u] = float2(_3261 - _3469, _3264 - _3472);
-        _1667.dst[_1663 + 144u] = float2(_3317 - _3533, _3320 - _3536);
-        _1667.dst[_1663 + 160u] = float2(_3273 - _3589, _3276 - _3592);
-        _1667.dst[_1663 + 176u] = float2(_3329 - _3653, _3332 - _3656);
-        _1667.dst[_1663 + 192u] = float2(_3267 - _3478, _3270 + _3475);
-        _1667.dst[_1663 + 208u] = float2(_3323 - _3542, _3326 + _3539);
-        _1667.dst[_1663 + 224u] = float2(_3279 - _3598, _3282 + _3595);
-        _1667.dst[_1663 + 240u] = float2(_3335 - _3662, _3338 + _3659);
+        dst.data[_1663] = float2(_3261 + _3469, _3264 + _3472);
+        dst.data[_1663 + 16u] = float2(_3317 + _3533, _3320 + _3536);
+        dst.data[_1663 + 32u] = float2(_3273 + _3589, _3276 + _3592);
+        dst.data[_1663 + 48u] = float2(_3329 + _3653, _3332 + _3656);
+        dst.data[_1663 + 64u] = float2(_3267 + _3478, _3270 - _3475);
+        dst.data[_1663 + 80u] = float2(_3323 + _3542, _3326 - _3539);
+        dst.data[_1663 + 96u] = float2(_3279 + _3598, _3282 - _3595);
+        dst.data[_1663 + 112u] = float2(_3335 + _3662, _3338 - _3659);
+        dst.data[_1663 + 128u] = float2(_3261 - _3469, _3264 - _3472);
+        dst.data[_1663 + 144u] = float2(_3317 - _3533, _3320 - _3536);
+        dst.data[_1663 + 160u] = float2(_3273 - _3589, _3276 - _3592);
+        dst.data[_1663 + 176u] = float2(_3329 - _3653, _3332 - _3656);
+        dst.data[_1663 + 192u] = float2(_3267 - _3478, _3270 + _3475);
+        dst.data[_1663 + 208u] = float2(_3323 - _3542, _3326 + _3539);
+        dst.data[_1663 + 224u] = float2(_3279 - _3598, _3282 + _3595);
+        dst.data[_1663 + 240u] = float2(_3335 - _3662, _3338 + _3659);
     }
 }
 

@@ -5,9 +5,9 @@ layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -236,22 +236,22 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 16u];
-    v2 = src[src_base + 32u];
-    v3 = src[src_base + 48u];
-    v4 = src[src_base + 64u];
-    v5 = src[src_base + 80u];
-    v6 = src[src_base + 96u];
-    v7 = src[src_base + 112u];
-    v8 = src[src_base + 128u];
-    v9 = src[src_base + 144u];
-    v10 = src[src_base + 160u];
-    v11 = src[src_base + 176u];
-    v12 = src[src_base + 192u];
-    v13 = src[src_base + 208u];
-    v14 = src[src_base + 224u];
-    v15 = src[src_base + 240u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 16u];
+    v2 = src.data[src_base + 32u];
+    v3 = src.data[src_base + 48u];
+    v4 = src.data[src_base + 64u];
+    v5 = src.data[src_base + 80u];
+    v6 = src.data[src_base + 96u];
+    v7 = src.data[src_base + 112u];
+    v8 = src.data[src_base + 128u];
+    v9 = src.data[src_base + 144u];
+    v10 = src.data[src_base + 160u];
+    v11 = src.data[src_base + 176u];
+    v12 = src.data[src_base + 192u];
+    v13 = src.data[src_base + 208u];
+    v14 = src.data[src_base + 224u];
+    v15 = src.data[src_base + 240u];
   }
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
@@ -293,40 +293,40 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 + 0u]);
-  v2 = twiddle_mul(v2, tw[k1_0 + 16u]);
-  v3 = twiddle_mul(v3, tw[k1_0 + 32u]);
-  v4 = twiddle_mul(v4, tw[k1_0 + 48u]);
-  v5 = twiddle_mul(v5, tw[k1_0 + 64u]);
-  v6 = twiddle_mul(v6, tw[k1_0 + 80u]);
-  v7 = twiddle_mul(v7, tw[k1_0 + 96u]);
-  v8 = twiddle_mul(v8, tw[k1_0 + 112u]);
-  v9 = twiddle_mul(v9, tw[k1_0 + 128u]);
-  v10 = twiddle_mul(v10, tw[k1_0 + 144u]);
-  v11 = twiddle_mul(v11, tw[k1_0 + 160u]);
-  v12 = twiddle_mul(v12, tw[k1_0 + 176u]);
-  v13 = twiddle_mul(v13, tw[k1_0 + 192u]);
-  v14 = twiddle_mul(v14, tw[k1_0 + 208u]);
-  v15 = twiddle_mul(v15, tw[k1_0 + 224u]);
+  v1 = twiddle_mul(v1, tw.data[k1_0 + 0u]);
+  v2 = twiddle_mul(v2, tw.data[k1_0 + 16u]);
+  v3 = twiddle_mul(v3, tw.data[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, tw.data[k1_0 + 48u]);
+  v5 = twiddle_mul(v5, tw.data[k1_0 + 64u]);
+  v6 = twiddle_mul(v6, tw.data[k1_0 + 80u]);
+  v7 = twiddle_mul(v7, tw.data[k1_0 + 96u]);
+  v8 = twiddle_mul(v8, tw.data[k1_0 + 112u]);
+  v9 = twiddle_mul(v9, tw.data[k1_0 + 128u]);
+  v10 = twiddle_mul(v10, tw.data[k1_0 + 144u]);
+  v11 = twiddle_mul(v11, tw.data[k1_0 + 160u]);
+  v12 = twiddle_mul(v12, tw.data[k1_0 + 176u]);
+  v13 = twiddle_mul(v13, tw.data[k1_0 + 192u]);
+  v14 = twiddle_mul(v14, tw.data[k1_0 + 208u]);
+  v15 = twiddle_mul(v15, tw.data[k1_0 + 224u]);
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;
-    dst[dst_base + 0u] = v0 * 0.00390625;
-    dst[dst_base + 16u] = v1 * 0.00390625;
-    dst[dst_base + 32u] = v2 * 0.00390625;
-    dst[dst_base + 48u] = v3 * 0.00390625;
-    dst[dst_base + 64u] = v4 * 0.00390625;
-    dst[dst_base + 80u] = v5 * 0.00390625;
-    dst[dst_base + 96u] = v6 * 0.00390625;
-    dst[dst_base + 112u] = v7 * 0.00390625;
-    dst[dst_base + 128u] = v8 * 0.00390625;
-    dst[dst_base + 144u] = v9 * 0.00390625;
-    dst[dst_base + 160u] = v10 * 0.00390625;
-    dst[dst_base + 176u] = v11 * 0.00390625;
-    dst[dst_base + 192u] = v12 * 0.00390625;
-    dst[dst_base + 208u] = v13 * 0.00390625;
-    dst[dst_base + 224u] = v14 * 0.00390625;
-    dst[dst_base + 240u] = v15 * 0.00390625;
+    dst.data[dst_base + 0u] = v0 * 0.00390625;
+    dst.data[dst_base + 16u] = v1 * 0.00390625;
+    dst.data[dst_base + 32u] = v2 * 0.00390625;
+    dst.data[dst_base + 48u] = v3 * 0.00390625;
+    dst.data[dst_base + 64u] = v4 * 0.00390625;
+    dst.data[dst_base + 80u] = v5 * 0.00390625;
+    dst.data[dst_base + 96u] = v6 * 0.00390625;
+    dst.data[dst_base + 112u] = v7 * 0.00390625;
+    dst.data[dst_base + 128u] = v8 * 0.00390625;
+    dst.data[dst_base + 144u] = v9 * 0.00390625;
+    dst.data[dst_base + 160u] = v10 * 0.00390625;
+    dst.data[dst_base + 176u] = v11 * 0.00390625;
+    dst.data[dst_base + 192u] = v12 * 0.00390625;
+    dst.data[dst_base + 208u] = v13 * 0.00390625;
+    dst.data[dst_base + 224u] = v14 * 0.00390625;
+    dst.data[dst_base + 240u] = v15 * 0.00390625;
   }
 
 }

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _916 [[buffer(0)]], device Dst& _1672 [[buffer(1)]], const device Twiddles& _1488 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _865 = gl_LocalInvocationID.x & 15u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _916 [[buffer(0)]], device Dst& _1672 [[buff
     float2 _4125;
     if (_883)
     {
-        _4125 = _916.src[_891 + 240u];
-        _4124 = _916.src[_891 + 224u];
-        _4123 = _916.src[_891 + 208u];
-        _4122 = _916.src[_891 + 192u];
-        _4121 = _916.src[_891 + 176u];
-        _4120 = _916.src[_891 + 160u];
-        _4119 = _916.src[_891 + 144u];
-        _4118 = _916.src[_891 + 128u];
-        _4117 = _916.src[_891 + 112u];
-        _4116 = _916.src[_891 + 96u];
-        _4115 = _916.src[_891 + 80u];
-        _4114 = _916.src[_891 + 64u];
-        _4113 = _916.src[_891 + 48u];
-        _4112 = _916.src[_891 + 32u];
-        _4111 = _916.src[_891 + 16u];
-        _4110 = _916.src[_891];
+        _4125 = src.data[_891 + 240u];
+        _4124 = src.data[_891 + 224u];
+        _4123 = src.data[_891 + 208u];
+        _4122 = src.data[_891 + 192u];
+        _4121 = src.data[_891 + 176u];
+        _4120 = src.data[_891 + 160u];
+        _4119 = src.data[_891 + 144u];
+        _4118 = src.data[_891 + 128u];
+        _4117 = src.data[_891 + 112u];
+        _4116 = src.data[_891 + 96u];
+        _4115 = src.data[_891 + 80u];
+        _4114 = src.data[_891 + 64u];
+        _4113 = src.data[_891 + 48u];
+        _4112 = src.data[_891 + 32u];
+        _4111 = src.data[_891 + 16u];
+        _4110 = src.data[_891];
     }
     else
     {
@@ -269,65 +269,65 @@ kernel void main0(const device Src& _916 [[buffer(0)]], device Dst& _1672 [[buff
     uint _1472 = _865 + 240u;
     uint _1477 = (_1052 + _1472) + (_1472 >> 4u);
     uint _1484 = _865 & 15u;
-    float _2524 = -_1488.tw[_1484].y;
-    float _2540 = fma(sh[_1323].x, _1488.tw[_1484].x, -(sh[_1323].y * _2524));
-    float _2551 = fma(sh[_1323].x, _2524, sh[_1323].y * _1488.tw[_1484].x);
+    float _2524 = -tw.data[_1484].y;
+    float _2540 = fma(sh[_1323].x, tw.data[_1484].x, -(sh[_1323].y * _2524));
+    float _2551 = fma(sh[_1323].x, _2524, sh[_1323].y * tw.data[_1484].x);
     uint _1498 = _1484 + 16u;
-    float _2561 = -_1488.tw[_1498].y;
-    float _2577 = fma(sh[_1334].x, _1488.tw[_1498].x, -(sh[_1334].y * _2561));
-    float _2588 = fma(sh[_1334].x, _2561, sh[_1334].y * _1488.tw[_1498].x);
+    float _2561 = -tw.data[_1498].y;
+    float _2577 = fma(sh[_1334].x, tw.data[_1498].x, -(sh[_1334].y * _2561));
+    float _2588 = fma(sh[_1334].x, _2561, sh[_1334].y * tw.data[_1498].x);
     uint _1506 = _1484 + 32u;
-    float _2598 = -_1488.tw[_1506].y;
-    float _2614 = fma(sh[_1345].x, _1488.tw[_1506].x, -(sh[_1345].y * _2598));
-    float _2625 = fma(sh[_1345].x, _2598, sh[_1345].y * _1488.tw[_1506].x);
+    float _2598 = -tw.data[_1506].y;
+    float _2614 = fma(sh[_1345].x, tw.data[_1506].x, -(sh[_1345].y * _2598));
+    float _2625 = fma(sh[_1345].x, _2598, sh[_1345].y * tw.data[_1506].x);
     uint _1514 = _1484 + 48u;
-    float _2635 = -_1488.tw[_1514].y;
-    float _2651 = fma(sh[_1356].x, _1488.tw[_1514].x, -(sh[_1356].y * _2635));
-    float _2662 = fma(sh[_1356].x, _2635, sh[_1356].y * _1488.tw[_1514].x);
+    float _2635 = -tw.data[_1514].y;
+    float _2651 = fma(sh[_1356].x, tw.data[_1514].x, -(sh[_1356].y * _2635));
+    float _2662 = fma(sh[_1356].x, _2635, sh[_1356].y * tw.data[_1514].x);
     uint _1522 = _1484 + 64u;
-    float _2672 = -_1488.tw[_1522].y;
-    float _2688 = fma(sh[_1367].x, _1488.tw[_1522].x, -(sh[_1367].y * _2672));
-    float _2699 = fma(sh[_1367].x, _2672, sh[_1367].y * _1488.tw[_1522].x);
+    float _2672 = -tw.data[_1522].y;
+    float _2688 = fma(sh[_1367].x, tw.data[_1522].x, -(sh[_1367].y * _2672));
+    float _2699 = fma(sh[_1367].x, _2672, sh[_1367].y * tw.data[_1522].x);
     uint _1530 = _1484 + 80u;
-    float _2709 = -_1488.tw[_1530].y;
-    float _2725 = fma(sh[_1378].x, _1488.tw[_1530].x, -(sh[_1378].y * _2709));
-    float _2736 = fma(sh[_1378].x, _2709, sh[_1378].y * _1488.tw[_1530].x);
+    float _2709 = -tw.data[_1530].y;
+    float _2725 = fma(sh[_1378].x, tw.data[_1530].x, -(sh[_1378].y * _2709));
+    float _2736 = fma(sh[_1378].x, _2709, sh[_1378].y * tw.data[_1530].x);
     uint _1538 = _1484 + 96u;
-    float _2746 = -_1488.tw[_1538].y;
-    float _2762 = fma(sh[_1389].x, _1488.tw[_1538].x, -(sh[_1389].y * _2746));
-    float _2773 = fma(sh[_1389].x, _2746, sh[_1389].y * _1488.tw[_1538].x);
+    float _2746 = -tw.data[_1538].y;
+    float _2762 = fma(sh[_1389].x, tw.data[_1538].x, -(sh[_1389].y * _2746));
+    float _2773 = fma(sh[_1389].x, _2746, sh[_1389].y * tw.data[_1538].x);
     uint _1546 = _1484 + 112u;
-    float _2783 = -_1488.tw[_1546].y;
-    float _2799 = fma(sh[_1400].x, _1488.tw[_1546].x, -(sh[_1400].y * _2783));
-    float _2810 = fma(sh[_1400].x, _2783, sh[_1400].y * _1488.tw[_1546].x);
+    float _2783 = -tw.data[_1546].y;
+    float _2799 = fma(sh[_1400].x, tw.data[_1546].x, -(sh[_1400].y * _2783));
+    float _2810 = fma(sh[_1400].x, _2783, sh[_1400].y * tw.data[_1546].x);
     uint _1554 = _1484 + 128u;
-    float _2820 = -_1488.tw[_1554].y;
-    float _2836 = fma(sh[_1411].x, _1488.tw[_1554].x, -(sh[_1411].y * _2820));
-    float _2847 = fma(sh[_1411].x, _2820, sh[_1411].y * _1488.tw[_1554].x);
+    float _2820 = -tw.data[_1554].y;
+    float _2836 = fma(sh[_1411].x, tw.data[_1554].x, -(sh[_1411].y * _2820));
+    float _2847 = fma(sh[_1411].x, _2820, sh[_1411].y * tw.data[_1554].x);
     uint _1562 = _1484 + 144u;
-    float _2857 = -_1488.tw[_1562].y;
-    float _2873 = fma(sh[_1422].x, _1488.tw[_1562].x, -(sh[_1422].y * _2857));
-    float _2884 = fma(sh[_1422].x, _2857, sh[_1422].y * _1488.tw[_1562].x);
+    float _2857 = -tw.data[_1562].y;
+    float _2873 = fma(sh[_1422].x, tw.data[_1562].x, -(sh[_1422].y * _2857));
+    float _2884 = fma(sh[_1422].x, _2857, sh[_1422].y * tw.data[_1562].x);
     uint _1570 = _1484 + 160u;
-    float _2894 = -_1488.tw[_1570].y;
-    float _2910 = fma(sh[_1433].x, _1488.tw[_1570].x, -(sh[_1433].y * _2894));
-    float _2921 = fma(sh[_1433].x, _2894, sh[_1433].y * _1488.tw[_1570].x);
+    float _2894 = -tw.data[_1570].y;
+    float _2910 = fma(sh[_1433].x, tw.data[_1570].x, -(sh[_1433].y * _2894));
+    float _2921 = fma(sh[_1433].x, _2894, sh[_1433].y * tw.data[_1570].x);
     uint _1578 = _1484 + 176u;
-    float _2931 = -_1488.tw[_1578].y;
-    float _2947 = fma(sh[_1444].x, _1488.tw[_1578].x, -(sh[_1444].y * _2931));
-    float _2958 = fma(sh[_1444].x, _2931, sh[_1444].y * _1488.tw[_1578].x);
+    float _2931 = -tw.data[_1578].y;
+    float _2947 = fma(sh[_1444].x, tw.data[_1578].x, -(sh[_1444].y * _2931));
+    float _2958 = fma(sh[_1444].x, _2931, sh[_1444].y * tw.data[_1578].x);
     uint _1586 = _1484 + 192u;
-    float _2968 = -_1488.tw[_1586].y;
-    float _2984 = fma(sh[_1455].x, _1488.tw[_1586].x, -(sh[_1455].y * _2968));
-    float _2995 = fma(sh[_1455].x, _2968, sh[_1455].y * _1488.tw[_1586].x);
+    float _2968 = -tw.data[_1586].y;
+    float _2984 = fma(sh[_1455].x, tw.data[_1586].x, -(sh[_1455].y * _2968));
+    float _2995 = fma(sh[_1455].x, _2968, sh[_1455].y * tw.data[_1586].x);
     uint _1594 = _1484 + 208u;
-    float _3005 = -_1488.tw[_1594].y;
-    float _3021 = fma(sh[_1466].x, _1488.tw[_1594].x, -(sh[_1466].y * _3005));
-    float _3032 = fma(sh[_1466].x, _3005, sh[_1466].y * _1488.tw[_1594].x);
+    float _3005 = -tw.data[_1594].y;
+    float _3021 = fma(sh[_1466].x, tw.data[_1594].x, -(sh[_1466].y * _3005));
+    float _3032 = fma(sh[_1466].x, _3005, sh[_1466].y * tw.data[_1594].x);
     uint _1602 = _1484 + 224u;
-    float _3042 = -_1488.tw[_1602].y;
-    float _3058 = fma(sh[_1477].x, _1488.tw[_1602].x, -(sh[_1477].y * _3042));
-    float _3069 = fma(sh[_1477].x, _3042, sh[_1477].y * _1488.tw[_1602].x);
+    float _3042 = -tw.data[_1602].y;
+    float _3058 = fma(sh[_1477].x, tw.data[_1602].x, -(sh[_1477].y * _3042));
+    float _3069 = fma(sh[_1477].x, _3042, sh[_1477].y * tw.data[_1602].x);
     float _3244 = sh[_1312].x + _2799;
     float _3249 = sh[_1312].y + _2810;
     float _3254 = sh[_1312].x - _2799;
@@ -443,22 +443,22 @@ kernel void main0(const device Src& _916 [[buffer(0)]], device Dst& _1672 [[buff
     if (_883)
     {
         uint _1668 = (_875 * params.dst_stride) + _865;
-        _1672.dst[_1668] = float2(_3358 + _3566, _3361 + _3569) * 0.00390625;
-        _1672.dst[_1668 + 16u] = float2(_3414 + _3630, _3417 + _3633) * 0.00390625;
-        _1672.dst[_1668 + 32u] = float2(_3370 + _3686, _3373 + _3689) * 0.00390625;
-        _1672.dst[_1668 + 48u] = float2(_3426 + _3750, _3429 + _3753) * 0.00390625;
-        _1672.dst[_1668 + 64u] = float2(_3364 - _3575, _3367 + _3572) * 0.00390625;
-        _1672.dst[_1668 + 80u] = float2(_3420 - _3639, _3423 + _3636) * 0.00390625;
-        _1672.dst[_1668 + 96u] = float2(_3376 - _3695, _3379 + _3692) * 0.00390625;
-        _1672.dst[_1668 + 112u] = float2(_3432 - _3759, _3435 + _3756) * 0.00390625;
-        _1672.dst[_1668 + 128u] = float2(_3358 - _3566, _3361 - _3569) * 0.00390625;
-        _1672.dst[_1668 + 144u] = float2(_3414 - _3630, _3417 - _3633) * 0.00390625;
-        _1672.dst[_1668 + 160u] = float2(_3370 - _3686, _3373 - _3689) * 0.00390625;
-        _1672.dst[_1668 + 176u] = float2(_3426 - _3750, _3429 - _3753) * 0.00390625;
-        _1672.dst[_1668 + 192u] = float2(_3364 + _3575, _3367 - _3572) * 0.00390625;
-        _1672.dst[_1668 + 208u] = float2(_3420 + _3639, _3423 - _3636) * 0.00390625;
-        _1672.dst[_1668 + 224u] = float2(_3376 + _3695, _3379 - _3692) * 0.00390625;
-        _1672.dst[_1668 + 240u] = float2(_3432 + _3759, _3435 - _3756) * 0.00390625;
+        dst.data[_1668] = float2(_3358 + _3566, _3361 + _3569) * 0.00390625;
+        dst.data[_1668 + 16u] = float2(_3414 + _3630, _3417 + _3633) * 0.00390625;
+        dst.data[_1668 + 32u] = float2(_3370 + _3686, _3373 + _3689) * 0.00390625;
+        dst.data[_1668 + 48u] = float2(_3426 + _3750, _3429 + _3753) * 0.00390625;
+        dst.data[_1668 + 64u] = float2(_3364 - _3575, _3367 + _3572) * 0.00390625;
+        dst.data[_1668 + 80u] = float2(_3420 - _3639, _3423 + _3636) * 0.00390625;
+        dst.data[_1668 + 96u] = float2(_3376 - _3695, _3379 + _3692) * 0.00390625;
+        dst.data[_1668 + 112u] = float2(_3432 - _3759, _3435 + _3756) * 0.00390625;
+        dst.data[_1668 + 128u] = float2(_3358 - _3566, _3361 - _3569) * 0.00390625;
+        dst.data[_1668 + 144u] = float2(_3414 - _3630, _3417 - _3633) * 0.00390625;
+        dst.data[_1668 + 160u] = float2(_3370 - _3686, _3373 - _3689) * 0.00390625;
+        dst.data[_1668 + 176u] = float2(_3426 - _3750, _3429 - _3753) * 0.00390625;
+        dst.data[_1668 + 192u] = float2(_3364 + _3575, _3367 - _3572) * 0.00390625;
+        dst.data[_1668 + 208u] = float2(_3420 + _3639, _3423 - _3636) * 0.00390625;
+        dst.data[_1668 + 224u] = float2(_3376 + _3695, _3379 - _3692) * 0.00390625;
+        dst.data[_1668 + 240u] = float2(_3432 + _3759, _3435 - _3756) * 0.00390625;
     }
 }
 

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& _909 [[buffer(0)]], device Dst& _2013 [[buffer(1)]], const device Twiddles& _1322 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[4096];
     uint _860 = gl_LocalInvocationID.x & 255u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _909 [[buffer(0)]], device Dst& _2013 [[buff
     float2 _5769;
     if (_876)
     {
-        _5769 = _909.src[_884 + 3840u];
-        _5768 = _909.src[_884 + 3584u];
-        _5767 = _909.src[_884 + 3328u];
-        _5766 = _909.src[_884 + 3072u];
-        _5765 = _909.src[_884 + 2816u];
-        _5764 = _909.src[_884 + 2560u];
-        _5763 = _909.src[_884 + 2304u];
-        _5762 = _909.src[_884 + 2048u];
-        _5761 = _909.src[_884 + 1792u];
-        _5760 = _909.src[_884 + 1536u];
-        _5759 = _909.src[_884 + 1280u];
-        _5758 = _909.src[_884 + 1024u];
-        _5757 = _909.src[_884 + 768u];
-        _5756 = _909.src[_884 + 512u];
-        _5755 = _909.src[_884 + 256u];
-        _5754 = _909.src[_884];
+        _5769 = src.data[_884 + 3840u];
+        _5768 = src.data[_884 + 3584u];
+        _5767 = src.data[_884 + 3328u];
+        _5766 = src.data[_884 + 3072u];
+        _5765 = src.data[_884 + 2816u];
+        _5764 = src.data[_884 + 2560u];
+        _5763 = src.data[_884 + 2304u];
+        _5762 = src.data[_884 + 2048u];
+        _5761 = src.data[_884 + 1792u];
+        _5760 = src.data[_884 + 1536u];
+        _5759 = src.data[_884 + 1280u];
+        _5758 = src.data[_884 + 1024u];
+        _5757 = src.data[_884 + 768u];
+        _5756 = src.data[_884 + 512u];
+        _5755 = src.data[_884 + 256u];
+        _5754 = src.data[_884];
     }
     else
     {
@@ -239,50 +239,50 @@ kernel void main0(const device Src& _909 [[buffer(0)]], device Dst& _2013 [[buff
     uint _1304 = _1045 + (_860 + 3584u);
     uint _1311 = _1045 + (_860 + 3840u);
     uint _1318 = _860 & 15u;
-    float _2859 = fma(sh[_1213].x, _1322.tw[_1318].x, -(sh[_1213].y * _1322.tw[_1318].y));
-    float _2870 = fma(sh[_1213].x, _1322.tw[_1318].y, sh[_1213].y * _1322.tw[_1318].x);
+    float _2859 = fma(sh[_1213].x, tw.data[_1318].x, -(sh[_1213].y * tw.data[_1318].y));
+    float _2870 = fma(sh[_1213].x, tw.data[_1318].y, sh[_1213].y * tw.data[_1318].x);
     uint _1333 = _1318 + 16u;
-    float _2891 = fma(sh[_1220].x, _1322.tw[_1333].x, -(sh[_1220].y * _1322.tw[_1333].y));
-    float _2902 = fma(sh[_1220].x, _1322.tw[_1333].y, sh[_1220].y * _1322.tw[_1333].x);
+    float _2891 = fma(sh[_1220].x, tw.data[_1333].x, -(sh[_1220].y * tw.data[_1333].y));
+    float _2902 = fma(sh[_1220].x, tw.data[_1333].y, sh[_1220].y * tw.data[_1333].x);
     uint _1342 = _1318 + 32u;
-    float _2923 = fma(sh[_1227].x, _1322.tw[_1342].x, -(sh[_1227].y * _1322.tw[_1342].y));
-    float _2934 = fma(sh[_1227].x, _1322.tw[_1342].y, sh[_1227].y * _1322.tw[_1342].x);
+    float _2923 = fma(sh[_1227].x, tw.data[_1342].x, -(sh[_1227].y * tw.data[_1342].y));
+    float _2934 = fma(sh[_1227].x, tw.data[_1342].y, sh[_1227].y * tw.data[_1342].x);
     uint _1351 = _1318 + 48u;
-    float _2955 = fma(sh[_1234].x, _1322.tw[_1351].x, -(sh[_1234].y * _1322.tw[_1351].y));
-    float _2966 = fma(sh[_1234].x, _1322.tw[_1351].y, sh[_1234].y * _1322.tw[_1351].x);
+    float _2955 = fma(sh[_1234].x, tw.data[_1351].x, -(sh[_1234].y * tw.data[_1351].y));
+    float _2966 = fma(sh[_1234].x, tw.data[_1351].y, sh[_1234].y * tw.data[_1351].x);
     uint _1360 = _1318 + 64u;
-    float _2987 = fma(sh[_1241].x, _1322.tw[_1360].x, -(sh[_1241].y * _1322.tw[_1360].y));
-    float _2998 = fma(sh[_1241].x, _1322.tw[_1360].y, sh[_1241].y * _1322.tw[_1360].x);
+    float _2987 = fma(sh[_1241].x, tw.data[_1360].x, -(sh[_1241].y * tw.data[_1360].y));
+    float _2998 = fma(sh[_1241].x, tw.data[_1360].y, sh[_1241].y * tw.data[_1360].x);
     uint _1369 = _1318 + 80u;
-    float _3019 = fma(sh[_1248].x, _1322.tw[_1369].x, -(sh[_1248].y * _1322.tw[_1369].y));
-    float _3030 = fma(sh[_1248].x, _1322.tw[_1369].y, sh[_1248].y * _1322.tw[_1369].x);
+    float _3019 = fma(sh[_1248].x, tw.data[_1369].x, -(sh[_1248].y * tw.data[_1369].y));
+    float _3030 = fma(sh[_1248].x, tw.data[_1369].y, sh[_1248].y * tw.data[_1369].x);
     uint _1378 = _1318 + 96u;
-    float _3051 = fma(sh[_1255].x, _1322.tw[_1378].x, -(sh[_1255].y * _1322.tw[_1378].y));
-    float _3062 = fma(sh[_1255].x, _1322.tw[_1378].y, sh[_1255].y * _1322.tw[_1378].x);
+    float _3051 = fma(sh[_1255].x, tw.data[_1378].x, -(sh[_1255].y * tw.data[_1378].y));
+    float _3062 = fma(sh[_1255].x, tw.data[_1378].y, sh[_1255].y * tw.data[_1378].x);
     uint _1387 = _1318 + 112u;
-    float _3083 = fma(sh[_1262].x, _1322.tw[_1387].x, -(sh[_1262].y * _1322.tw[_1387].y));
-    float _3094 = fma(sh[_1262].x, _1322.tw[_1387].y, sh[_1262].y * _1322.tw[_1387].x);
+    float _3083 = fma(sh[_1262].x, tw.data[_1387].x, -(sh[_1262].y * tw.data[_1387].y));
+    float _3094 = fma(sh[_1262].x, tw.data[_1387].y, sh[_1262].y * tw.data[_1387].x);
     uint _1396 = _1318 + 128u;
-    float _3115 = fma(sh[_1269].x, _1322.tw[_1396].x, -(sh[_1269].y * _1322.tw[_1396].y));
-    float _3126 = fma(sh[_1269].x, _1322.tw[_1396].y, sh[_1269].y * _1322.tw[_1396].x);
+    float _3115 = fma(sh[_1269].x, tw.data[_1396].x, -(sh[_1269].y * tw.data[_1396].y));
+    float _3126 = fma(sh[_1269].x, tw.data[_1396].y, sh[_1269].y * tw.data[_1396].x);
     uint _1405 = _1318 + 144u;
-    float _3147 = fma(sh[_1276].x, _1322.tw[_1405].x, -(sh[_1276].y * _1322.tw[_1405].y));
-    float _3158 = fma(sh[_1276].x, _1322.tw[_1405].y, sh[_1276].y * _1322.tw[_1405].x);
+    float _3147 = fma(sh[_1276].x, tw.data[_1405].x, -(sh[_1276].y * tw.data[_1405].y));
+    float _3158 = fma(sh[_1276].x, tw.data[_1405].y, sh[_1276].y * tw.data[_1405].x);
     uint _1414 = _1318 + 160u;
-    float _3179 = fma(sh[_1283].x, _1322.tw[_1414].x, -(sh[_1283].y * _1322.tw[_1414].y));
-    float _3190 = fma(sh[_1283].x, _1322.tw[_1414].y, sh[_1283].y * _1322.tw[_1414].x);
+    float _3179 = fma(sh[_1283].x, tw.data[_1414].x, -(sh[_1283].y * tw.data[_1414].y));
+    float _3190 = fma(sh[_1283].x, tw.data[_1414].y, sh[_1283].y * tw.data[_1414].x);
     uint _1423 = _1318 + 176u;
-    float _3211 = fma(sh[_1290].x, _1322.tw[_1423].x, -(sh[_1290].y * _1322.tw[_1423].y));
-    float _3222 = fma(sh[_1290].x, _1322.tw[_1423].y, sh[_1290].y * _1322.tw[_1423].x);
+    float _3211 = fma(sh[_1290].x, tw.data[_1423].x, -(sh[_1290].y * tw.data[_1423].y));
+    float _3222 = fma(sh[_1290].x, tw.data[_1423].y, sh[_1290].y * tw.data[_1423].x);
     uint _1432 = _1318 + 192u;
-    float _3243 = fma(sh[_1297].x, _1322.tw[_1432].x, -(sh[_1297].y * _1322.tw[_1432].y));
-    float _3254 = fma(sh[_1297].x, _1322.tw[_1432].y, sh[_1297].y * _1322.tw[_1432].x);
+    float _3243 = fma(sh[_1297].x, tw.data[_1432].x, -(sh[_1297].y * tw.data[_1432].y));
+    float _3254 = fma(sh[_1297].x, tw.data[_1432].y, sh[_1297].y * tw.data[_1432].x);
     uint _1441 = _1318 + 208u;
-    float _3275 = fma(sh[_1304].x, _1322.tw[_1441].x, -(sh[_1304].y * _1322.tw[_1441].y));
-    float _3286 = fma(sh[_1304].x, _1322.tw[_1441].y, sh[_1304].y * _1322.tw[_1441].x);
+    float _3275 = fma(sh[_1304].x, tw.data[_1441].x, -(sh[_1304].y * tw.data[_1441].y));
+    float _3286 = fma(sh[_1304].x, tw.data[_1441].y, sh[_1304].y * tw.data[_1441].x);
     uint _1450 = _1318 + 224u;
-    float _3307 = fma(sh[_1311].x, _1322.tw[_1450].x, -(sh[_1311].y * _1322.tw[_1450].y));
-    float _3318 = fma(sh[_1311].x, _1322.tw[_1450].y, sh[_1311].y * _1322.tw[_1450].x);
+    float _3307 = fma(sh[_1311].x, tw.data[_1450].x, -(sh[_1311].y * tw.data[_1450].y));
+    float _3318 = fma(sh[_1311].x, tw.data[_1450].y, sh[_1311].y * tw.data[_1450].x);
     float _3493 = sh[_1206].x + _3083;
     float _3498 = sh[_1206].y + _3094;
     float _3503 = sh[_1206].x - _3083;
@@ -416,50 +416,50 @@ kernel void main0(const device Src& _909 [[buffer(0)]], device Dst& _2013 [[buff
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _1815 = _860 & 255u;
     uint _1817 = _1815 + 240u;
-    float _4100 = fma(sh[_1213].x, _1322.tw[_1817].x, -(sh[_1213].y * _1322.tw[_1817].y));
-    float _4111 = fma(sh[_1213].x, _1322.tw[_1817].y, sh[_1213].y * _1322.tw[_1817].x);
+    float _4100 = fma(sh[_1213].x, tw.data[_1817].x, -(sh[_1213].y * tw.data[_1817].y));
+    float _4111 = fma(sh[_1213].x, tw.data[_1817].y, sh[_1213].y * tw.data[_1817].x);
     uint _1826 = _1815 + 496u;
-    float _4132 = fma(sh[_1220].x, _1322.tw[_1826].x, -(sh[_1220].y * _1322.tw[_1826].y));
-    float _4143 = fma(sh[_1220].x, _1322.tw[_1826].y, sh[_1220].y * _1322.tw[_1826].x);
+    float _4132 = fma(sh[_1220].x, tw.data[_1826].x, -(sh[_1220].y * tw.data[_1826].y));
+    float _4143 = fma(sh[_1220].x, tw.data[_1826].y, sh[_1220].y * tw.data[_1826].x);
     uint _1835 = _1815 + 752u;
-    float _4164 = fma(sh[_1227].x, _1322.tw[_1835].x, -(sh[_1227].y * _1322.tw[_1835].y));
-    float _4175 = fma(sh[_1227].x, _1322.tw[_1835].y, sh[_1227].y * _1322.tw[_1835].x);
+    float _4164 = fma(sh[_1227].x, tw.data[_1835].x, -(sh[_1227].y * tw.data[_1835].y));
+    float _4175 = fma(sh[_1227].x, tw.data[_1835].y, sh[_1227].y * tw.data[_1835].x);
     uint _1844 = _1815 + 1008u;
-    float _4196 = fma(sh[_1234].x, _1322.tw[_1844].x, -(sh[_1234].y * _1322.tw[_1844].y));
-    float _4207 = fma(sh[_1234].x, _1322.tw[_1844].y, sh[_1234].y * _1322.tw[_1844].x);
+    float _4196 = fma(sh[_1234].x, tw.data[_1844].x, -(sh[_1234].y * tw.data[_1844].y));
+    float _4207 = fma(sh[_1234].x, tw.data[_1844].y, sh[_1234].y * tw.data[_1844].x);
     uint _1853 = _1815 + 1264u;
-    float _4228 = fma(sh[_1241].x, _1322.tw[_1853].x, -(sh[_1241].y * _1322.tw[_1853].y));
-    float _4239 = fma(sh[_1241].x, _1322.tw[_1853].y, sh[_1241].y * _1322.tw[_1853].x);
+    float _4228 = fma(sh[_1241].x, tw.data[_1853].x, -(sh[_1241].y * tw.data[_1853].y));
+    float _4239 = fma(sh[_1241].x, tw.data[_1853].y, sh[_1241].y * tw.data[_1853].x);
     uint _1862 = _1815 + 1520u;
-    float _4260 = fma(sh[_1248].x, _1322.tw[_1862].x, -(sh[_1248].y * _1322.tw[_1862].y));
-    float _4271 = fma(sh[_1248].x, _1322.tw[_1862].y, sh[_1248].y * _1322.tw[_1862].x);
+    float _4260 = fma(sh[_1248].x, tw.data[_1862].x, -(sh[_1248].y * tw.data[_1862].y));
+    float _4271 = fma(sh[_1248].x, tw.data[_1862].y, sh[_1248].y * tw.data[_1862].x);
     uint _1871 = _1815 + 1776u;
-    float _4292 = fma(sh[_1255].x, _1322.tw[_1871].x, -(sh[_1255].y * _1322.tw[_1871].y));
-    float _4303 = fma(sh[_1255].x, _1322.tw[_1871].y, sh[_1255].y * _1322.tw[_1871].x);
+    float _4292 = fma(sh[_1255].x, tw.data[_1871].x, -(sh[_1255].y * tw.data[_1871].y));
+    float _4303 = fma(sh[_1255].x, tw.data[_1871].y, sh[_1255].y * tw.data[_1871].x);
     uint _1880 = _1815 + 2032u;
-    float _4324 = fma(sh[_1262].x, _1322.tw[_1880].x, -(sh[_1262].y * _1322.tw[_1880].y));
-    float _4335 = fma(sh[_1262].x, _1322.tw[_1880].y, sh[_1262].y * _1322.tw[_1880].x);
+    float _4324 = fma(sh[_1262].x, tw.data[_1880].x, -(sh[_1262].y * tw.data[_1880].y));
+    float _4335 = fma(sh[_1262].x, tw.data[_1880].y, sh[_1262].y * tw.data[_1880].x);
     uint _1889 = _1815 + 2288u;
-    float _4356 = fma(sh[_1269].x, _1322.tw[_1889].x, -(sh[_1269].y * _1322.tw[_1889].y));
-    float _4367 = fma(sh[_1269].x, _1322.tw[_1889].y, sh[_1269].y * _1322.tw[_1889].x);
+    float _4356 = fma(sh[_1269].x, tw.data[_1889].x, -(sh[_1269].y * tw.data[_1889].y));
+    float _4367 = fma(sh[_1269].x, tw.data[_1889].y, sh[_1269].y * tw.data[_1889].x);
     uint _1898 = _1815 + 2544u;
-    float _4388 = fma(sh[_1276].x, _1322.tw[_1898].x, -(sh[_1276].y * _1322.tw[_1898].y));
-    float _4399 = fma(sh[_1276].x, _1322.tw[_1898].y, sh[_1276].y * _1322.tw[_1898].x);
+    float _4388 = fma(sh[_1276].x, tw.data[_1898].x, -(sh[_1276].y * tw.data[_1898].y));
+    float _4399 = fma(sh[_1276].x, tw.data[_1898].y, sh[_1276].y * tw.data[_1898].x);
     uint _1907 = _1815 + 2800u;
-    float _4420 = fma(sh[_1283].x, _1322.tw[_1907].x, -(sh[_1283].y * _1322.tw[_1907].y));
-    float _4431 = fma(sh[_1283].x, _1322.tw[_1907].y, sh[_1283].y * _1322.tw[_1907].x);
+    float _4420 = fma(sh[_1283].x, tw.data[_1907].x, -(sh[_1283].y * tw.data[_1907].y));
+    float _4431 = fma(sh[_1283].x, tw.data[_1907].y, sh[_1283].y * tw.data[_1907].x);
     uint _1916 = _1815 + 3056u;
-    float _4452 = fma(sh[_1290].x, _1322.tw[_1916].x, -(sh[_1290].y * _1322.tw[_1916].y));
-    float _4463 = fma(sh[_1290].x, _1322.tw[_1916].y, sh[_1290].y * _1322.tw[_1916].x);
+    float _4452 = fma(sh[_1290].x, tw.data[_1916].x, -(sh[_1290].y * tw.data[_1916].y));
+    float _4463 = fma(sh[_1290].x, tw.data[_1916].y, sh[_1290].y * tw.data[_1916].x);
     uint _1925 = _1815 + 3312u;
-    float _4484 = fma(sh[_1297].x, _1322.tw[_1925].x, -(sh[_1297].y * _1322.tw[_1925].y));
-    float _4495 = fma(sh[_1297].x, _1322.tw[_1925].y, sh[_1297].y * _1322.tw[_1925].x);
+    float _4484 = fma(sh[_1297].x, tw.data[_1925].x, -(sh[_1297].y * tw.data[_1925].y));
+    float _4495 = fma(sh[_1297].x, tw.data[_1925].y, sh[_1297].y * tw.data[_1925].x);
     uint _1934 = _1815 + 3568u;
-    float _4516 = fma(sh[_1304].x, _1322.tw[_1934].x, -(sh[_1304].y * _1322.tw[_1934].y));
-    float _4527 = fma(sh[_1304].x, _1322.tw[_1934].y, sh[_1304].y * _1322.tw[_1934].x);
+    float _4516 = fma(sh[_1304].x, tw.data[_1934].x, -(sh[_1304].y * tw.data[_1934].y));
+    float _4527 = fma(sh[_1304].x, tw.data[_1934].y, sh[_1304].y * tw.data[_1934].x);
     uint _1943 = _1815 + 3824u;
-    float _4548 = fma(sh[_1311].x, _1322.tw[_1943].x, -(sh[_1311].y * _1322.tw[_1943].y));
-    float _4559 = fma(sh[_1311].x, _1322.tw[_1943].y, sh[_1311].y * _1322.tw[_1943].x);
+    float _4548 = fma(sh[_1311].x, tw.data[_1943].x, -(sh[_1311].y * tw.data[_1943].y));
+    float _4559 = fma(sh[_1311].x, tw.data[_1943].y, sh[_1311].y * tw.data[_1943].x);
     float _4734 = sh[_1206].x + _4324;
     float _4739 = sh[_1206].y + _4335;
     float _4744 = sh[_1206].x - _4324;
@@ -575,22 +575,22 @@ kernel void main0(const device Src& _909 [[buffer(0)]], device Dst& _2013 [[buff
     if (_876)
     {
         uint _2009 = (_868 * params.dst_stride) + _860;
-        _2013.dst[_2009] = float2(_4848 + _5056, _4851 + _5059);
-        _2013.dst[_2009 + 256u] = float2(_4904 + _5120, _4907 + _5123);
-        _2013.dst[_2009 + 512u] = float2(_4860 + _5176, _4863 + _5179);
-        _2013.dst[_2009 + 768u] = float2(_4916 + _5240, _4919 + _5243);
-        _2013.dst[_2009 + 1024u] = float2(_4854 + _5065, _4857 - _5062);
-        _2013.dst[_2009 + 1280u] = float2(_4910 + _5129, _4913 - _5126);
-        _2013.dst[_2009 + 1536u] = float2(_4866 + _5185, _4869 - _5182);
-        _2013.dst[_2009 + 1792u] = float2(_4922 + _5249, _4925 - _5246);
-        _2013.dst[_2009 + 2048u] = float2(_4848 - _5056, _4851 - _5059);
-        _2013.dst[_2009 + 2304u] = float2(_4904 - _5120, _4907 - _5123);
-        _2013.dst[_2009 + 2560u] = float2(_4860 - _5176, _4863 - _5179);
-        _2013.dst[_2009 + 2816u] = float2(_4916 - _5240, _4919 - _5243);
-        _2013.dst[_2009 + 3072u] = float2(_4854 - _5065, _4857 + _5062);
-        _2013.dst[_2009 + 3328u] = float2(_4910 - _5129, _4913 + _5126);
-        _2013.dst[_2009 + 3584u] = float2(_4866 - _5185, _4869 + _5182);
-        _2013.dst[_2009 + 3840u] = float2(_4922 - _5249, _4925 + _5246);
+        dst.data[_2009] = float2(_4848 + _5056, _4851 + _5059);
+        dst.data[_2009 + 256u] = float2(_4904 + _5120, _4907 + _5123);
+        dst.data[_2009 + 512u] = float2(_4860 + _5176, _4863 + _5179);
+        dst.data[_2009 + 768u] = float2(_4916 + _5240, _4919 + _5243);
+        dst.data[_2009 + 1024u] = float2(_4854 + _5065, _4857 - _5062);
+        dst.data[_2009 + 1280u] = float2(_4910 + _5129, _4913 - _5126);
+        dst.data[_2009 + 1536u] = float2(_4866 + _5185, _4869 - _5182);
+        dst.data[_2009 + 1792u] = float2(_4922 + _5249, _4925 - _5246);
+        dst.data[_2009 + 2048u] = float2(_4848 - _5056, _4851 - _5059);
+        dst.data[_2009 + 2304u] = float2(_4904 - _5120, _4907 - _5123);
+        dst.data[_2009 + 2560u] = float2(_4860 - _5176, _4863 - _5179);
+        dst.data[_2009 + 2816u] = float2(_4916 - _5240, _4919 - _5243);
+        dst.data[_2009 + 3072u] = float2(_4854 - _5065, _4857 + _5062);
+        dst.data[_2009 + 3328u] = float2(_4910 - _5129, _4913 + _5126);
+        dst.data[_2009 + 3584u] = float2(_4866 - _5185, _4869 + _5182);
+        dst.data[_2009 + 3840u] = float2(_4922 - _5249, _4925 + _5246);
     }
 }
 

@@ -5,9 +5,9 @@ layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -245,22 +245,22 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 32u];
-    v2 = src[src_base + 64u];
-    v3 = src[src_base + 96u];
-    v4 = src[src_base + 128u];
-    v5 = src[src_base + 160u];
-    v6 = src[src_base + 192u];
-    v7 = src[src_base + 224u];
-    v8 = src[src_base + 256u];
-    v9 = src[src_base + 288u];
-    v10 = src[src_base + 320u];
-    v11 = src[src_base + 352u];
-    v12 = src[src_base + 384u];
-    v13 = src[src_base + 416u];
-    v14 = src[src_base + 448u];
-    v15 = src[src_base + 480u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 32u];
+    v2 = src.data[src_base + 64u];
+    v3 = src.data[src_base + 96u];
+    v4 = src.data[src_base + 128u];
+    v5 = src.data[src_base + 160u];
+    v6 = src.data[src_base + 192u];
+    v7 = src.data[src_base + 224u];
+    v8 = src.data[src_base + 256u];
+    v9 = src.data[src_base + 288u];
+    v10 = src.data[src_base + 320u];
+    v11 = src.data[src_base + 352u];
+    v12 = src.data[src_base + 384u];
+    v13 = src.data[src_base + 416u];
+    v14 = src.data[src_base + 448u];
+    v15 = src.data[src_base + 480u];
   }
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
@@ -302,21 +302,21 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 + 0u]);
-  v2 = twiddle_mul(v2, tw[k1_0 + 16u]);
-  v3 = twiddle_mul(v3, tw[k1_0 + 32u]);
-  v4 = twiddle_mul(v4, tw[k1_0 + 48u]);
-  v5 = twiddle_mul(v5, tw[k1_0 + 64u]);
-  v6 = twiddle_mul(v6, tw[k1_0 + 80u]);
-  v7 = twiddle_mul(v7, tw[k1_0 + 96u]);
-  v8 = twiddle_mul(v8, tw[k1_0 + 112u]);
-  v9 = twiddle_mul(v9, tw[k1_0 + 128u]);
-  v10 = twiddle_mul(v10, tw[k1_0 + 144u]);
-  v11 = twiddle_mul(v11, tw[k1_0 + 160u]);
-  v12 = twiddle_mul(v12, tw[k1_0 + 176u]);
-  v13 = twiddle_mul(v13, tw[k1_0 + 192u]);
-  v14 = twiddle_mul(v14, tw[k1_0 + 208u]);
-  v15 = twiddle_mul(v15, tw[k1_0 + 224u]);
+  v1 = twiddle_mul(v1, tw.data[k1_0 + 0u]);
+  v2 = twiddle_mul(v2, tw.data[k1_0 + 16u]);
+  v3 = twiddle_mul(v3, tw.data[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, tw.data[k1_0 + 48u]);
+  v5 = twiddle_mul(v5, tw.data[k1_0 + 64u]);
+  v6 = twiddle_mul(v6, tw.data[k1_0 + 80u]);
+  v7 = twiddle_mul(v7, tw.data[k1_0 + 96u]);
+  v8 = twiddle_mul(v8, tw.data[k1_0 + 112u]);
+  v9 = twiddle_mul(v9, tw.data[k1_0 + 128u]);
+  v10 = twiddle_mul(v10, tw.data[k1_0 + 144u]);
+  v11 = twiddle_mul(v11, tw.data[k1_0 + 160u]);
+  v12 = twiddle_mul(v12, tw.data[k1_0 + 176u]);
+  v13 = twiddle_mul(v13, tw.data[k1_0 + 192u]);
+  v14 = twiddle_mul(v14, tw.data[k1_0 + 208u]);
+  v15 = twiddle_mul(v15, tw.data[k1_0 + 224u]);
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   // exchange 1 -> 2
   memoryBarrierShared();
@@ -358,54 +358,54 @@ void main() {
   // stage 2: radix 2, stride 256
   uint j2_0 = q;
   uint k2_0 = (j2_0 & 255u);
-  v8 = twiddle_mul(v8, tw[k2_0 + 240u]);
+  v8 = twiddle_mul(v8, tw.data[k2_0 + 240u]);
   radix2_fwd(v0, v8);
   uint j2_1 = q + 32u;
   uint k2_1 = (j2_1 & 255u);
-  v9 = twiddle_mul(v9, tw[k2_1 + 240u]);
+  v9 = twiddle_mul(v9, tw.data[k2_1 + 240u]);
   radix2_fwd(v1, v9);
   uint j2_2 = q + 64u;
   uint k2_2 = (j2_2 & 255u);
-  v10 = twiddle_mul(v10, tw[k2_2 + 240u]);
+  v10 = twiddle_mul(v10, tw.data[k2_2 + 240u]);
   radix2_fwd(v2, v10);
   uint j2_3 = q + 96u;
   uint k2_3 = (j2_3 & 255u);
-  v11 = twiddle_mul(v11, tw[k2_3 + 240u]);
+  v11 = twiddle_mul(v11, tw.data[k2_3 + 240u]);
   radix2_fwd(v3, v11);
   uint j2_4 = q + 128u;
   uint k2_4 = (j2_4 & 255u);
-  v12 = twiddle_mul(v12, tw[k2_4 + 240u]);
+  v12 = twiddle_mul(v12, tw.data[k2_4 + 240u]);
   radix2_fwd(v4, v12);
   uint j2_5 = q + 160u;
   uint k2_5 = (j2_5 & 255u);
-  v13 = twiddle_mul(v13, tw[k2_5 + 240u]);
+  v13 = twiddle_mul(v13, tw.data[k2_5 + 240u]);
   radix2_fwd(v5, v13);
   uint j2_6 = q + 192u;
   uint k2_6 = (j2_6 & 255u);
-  v14 = twiddle_mul(v14, tw[k2_6 + 240u]);
+  v14 = twiddle_mul(v14, tw.data[k2_6 + 240u]);
   radix2_fwd(v6, v14);
   uint j2_7 = q + 224u;
   uint k2_7 = (j2_7 & 255u);
-  v15 = twiddle_mul(v15, tw[k2_7 + 240u]);
+  v15 = twiddle_mul(v15, tw.data[k2_7 + 240u]);
   radix2_fwd(v7, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;
-    dst[dst_base + 0u] = v0;
-    dst[dst_base + 32u] = v1;
-    dst[dst_base + 64u] = v2;
-    dst[dst_base + 96u] = v3;
-    dst[dst_base + 128u] = v4;
-    dst[dst_base + 160u] = v5;
-    dst[dst_base + 192u] = v6;
-    dst[dst_base + 224u] = v7;
-    dst[dst_base + 256u] = v8;
-    dst[dst_base + 288u] = v9;
-    dst[dst_base + 320u] = v10;
-    dst[dst_base + 352u] = v11;
-    dst[dst_base + 384u] = v12;
-    dst[dst_base + 416u] = v13;
-    dst[dst_base + 448u] = v14;
-    dst[dst_base + 480u] = v15;
+    dst.data[dst_base + 0u] = v0;
+    dst.data[dst_base + 32u] = v1;
+    dst.data[dst_base + 64u] = v2;
+    dst.data[dst_base + 96u] = v3;
+    dst.data[dst_base + 128u] = v4;
+    dst.data[dst_base + 160u] = v5;
+    dst.data[dst_base + 192u] = v6;
+    dst.data[dst_base + 224u] = v7;
+    dst.data[dst_base + 256u] = v8;
+    dst.data[dst_base + 288u] = v9;
+    dst.data[dst_base + 320u] = v10;
+    dst.data[dst_base + 352u] = v11;
+    dst.data[dst_base + 384u] = v12;
+    dst.data[dst_base + 416u] = v13;
+    dst.data[dst_base + 448u] = v14;
+    dst.data[dst_base + 480u] = v15;
   }
 
 }

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _946 [[buffer(0)]], device Dst& _2391 [[buffer(1)]], const device Twiddles& _1519 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _895 = gl_LocalInvocationID.x & 31u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _946 [[buffer(0)]], device Dst& _2391 [[buff
     float2 _5354;
     if (_913)
     {
-        _5354 = _946.src[_921 + 480u];
-        _5353 = _946.src[_921 + 448u];
-        _5352 = _946.src[_921 + 416u];
-        _5351 = _946.src[_921 + 384u];
-        _5350 = _946.src[_921 + 352u];
-        _5349 = _946.src[_921 + 320u];
-        _5348 = _946.src[_921 + 288u];
-        _5347 = _946.src[_921 + 256u];
-        _5346 = _946.src[_921 + 224u];
-        _5345 = _946.src[_921 + 192u];
-        _5344 = _946.src[_921 + 160u];
-        _5343 = _946.src[_921 + 128u];
-        _5342 = _946.src[_921 + 96u];
-        _5341 = _946.src[_921 + 64u];
-        _5340 = _946.src[_921 + 32u];
-        _5339 = _946.src[_921];
+        _5354 = src.data[_921 + 480u];
+        _5353 = src.data[_921 + 448u];
+        _5352 = src.data[_921 + 416u];
+        _5351 = src.data[_921 + 384u];
+        _5350 = src.data[_921 + 352u];
+        _5349 = src.data[_921 + 320u];
+        _5348 = src.data[_921 + 288u];
+        _5347 = src.data[_921 + 256u];
+        _5346 = src.data[_921 + 224u];
+        _5345 = src.data[_921 + 192u];
+        _5344 = src.data[_921 + 160u];
+        _5343 = src.data[_921 + 128u];
+        _5342 = src.data[_921 + 96u];
+        _5341 = src.data[_921 + 64u];
+        _5340 = src.data[_921 + 32u];
+        _5339 = src.data[_921];
     }
     else
     {
@@ -270,50 +270,50 @@ kernel void main0(const device Src& _946 [[buffer(0)]], device Dst& _2391 [[buff
     uint _1503 = _895 + 480u;
     uint _1508 = (_1082 + _1503) + (_1503 >> 4u);
     uint _1515 = _895 & 15u;
-    float _3237 = fma(sh[_1354].x, _1519.tw[_1515].x, -(sh[_1354].y * _1519.tw[_1515].y));
-    float _3248 = fma(sh[_1354].x, _1519.tw[_1515].y, sh[_1354].y * _1519.tw[_1515].x);
+    float _3237 = fma(sh[_1354].x, tw.data[_1515].x, -(sh[_1354].y * tw.data[_1515].y));
+    float _3248 = fma(sh[_1354].x, tw.data[_1515].y, sh[_1354].y * tw.data[_1515].x);
     uint _1530 = _1515 + 16u;
-    float _3269 = fma(sh[_1365].x, _1519.tw[_1530].x, -(sh[_1365].y * _1519.tw[_1530].y));
-    float _3280 = fma(sh[_1365].x, _1519.tw[_1530].y, sh[_1365].y * _1519.tw[_1530].x);
+    float _3269 = fma(sh[_1365].x, tw.data[_1530].x, -(sh[_1365].y * tw.data[_1530].y));
+    float _3280 = fma(sh[_1365].x, tw.data[_1530].y, sh[_1365].y * tw.data[_1530].x);
     uint _1538 = _1515 + 32u;
-    float _3301 = fma(sh[_1376].x, _1519.tw[_1538].x, -(sh[_1376].y * _1519.tw[_1538].y));
-    float _3312 = fma(sh[_1376].x, _1519.tw[_1538].y, sh[_1376].y * _1519.tw[_1538].x);
+    float _3301 = fma(sh[_1376].x, tw.data[_1538].x, -(sh[_1376].y * tw.data[_1538].y));
+    float _3312 = fma(sh[_1376].x, tw.data[_1538].y, sh[_1376].y * tw.data[_1538].x);
     uint _1547 = _1515 + 48u;
-    float _3333 = fma(sh[_1387].x, _1519.tw[_1547].x, -(sh[_1387].y * _1519.tw[_1547].y));
-    float _3344 = fma(sh[_1387].x, _1519.tw[_1547].y, sh[_1387].y * _1519.tw[_1547].x);
+    float _3333 = fma(sh[_1387].x, tw.data[_1547].x, -(sh[_1387].y * tw.data[_1547].y));
+    float _3344 = fma(sh[_1387].x, tw.data[_1547].y, sh[_1387].y * tw.data[_1547].x);
     uint _1555 = _1515 + 64u;
-    float _3365 = fma(sh[_1398].x, _1519.tw[_1555].x, -(sh[_1398].y * _1519.tw[_1555].y));
-    float _3376 = fma(sh[_1398].x, _1519.tw[_1555].y, sh[_1398].y * _1519.tw[_1555].x);
+    float _3365 = fma(sh[_1398].x, tw.data[_1555].x, -(sh[_1398].y * tw.data[_1555].y));
+    float _3376 = fma(sh[_1398].x, tw.data[_1555].y, sh[_1398].y * tw.data[_1555].x);
     uint _1564 = _1515 + 80u;
-    float _3397 = fma(sh[_1409].x, _1519.tw[_1564].x, -(sh[_1409].y * _1519.tw[_1564].y));
-    float _3408 = fma(sh[_1409].x, _1519.tw[_1564].y, sh[_1409].y * _1519.tw[_1564].x);
+    float _3397 = fma(sh[_1409].x, tw.data[_1564].x, -(sh[_1409].y * tw.data[_1564].y));
+    float _3408 = fma(sh[_1409].x, tw.data[_1564].y, sh[_1409].y * tw.data[_1564].x);
     uint _1572 = _1515 + 96u;
-    float _3429 = fma(sh[_1420].x, _1519.tw[_1572].x, -(sh[_1420].y * _1519.tw[_1572].y));
-    float _3440 = fma(sh[_1420].x, _1519.tw[_1572].y, sh[_1420].y * _1519.tw[_1572].x);
+    float _3429 = fma(sh[_1420].x, tw.data[_1572].x, -(sh[_1420].y * tw.data[_1572].y));
+    float _3440 = fma(sh[_1420].x, tw.data[_1572].y, sh[_1420].y * tw.data[_1572].x);
     uint _1581 = _1515 + 112u;
-    float _3461 = fma(sh[_1431].x, _1519.tw[_1581].x, -(sh[_1431].y * _1519.tw[_1581].y));
-    float _3472 = fma(sh[_1431].x, _1519.tw[_1581].y, sh[_1431].y * _1519.tw[_1581].x);
+    float _3461 = fma(sh[_1431].x, tw.data[_1581].x, -(sh[_1431].y * tw.data[_1581].y));
+    float _3472 = fma(sh[_1431].x, tw.data[_1581].y, sh[_1431].y * tw.data[_1581].x);
     uint _1589 = _1515 + 128u;
-    float _3493 = fma(sh[_1442].x, _1519.tw[_1589].x, -(sh[_1442].y * _1519.tw[_1589].y));
-    float _3504 = fma(sh[_1442].x, _1519.tw[_1589].y, sh[_1442].y * _1519.tw[_1589].x);
+    float _3493 = fma(sh[_1442].x, tw.data[_1589].x, -(sh[_1442].y * tw.data[_1589].y));
+    float _3504 = fma(sh[_1442].x, tw.data[_1589].y, sh[_1442].y * tw.data[_1589].x);
     uint _1598 = _1515 + 144u;
-    float _3525 = fma(sh[_1453].x, _1519.tw[_1598].x, -(sh[_1453].y * _1519.tw[_1598].y));
-    float _3536 = fma(sh[_1453].x, _1519.tw[_1598].y, sh[_1453].y * _1519.tw[_1598].x);
+    float _3525 = fma(sh[_1453].x, tw.data[_1598].x, -(sh[_1453].y * tw.data[_1598].y));
+    float _3536 = fma(sh[_1453].x, tw.data[_1598].y, sh[_1453].y * tw.data[_1598].x);
     uint _1606 = _1515 + 160u;
-    float _3557 = fma(sh[_1464].x, _1519.tw[_1606].x, -(sh[_1464].y * _1519.tw[_1606].y));
-    float _3568 = fma(sh[_1464].x, _1519.tw[_1606].y, sh[_1464].y * _1519.tw[_1606].x);
+    float _3557 = fma(sh[_1464].x, tw.data[_1606].x, -(sh[_1464].y * tw.data[_1606].y));
+    float _3568 = fma(sh[_1464].x, tw.data[_1606].y, sh[_1464].y * tw.data[_1606].x);
     uint _1615 = _1515 + 176u;
-    float _3589 = fma(sh[_1475].x, _1519.tw[_1615].x, -(sh[_1475].y * _1519.tw[_1615].y));
-    float _3600 = fma(sh[_1475].x, _1519.tw[_1615].y, sh[_1475].y * _1519.tw[_1615].x);
+    float _3589 = fma(sh[_1475].x, tw.data[_1615].x, -(sh[_1475].y * tw.data[_1615].y));
+    float _3600 = fma(sh[_1475].x, tw.data[_1615].y, sh[_1475].y * tw.data[_1615].x);
     uint _1623 = _1515 + 192u;
-    float _3621 = fma(sh[_1486].x, _1519.tw[_1623].x, -(sh[_1486].y * _1519.tw[_1623].y));
-    float _3632 = fma(sh[_1486].x, _1519.tw[_1623].y, sh[_1486].y * _1519.tw[_1623].x);
+    float _3621 = fma(sh[_1486].x, tw.data[_1623].x, -(sh[_1486].y * tw.data[_1623].y));
+    float _3632 = fma(sh[_1486].x, tw.data[_1623].y, sh[_1486].y * tw.data[_1623].x);
     uint _1632 = _1515 + 208u;
-    float _3653 = fma(sh[_1497].x, _1519.tw[_1632].x, -(sh[_1497].y * _1519.tw[_1632].y));
-    float _3664 = fma(sh[_1497].x, _1519.tw[_1632].y, sh[_1497].y * _1519.tw[_1632].x);
+    float _3653 = fma(sh[_1497].x, tw.data[_1632].x, -(sh[_1497].y * tw.data[_1632].y));
+    float _3664 = fma(sh[_1497].x, tw.data[_1632].y, sh[_1497].y * tw.data[_1632].x);
     uint _1640 = _1515 + 224u;
-    float _3685 = fma(sh[_1508].x, _1519.tw[_1640].x, -(sh[_1508].y * _1519.tw[_1640].y));
-    float _3696 = fma(sh[_1508].x, _1519.tw[_1640].y, sh[_1508].y * _1519.tw[_1640].x);
+    float _3685 = fma(sh[_1508].x, tw.data[_1640].x, -(sh[_1508].y * tw.data[_1640].y));
+    float _3696 = fma(sh[_1508].x, tw.data[_1640].y, sh[_1508].y * tw.data[_1640].x);
     float _3871 = sh[_1343].x + _3461;
     float _3876 = sh[_1343].y + _3472;
     float _3881 = sh[_1343].x - _3461;
@@ -461,56 +461,56 @@ kernel void main0(const device Src& _946 [[buffer(0)]], device Dst& _2391 [[buff
     sh[(_1082 + _2020) + (_2020 >> 4u)] = float2(_4059 - _4386, _4062 + _4383);
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _2216 = (_895 & 255u) + 240u;
-    float2 _2221 = _1519.tw[_2216];
+    float2 _2221 = tw.data[_2216];
     float _4478 = fma(sh[_1431].x, _2221.x, -(sh[_1431].y * _2221.y));
     float _4489 = fma(sh[_1431].x, _2221.y, sh[_1431].y * _2221.x);
     uint _2237 = (_1349 & 255u) + 240u;
-    float2 _2242 = _1519.tw[_2237];
+    float2 _2242 = tw.data[_2237];
     float _4541 = fma(sh[_1442].x, _2242.x, -(sh[_1442].y * _2242.y));
     float _4552 = fma(sh[_1442].x, _2242.y, sh[_1442].y * _2242.x);
     uint _2258 = (_1360 & 255u) + 240u;
-    float2 _2263 = _1519.tw[_2258];
+    float2 _2263 = tw.data[_2258];
     float _4604 = fma(sh[_1453].x, _2263.x, -(sh[_1453].y * _2263.y));
     float _4615 = fma(sh[_1453].x, _2263.y, sh[_1453].y * _2263.x);
     uint _2279 = (_1371 & 255u) + 240u;
-    float2 _2284 = _1519.tw[_2279];
+    float2 _2284 = tw.data[_2279];
     float _4667 = fma(sh[_1464].x, _2284.x, -(sh[_1464].y * _2284.y));
     float _4678 = fma(sh[_1464].x, _2284.y, sh[_1464].y * _2284.x);
     uint _2300 = (_1382 & 255u) + 240u;
-    float2 _2305 = _1519.tw[_2300];
+    float2 _2305 = tw.data[_2300];
     float _4730 = fma(sh[_1475].x, _2305.x, -(sh[_1475].y * _2305.y));
     float _4741 = fma(sh[_1475].x, _2305.y, sh[_1475].y * _2305.x);
     uint _2321 = (_1393 & 255u) + 240u;
-    float2 _2326 = _1519.tw[_2321];
+    float2 _2326 = tw.data[_2321];
     float _4793 = fma(sh[_1486].x, _2326.x, -(sh[_1486].y * _2326.y));
     float _4804 = fma(sh[_1486].x, _2326.y, sh[_1486].y * _2326.x);
     uint _2342 = (_1404 & 255u) + 240u;
-    float2 _2347 = _1519.tw[_2342];
+    float2 _2347 = tw.data[_2342];
     float _4856 = fma(sh[_1497].x, _2347.x, -(sh[_1497].y * _2347.y));
     float _4867 = fma(sh[_1497].x, _2347.y, sh[_1497].y * _2347.x);
     uint _2363 = (_1415 & 255u) + 240u;
-    float2 _2368 = _1519.tw[_2363];
+    float2 _2368 = tw.data[_2363];
     float _4919 = fma(sh[_1508].x, _2368.x, -(sh[_1508].y * _2368.y));
     float _4930 = fma(sh[_1508].x, _2368.y, sh[_1508].y * _2368.x);
     if (_913)
     {
         uint _2387 = (_905 * params.dst_stride) + _895;
-        _2391.dst[_2387] = float2(sh[_1343].x + _4478, sh[_1343].y + _4489);
-        _2391.dst[_2387 + 32u] = float2(sh[_1354].x + _4541, sh[_1354].y + _4552);
-        _2391.dst[_2387 + 64u] = float2(sh[_1365].x + _4604, sh[_1365].y + _4615);
-        _2391.dst[_2387 + 96u] = float2(sh[_1376].x + _4667, sh[_1376].y + _4678);
-        _2391.dst[_2387 + 128u] = float2(sh[_1387].x + _4730, sh[_1387].y + _4741);
-        _2391.dst[_2387 + 160u] = float2(sh[_1398].x + _4793, sh[_1398].y + _4804);
-        _2391.dst[_2387 + 192u] = float2(sh[_1409].x + _4856, sh[_1409].y + _4867);
-        _2391.dst[_2387 + 224u] = float2(sh[_1420].x + _4919, sh[_1420].y + _4930);
-        _2391.dst[_2387 + 256u] = float2(sh[_1343].x - _4478, sh[_1343].y - _4489);
-        _2391.dst[_2387 + 288u] = float2(sh[_1354].x - _4541, sh[_1354].y - _4552);
-        _2391.dst[_2387 + 320u] = float2(sh[_1365].x - _4604, sh[_1365].y - _4615);
-        _2391.dst[_2387 + 352u] = float2(sh[_1376].x - _4667, sh[_1376].y - _4678);
-        _2391.dst[_2387 + 384u] = float2(sh[_1387].x - _4730, sh[_1387].y - _4741);
-        _2391.dst[_2387 + 416u] = float2(sh[_1398].x - _4793, sh[_1398].y - _4804);
-        _2391.dst[_2387 + 448u] = float2(sh[_1409].x - _4856, sh[_1409].y - _4867);
-        _2391.dst[_2387 + 480u] = float2(sh[_1420].x - _4919, sh[_1420].y - _4930);
+        dst.data[_2387] = float2(sh[_1343].x + _4478, sh[_1343].y + _4489);
+        dst.data[_2387 + 32u] = float2(sh[_1354].x + _4541, sh[_1354].y + _4552);
+        dst.data[_2387 + 64u] = float2(sh[_1365].x + _4604, sh[_1365].y + _4615);
+        dst.data[_2387 + 96u] = float2(sh[_1376].x + _4667, sh[_1376].y + _4678);
+        dst.data[_2387 + 128u] = float2(sh[_1387].x + _4730, sh[_1387].y + _4741);
+        dst.data[_2387 + 160u] = float2(sh[_1398].x + _4793, sh[_1398].y + _4804);
+        dst.data[_2387 + 192u] = float2(sh[_1409].x + _4856, sh[_1409].y + _4867);
+        dst.data[_2387 + 224u] = float2(sh[_1420].x + _4919, sh[_1420].y + _4930);
+        dst.data[_2387 + 256u] = float2(sh[_1343].x - _4478, sh[_1343].y - _4489);
+        dst.data[_2387 + 288u] = float2(sh[_1354].x - _4541, sh[_1354].y - _4552);
+        dst.data[_2387 + 320u] = float2(sh[_1365].x - _4604, sh[_1365].y - _4615);
+        dst.data[_2387 + 352u] = float2(sh[_1376].x - _4667, sh[_1376].y - _4678);
+        dst.data[_2387 + 384u] = float2(sh[_1387].x - _4730, sh[_1387].y - _4741);
+        dst.data[_2387 + 416u] = float2(sh[_1398].x - _4793, sh[_1398].y - _4804);
+        dst.data[_2387 + 448u] = float2(sh[_1409].x - _4856, sh[_1409].y - _4867);
+        dst.data[_2387 + 480u] = float2(sh[_1420].x - _4919, sh[_1420].y - _4930);
     }
 }
 

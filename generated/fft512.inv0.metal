@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _951 [[buffer(0)]], device Dst& _2396 [[buffer(1)]], const device Twiddles& _1524 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _900 = gl_LocalInvocationID.x & 31u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _951 [[buffer(0)]], device Dst& _2396 [[buff
     float2 _5537;
     if (_918)
     {
-        _5537 = _951.src[_926 + 480u];
-        _5536 = _951.src[_926 + 448u];
-        _5535 = _951.src[_926 + 416u];
-        _5534 = _951.src[_926 + 384u];
-        _5533 = _951.src[_926 + 352u];
-        _5532 = _951.src[_926 + 320u];
-        _5531 = _951.src[_926 + 288u];
-        _5530 = _951.src[_926 + 256u];
-        _5529 = _951.src[_926 + 224u];
-        _5528 = _951.src[_926 + 192u];
-        _5527 = _951.src[_926 + 160u];
-        _5526 = _951.src[_926 + 128u];
-        _5525 = _951.src[_926 + 96u];
-        _5524 = _951.src[_926 + 64u];
-        _5523 = _951.src[_926 + 32u];
-        _5522 = _951.src[_926];
+        _5537 = src.data[_926 + 480u];
+        _5536 = src.data[_926 + 448u];
+        _5535 = src.data[_926 + 416u];
+        _5534 = src.data[_926 + 384u];
+        _5533 = src.data[_926 + 352u];
+        _5532 = src.data[_926 + 320u];
+        _5531 = src.data[_926 + 288u];
+        _5530 = src.data[_926 + 256u];
+        _5529 = src.data[_926 + 224u];
+        _5528 = src.data[_926 + 192u];
+        _5527 = src.data[_926 + 160u];
+        _5526 = src.data[_926 + 128u];
+        _5525 = src.data[_926 + 96u];
+        _5524 = src.data[_926 + 64u];
+        _5523 = src.data[_926 + 32u];
+        _5522 = src.data[_926];
     }
     else
     {
@@ -270,65 +270,65 @@ kernel void main0(const device Src& _951 [[buffer(0)]], device Dst& _2396 [[buff
     uint _1508 = _900 + 480u;
     uint _1513 = (_1087 + _1508) + (_1508 >> 4u);
     uint _1520 = _900 & 15u;
-    float _3248 = -_1524.tw[_1520].y;
-    float _3264 = fma(sh[_1359].x, _1524.tw[_1520].x, -(sh[_1359].y * _3248));
-    float _3275 = fma(sh[_1359].x, _3248, sh[_1359].y * _1524.tw[_1520].x);
+    float _3248 = -tw.data[_1520].y;
+    float _3264 = fma(sh[_1359].x, tw.data[_1520].x, -(sh[_1359].y * _3248));
+    float _3275 = fma(sh[_1359].x, _3248, sh[_1359].y * tw.data[_1520].x);
     uint _1535 = _1520 + 16u;
-    float _3285 = -_1524.tw[_1535].y;
-    float _3301 = fma(sh[_1370].x, _1524.tw[_1535].x, -(sh[_1370].y * _3285));
-    float _3312 = fma(sh[_1370].x, _3285, sh[_1370].y * _1524.tw[_1535].x);
+    float _3285 = -tw.data[_1535].y;
+    float _3301 = fma(sh[_1370].x, tw.data[_1535].x, -(sh[_1370].y * _3285));
+    float _3312 = fma(sh[_1370].x, _3285, sh[_1370].y * tw.data[_1535].x);
     uint _1543 = _1520 + 32u;
-    float _3322 = -_1524.tw[_1543].y;
-    float _3338 = fma(sh[_1381].x, _1524.tw[_1543].x, -(sh[_1381].y * _3322));
-    float _3349 = fma(sh[_1381].x, _3322, sh[_1381].y * _1524.tw[_1543].x);
+    float _3322 = -tw.data[_1543].y;
+    float _3338 = fma(sh[_1381].x, tw.data[_1543].x, -(sh[_1381].y * _3322));
+    float _3349 = fma(sh[_1381].x, _3322, sh[_1381].y * tw.data[_1543].x);
     uint _1552 = _1520 + 48u;
-    float _3359 = -_1524.tw[_1552].y;
-    float _3375 = fma(sh[_1392].x, _1524.tw[_1552].x, -(sh[_1392].y * _3359));
-    float _3386 = fma(sh[_1392].x, _3359, sh[_1392].y * _1524.tw[_1552].x);
+    float _3359 = -tw.data[_1552].y;
+    float _3375 = fma(sh[_1392].x, tw.data[_1552].x, -(sh[_1392].y * _3359));
+    float _3386 = fma(sh[_1392].x, _3359, sh[_1392].y * tw.data[_1552].x);
     uint _1560 = _1520 + 64u;
-    float _3396 = -_1524.tw[_1560].y;
-    float _3412 = fma(sh[_1403].x, _1524.tw[_1560].x, -(sh[_1403].y * _3396));
-    float _3423 = fma(sh[_1403].x, _3396, sh[_1403].y * _1524.tw[_1560].x);
+    float _3396 = -tw.data[_1560].y;
+    float _3412 = fma(sh[_1403].x, tw.data[_1560].x, -(sh[_1403].y * _3396));
+    float _3423 = fma(sh[_1403].x, _3396, sh[_1403].y * tw.data[_1560].x);
     uint _1569 = _1520 + 80u;
-    float _3433 = -_1524.tw[_1569].y;
-    float _3449 = fma(sh[_1414].x, _1524.tw[_1569].x, -(sh[_1414].y * _3433));
-    float _3460 = fma(sh[_1414].x, _3433, sh[_1414].y * _1524.tw[_1569].x);
+    float _3433 = -tw.data[_1569].y;
+    float _3449 = fma(sh[_1414].x, tw.data[_1569].x, -(sh[_1414].y * _3433));
+    float _3460 = fma(sh[_1414].x, _3433, sh[_1414].y * tw.data[_1569].x);
     uint _1577 = _1520 + 96u;
-    float _3470 = -_1524.tw[_1577].y;
-    float _3486 = fma(sh[_1425].x, _1524.tw[_1577].x, -(sh[_1425].y * _3470));
-    float _3497 = fma(sh[_1425].x, _3470, sh[_1425].y * _1524.tw[_1577].x);
+    float _3470 = -tw.data[_1577].y;
+    float _3486 = fma(sh[_1425].x, tw.data[_1577].x, -(sh[_1425].y * _3470));
+    float _3497 = fma(sh[_1425].x, _3470, sh[_1425].y * tw.data[_1577].x);
     uint _1586 = _1520 + 112u;
-    float _3507 = -_1524.tw[_1586].y;
-    float _3523 = fma(sh[_1436].x, _1524.tw[_1586].x, -(sh[_1436].y * _3507));
-    float _3534 = fma(sh[_1436].x, _3507, sh[_1436].y * _1524.tw[_1586].x);
+    float _3507 = -tw.data[_1586].y;
+    float _3523 = fma(sh[_1436].x, tw.data[_1586].x, -(sh[_1436].y * _3507));
+    float _3534 = fma(sh[_1436].x, _3507, sh[_1436].y * tw.data[_1586].x);
     uint _1594 = _1520 + 128u;
-    float _3544 = -_1524.tw[_1594].y;
-    float _3560 = fma(sh[_1447].x, _1524.tw[_1594].x, -(sh[_1447].y * _3544));
-    float _3571 = fma(sh[_1447].x, _3544, sh[_1447].y * _1524.tw[_1594].x);
+    float _3544 = -tw.data[_1594].y;
+    float _3560 = fma(sh[_1447].x, tw.data[_1594].x, -(sh[_1447].y * _3544));
+    float _3571 = fma(sh[_1447].x, _3544, sh[_1447].y * tw.data[_1594].x);
     uint _1603 = _1520 + 144u;
-    float _3581 = -_1524.tw[_1603].y;
-    float _3597 = fma(sh[_1458].x, _1524.tw[_1603].x, -(sh[_1458].y * _3581));
-    float _3608 = fma(sh[_1458].x, _3581, sh[_1458].y * _1524.tw[_1603].x);
+    float _3581 = -tw.data[_1603].y;
+    float _3597 = fma(sh[_1458].x, tw.data[_1603].x, -(sh[_1458].y * _3581));
+    float _3608 = fma(sh[_1458].x, _3581, sh[_1458].y * tw.data[_1603].x);
     uint _1611 = _1520 + 160u;
-    float _3618 = -_1524.tw[_1611].y;
-    float _3634 = fma(sh[_1469].x, _1524.tw[_1611].x, -(sh[_1469].y * _3618));
-    float _3645 = fma(sh[_1469].x, _3618, sh[_1469].y * _1524.tw[_1611].x);
+    float _3618 = -tw.data[_1611].y;
+    float _3634 = fma(sh[_1469].x, tw.data[_1611].x, -(sh[_1469].y * _3618));
+    float _3645 = fma(sh[_1469].x, _3618, sh[_1469].y * tw.data[_1611].x);
     uint _1620 = _1520 + 176u;
-    float _3655 = -_1524.tw[_1620].y;
-    float _3671 = fma(sh[_1480].x, _1524.tw[_1620].x, -(sh[_1480].y * _3655));
-    float _3682 = fma(sh[_1480].x, _3655, sh[_1480].y * _1524.tw[_1620].x);
+    float _3655 = -tw.data[_1620].y;
+    float _3671 = fma(sh[_1480].x, tw.data[_1620].x, -(sh[_1480].y * _3655));
+    float _3682 = fma(sh[_1480].x, _3655, sh[_1480].y * tw.data[_1620].x);
     uint _1628 = _1520 + 192u;
-    float _3692 = -_1524.tw[_1628].y;
-    float _3708 = fma(sh[_1491].x, _1524.tw[_1628].x, -(sh[_1491].y * _3692));
-    float _3719 = fma(sh[_1491].x, _3692, sh[_1491].y * _1524.tw[_1628].x);
+    float _3692 = -tw.data[_1628].y;
+    float _3708 = fma(sh[_1491].x, tw.data[_1628].x, -(sh[_1491].y * _3692));
+    float _3719 = fma(sh[_1491].x, _3692, sh[_1491].y * tw.data[_1628].x);
     uint _1637 = _1520 + 208u;
-    float _3729 = -_1524.tw[_1637].y;
-    float _3745 = fma(sh[_1502].x, _1524.tw[_1637].x, -(sh[_1502].y * _3729));
-    float _3756 = fma(sh[_1502].x, _3729, sh[_1502].y * _1524.tw[_1637].x);
+    float _3729 = -tw.data[_1637].y;
+    float _3745 = fma(sh[_1502].x, tw.data[_1637].x, -(sh[_1502].y * _3729));
+    float _3756 = fma(sh[_1502].x, _3729, sh[_1502].y * tw.data[_1637].x);
     uint _1645 = _1520 + 224u;
-    float _3766 = -_1524.tw[_1645].y;
-    float _3782 = fma(sh[_1513].x, _1524.tw[_1645].x, -(sh[_1513].y * _3766));
-    float _3793 = fma(sh[_1513].x, _3766, sh[_1513].y * _1524.tw[_1645].x);
+    float _3766 = -tw.data[_1645].y;
+    float _3782 = fma(sh[_1513].x, tw.data[_1645].x, -(sh[_1513].y * _3766));
+    float _3793 = fma(sh[_1513].x, _3766, sh[_1513].y * tw.data[_1645].x);
     float _3968 = sh[_1348].x + _3523;
     float _3973 = sh[_1348].y + _3534;
     float _3978 = sh[_1348].x - _3523;
@@ -476,64 +476,64 @@ kernel void main0(const device Src& _951 [[buffer(0)]], device Dst& _2396 [[buff
     sh[(_1087 + _2025) + (_2025 >> 4u)] = float2(_4156 + _4483, _4159 - _4480);
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _2221 = (_900 & 255u) + 240u;
-    float2 _2226 = _1524.tw[_2221];
+    float2 _2226 = tw.data[_2221];
     float _4564 = -_2226.y;
     float _4580 = fma(sh[_1436].x, _2226.x, -(sh[_1436].y * _4564));
     float _4591 = fma(sh[_1436].x, _4564, sh[_1436].y * _2226.x);
     uint _2242 = (_1354 & 255u) + 240u;
-    float2 _2247 = _1524.tw[_2242];
+    float2 _2247 = tw.data[_2242];
     float _4632 = -_2247.y;
     float _4648 = fma(sh[_1447].x, _2247.x, -(sh[_1447].y * _4632));
     float _4659 = fma(sh[_1447].x, _4632, sh[_1447].y * _2247.x);
     uint _2263 = (_1365 & 255u) + 240u;
-    float2 _2268 = _1524.tw[_2263];
+    float2 _2268 = tw.data[_2263];
     float _4700 = -_2268.y;
     float _4716 = fma(sh[_1458].x, _2268.x, -(sh[_1458].y * _4700));
     float _4727 = fma(sh[_1458].x, _4700, sh[_1458].y * _2268.x);
     uint _2284 = (_1376 & 255u) + 240u;
-    float2 _2289 = _1524.tw[_2284];
+    float2 _2289 = tw.data[_2284];
     float _4768 = -_2289.y;
     float _4784 = fma(sh[_1469].x, _2289.x, -(sh[_1469].y * _4768));
     float _4795 = fma(sh[_1469].x, _4768, sh[_1469].y * _2289.x);
     uint _2305 = (_1387 & 255u) + 240u;
-    float2 _2310 = _1524.tw[_2305];
+    float2 _2310 = tw.data[_2305];
     float _4836 = -_2310.y;
     float _4852 = fma(sh[_1480].x, _2310.x, -(sh[_1480].y * _4836));
     float _4863 = fma(sh[_1480].x, _4836, sh[_1480].y * _2310.x);
     uint _2326 = (_1398 & 255u) + 240u;
-    float2 _2331 = _1524.tw[_2326];
+    float2 _2331 = tw.data[_2326];
     float _4904 = -_2331.y;
     float _4920 = fma(sh[_1491].x, _2331.x, -(sh[_1491].y * _4904));
     float _4931 = fma(sh[_1491].x, _4904, sh[_1491].y * _2331.x);
     uint _2347 = (_1409 & 255u) + 240u;
-    float2 _2352 = _1524.tw[_2347];
+    float2 _2352 = tw.data[_2347];
     float _4972 = -_2352.y;
     float _4988 = fma(sh[_1502].x, _2352.x, -(sh[_1502].y * _4972));
     float _4999 = fma(sh[_1502].x, _4972, sh[_1502].y * _2352.x);
     uint _2368 = (_1420 & 255u) + 240u;
-    float2 _2373 = _1524.tw[_2368];
+    float2 _2373 = tw.data[_2368];
     float _5040 = -_2373.y;
     float _5056 = fma(sh[_1513].x, _2373.x, -(sh[_1513].y * _5040));
     float _5067 = fma(sh[_1513].x, _5040, sh[_1513].y * _2373.x);
     if (_918)
     {
         uint _2392 = (_910 * params.dst_stride) + _900;
-        _2396.dst[_2392] = float2(sh[_1348].x + _4580, sh[_1348].y + _4591) * 0.001953125;
-        _2396.dst[_2392 + 32u] = float2(sh[_1359].x + _4648, sh[_1359].y + _4659) * 0.001953125;
-        _2396.dst[_2392 + 64u] = float2(sh[_1370].x + _4716, sh[_1370].y + _4727) * 0.001953125;
-        _2396.dst[_2392 + 96u] = float2(sh[_1381].x + _4784, sh[_1381].y + _4795) * 0.001953125;
-        _2396.dst[_2392 + 128u] = float2(sh[_1392].x + _4852, sh[_1392].y + _4863) * 0.001953125;
-        _2396.dst[_2392 + 160u] = float2(sh[_1403].x + _4920, sh[_1403].y + _4931) * 0.001953125;
-        _2396.dst[_2392 + 192u] = float2(sh[_1414].x + _4988, sh[_1414].y + _4999) * 0.001953125;
-        _2396.dst[_2392 + 224u] = float2(sh[_1425].x + _5056, sh[_1425].y + _5067) * 0.001953125;
-        _2396.dst[_2392 + 256u] = float2(sh[_1348].x - _4580, sh[_1348].y - _4591) * 0.001953125;
-        _2396.dst[_2392 + 288u] = float2(sh[_1359].x - _4648, sh[_1359].y - _4659) * 0.001953125;
-        _2396.dst[_2392 + 320u] = float2(sh[_1370].x - _4716, sh[_1370].y - _4727) * 0.001953125;
-        _2396.dst[_2392 + 352u] = float2(sh[_1381].x - _4784, sh[_1381].y - _4795) * 0.001953125;
-        _2396.dst[_2392 + 384u] = float2(sh[_1392].x - _4852, sh[_1392].y - _4863) * 0.001953125;
-        _2396.dst[_2392 + 416u] = float2(sh[_1403].x - _4920, sh[_1403].y - _4931) * 0.001953125;
-        _2396.dst[_2392 + 448u] = float2(sh[_1414].x - _4988, sh[_1414].y - _4999) * 0.001953125;
-        _2396.dst[_2392 + 480u] = float2(sh[_1425].x - _5056, sh[_1425].y - _5067) * 0.001953125;
+        dst.data[_2392] = float2(sh[_1348].x + _4580, sh[_1348].y + _4591) * 0.001953125;
+        dst.data[_2392 + 32u] = float2(sh[_1359].x + _4648, sh[_1359].y + _4659) * 0.001953125;
+        dst.data[_2392 + 64u] = float2(sh[_1370].x + _4716, sh[_1370].y + _4727) * 0.001953125;
+        dst.data[_2392 + 96u] = float2(sh[_1381].x + _4784, sh[_1381].y + _4795) * 0.001953125;
+        dst.data[_2392 + 128u] = float2(sh[_1392].x + _4852, sh[_1392].y + _4863) * 0.001953125;
+        dst.data[_2392 + 160u] = float2(sh[_1403].x + _4920, sh[_1403].y + _4931) * 0.001953125;
+        dst.data[_2392 + 192u] = float2(sh[_1414].x + _4988, sh[_1414].y + _4999) * 0.001953125;
+        dst.data[_2392 + 224u] = float2(sh[_1425].x + _5056, sh[_1425].y + _5067) * 0.001953125;
+        dst.data[_2392 + 256u] = float2(sh[_1348].x - _4580, sh[_1348].y - _4591) * 0.001953125;
+        dst.data[_2392 + 288u] = float2(sh[_1359].x - _4648, sh[_1359].y - _4659) * 0.001953125;
+        dst.data[_2392 + 320u] = float2(sh[_1370].x - _4716, sh[_1370].y - _4727) * 0.001953125;
+        dst.data[_2392 + 352u] = float2(sh[_1381].x - _4784, sh[_1381].y - _4795) * 0.001953125;
+        dst.data[_2392 + 384u] = float2(sh[_1392].x - _4852, sh[_1392].y - _4863) * 0.001953125;
+        dst.data[_2392 + 416u] = float2(sh[_1403].x - _4920, sh[_1403].y - _4931) * 0.001953125;
+        dst.data[_2392 + 448u] = float2(sh[_1414].x - _4988, sh[_1414].y - _4999) * 0.001953125;
+        dst.data[_2392 + 480u] = float2(sh[_1425].x - _5056, sh[_1425].y - _5067) * 0.001953125;
     }
 }
 

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buffer(1)]], const device Twiddles& _1579 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _959 = gl_LocalInvocationID.x & 3u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     float2 _3583;
     if (_977)
     {
-        _3583 = _1010.src[_985 + 60u];
-        _3582 = _1010.src[_985 + 56u];
-        _3581 = _1010.src[_985 + 52u];
-        _3580 = _1010.src[_985 + 48u];
-        _3579 = _1010.src[_985 + 44u];
-        _3578 = _1010.src[_985 + 40u];
-        _3577 = _1010.src[_985 + 36u];
-        _3576 = _1010.src[_985 + 32u];
-        _3575 = _1010.src[_985 + 28u];
-        _3574 = _1010.src[_985 + 24u];
-        _3573 = _1010.src[_985 + 20u];
-        _3572 = _1010.src[_985 + 16u];
-        _3571 = _1010.src[_985 + 12u];
-        _3570 = _1010.src[_985 + 8u];
-        _3569 = _1010.src[_985 + 4u];
-        _3568 = _1010.src[_985];
+        _3583 = src.data[_985 + 60u];
+        _3582 = src.data[_985 + 56u];
+        _3581 = src.data[_985 + 52u];
+        _3580 = src.data[_985 + 48u];
+        _3579 = src.data[_985 + 44u];
+        _3578 = src.data[_985 + 40u];
+        _3577 = src.data[_985 + 36u];
+        _3576 = src.data[_985 + 32u];
+        _3575 = src.data[_985 + 28u];
+        _3574 = src.data[_985 + 24u];
+        _3573 = src.data[_985 + 20u];
+        _3572 = src.data[_985 + 16u];
+        _3571 = src.data[_985 + 12u];
+        _3570 = src.data[_985 + 8u];
+        _3569 = src.data[_985 + 4u];
+        _3568 = src.data[_985];
     }
     else
     {
@@ -269,15 +269,15 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     uint _1563 = _959 + 60u;
     uint _1568 = (_1146 + _1563) + (_1563 >> 4u);
     uint _1575 = _959 & 15u;
-    float2 _1586 = _1579.tw[_1575];
+    float2 _1586 = tw.data[_1575];
     float _2607 = fma(sh[_1447].x, _1586.x, -(sh[_1447].y * _1586.y));
     float _2618 = fma(sh[_1447].x, _1586.y, sh[_1447].y * _1586.x);
     uint _1589 = _1575 + 16u;
-    float2 _1594 = _1579.tw[_1589];
+    float2 _1594 = tw.data[_1589];
     float _2639 = fma(sh[_1491].x, _1594.x, -(sh[_1491].y * _1594.y));
     float _2650 = fma(sh[_1491].x, _1594.y, sh[_1491].y * _1594.x);
     uint _1597 = _1575 + 32u;
-    float2 _1602 = _1579.tw[_1597];
+    float2 _1602 = tw.data[_1597];
     float _2671 = fma(sh[_1535].x, _1602.x, -(sh[_1535].y * _1602.y));
     float _2682 = fma(sh[_1535].x, _1602.y, sh[_1535].y * _1602.x);
     float _2705 = sh[_1403].x + _2639;
@@ -289,15 +289,15 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     float _2735 = _2607 - _2671;
     float _2740 = _2618 - _2682;
     uint _1622 = _1409 & 15u;
-    float2 _1629 = _1579.tw[_1622];
+    float2 _1629 = tw.data[_1622];
     float _2796 = fma(sh[_1458].x, _1629.x, -(sh[_1458].y * _1629.y));
     float _2807 = fma(sh[_1458].x, _1629.y, sh[_1458].y * _1629.x);
     uint _1632 = _1622 + 16u;
-    float2 _1637 = _1579.tw[_1632];
+    float2 _1637 = tw.data[_1632];
     float _2828 = fma(sh[_1502].x, _1637.x, -(sh[_1502].y * _1637.y));
     float _2839 = fma(sh[_1502].x, _1637.y, sh[_1502].y * _1637.x);
     uint _1640 = _1622 + 32u;
-    float2 _1645 = _1579.tw[_1640];
+    float2 _1645 = tw.data[_1640];
     float _2860 = fma(sh[_1546].x, _1645.x, -(sh[_1546].y * _1645.y));
     float _2871 = fma(sh[_1546].x, _1645.y, sh[_1546].y * _1645.x);
     float _2894 = sh[_1414].x + _2828;
@@ -309,15 +309,15 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     float _2924 = _2796 - _2860;
     float _2929 = _2807 - _2871;
     uint _1665 = _1420 & 15u;
-    float2 _1672 = _1579.tw[_1665];
+    float2 _1672 = tw.data[_1665];
     float _2985 = fma(sh[_1469].x, _1672.x, -(sh[_1469].y * _1672.y));
     float _2996 = fma(sh[_1469].x, _1672.y, sh[_1469].y * _1672.x);
     uint _1675 = _1665 + 16u;
-    float2 _1680 = _1579.tw[_1675];
+    float2 _1680 = tw.data[_1675];
     float _3017 = fma(sh[_1513].x, _1680.x, -(sh[_1513].y * _1680.y));
     float _3028 = fma(sh[_1513].x, _1680.y, sh[_1513].y * _1680.x);
     uint _1683 = _1665 + 32u;
-    float2 _1688 = _1579.tw[_1683];
+    float2 _1688 = tw.data[_1683];
     float _3049 = fma(sh[_1557].x, _1688.x, -(sh[_1557].y * _1688.y));
     float _3060 = fma(sh[_1557].x, _1688.y, sh[_1557].y * _1688.x);
     float _3083 = sh[_1425].x + _3017;
@@ -329,15 +329,15 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     float _3113 = _2985 - _3049;
     float _3118 = _2996 - _3060;
     uint _1708 = _1431 & 15u;
-    float2 _1715 = _1579.tw[_1708];
+    float2 _1715 = tw.data[_1708];
     float _3174 = fma(sh[_1480].x, _1715.x, -(sh[_1480].y * _1715.y));
     float _3185 = fma(sh[_1480].x, _1715.y, sh[_1480].y * _1715.x);
     uint _1718 = _1708 + 16u;
-    float2 _1723 = _1579.tw[_1718];
+    float2 _1723 = tw.data[_1718];
     float _3206 = fma(sh[_1524].x, _1723.x, -(sh[_1524].y * _1723.y));
     float _3217 = fma(sh[_1524].x, _1723.y, sh[_1524].y * _1723.x);
     uint _1726 = _1708 + 32u;
-    float2 _1731 = _1579.tw[_1726];
+    float2 _1731 = tw.data[_1726];
     float _3238 = fma(sh[_1568].x, _1731.x, -(sh[_1568].y * _1731.y));
     float _3249 = fma(sh[_1568].x, _1731.y, sh[_1568].y * _1731.x);
     float _3272 = sh[_1436].x + _3206;
@@ -351,22 +351,22 @@ kernel void main0(const device Src& _1010 [[buffer(0)]], device Dst& _1760 [[buf
     if (_977)
     {
         uint _1756 = (_969 * params.dst_stride) + _959;
-        _1760.dst[_1756] = float2(_2705 + _2725, _2710 + _2730);
-        _1760.dst[_1756 + 4u] = float2(_2894 + _2914, _2899 + _2919);
-        _1760.dst[_1756 + 8u] = float2(_3083 + _3103, _3088 + _3108);
-        _1760.dst[_1756 + 12u] = float2(_3272 + _3292, _3277 + _3297);
-        _1760.dst[_1756 + 16u] = float2(_2715 + _2740, _2720 - _2735);
-        _1760.dst[_1756 + 20u] = float2(_2904 + _2929, _2909 - _2924);
-        _1760.dst[_1756 + 24u] = float2(_3093 + _3118, _3098 - _3113);
-        _1760.dst[_1756 + 28u] = float2(_3282 + _3307, _3287 - _3302);
-        _1760.dst[_1756 + 32u] = float2(_2705 - _2725, _2710 - _2730);
-        _1760.dst[_1756 + 36u] = float2(_2894 - _2914, _2899 - _2919);
-        _1760.dst[_1756 + 40u] = float2(_3083 - _3103, _3088 - _3108);
-        _1760.dst[_1756 + 44u] = float2(_3272 - _3292, _3277 - _3297);
-        _1760.dst[_1756 + 48u] = float2(_2715 - _2740, _2720 + _2735);
-        _1760.dst[_1756 + 52u] = float2(_2904 - _2929, _2909 + _2924);
-        _1760.dst[_1756 + 56u] = float2(_3093 - _3118, _3098 + _3113);
-        _1760.dst[_1756 + 60u] = float2(_3282 - _3307, _3287 + _3302);
+        dst.data[_1756] = float2(_2705 + _2725, _2710 + _2730);
+        dst.data[_1756 + 4u] = float2(_2894 + _2914, _2899 + _2919);
+        dst.data[_1756 + 8u] = float2(_3083 + _3103, _3088 + _3108);
+        dst.data[_1756 + 12u] = float2(_3272 + _3292, _3277 + _3297);
+        dst.data[_1756 + 16u] = float2(_2715 + _2740, _2720 - _2735);
+        dst.data[_1756 + 20u] = float2(_2904 + _2929, _2909 - _2924);
+        dst.data[_1756 + 24u] = float2(_3093 + _3118, _3098 - _3113);
+        dst.data[_1756 + 28u] = float2(_3282 + _3307, _3287 - _3302);
+        dst.data[_1756 + 32u] = float2(_2705 - _2725, _2710 - _2730);
+        dst.data[_1756 + 36u] = float2(_2894 - _2914, _2899 - _2919);
+        dst.data[_1756 + 40u] = float2(_3083 - _3103, _3088 - _3108);
+        dst.data[_1756 + 44u] = float2(_3272 - _3292, _3277 - _3297);
+        dst.data[_1756 + 48u] = float2(_2715 - _2740, _2720 + _2735);
+        dst.data[_1756 + 52u] = float2(_2904 - _2929, _2909 + _2924);
+        dst.data[_1756 + 56u] = float2(_3093 - _3118, _3098 + _3113);
+        dst.data[_1756 + 60u] = float2(_3282 - _3307, _3287 + _3302);
     }
 }
 

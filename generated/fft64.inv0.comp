@@ -5,9 +5,9 @@ layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -259,22 +259,22 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 4u];
-    v2 = src[src_base + 8u];
-    v3 = src[src_base + 12u];
-    v4 = src[src_base + 16u];
-    v5 = src[src_base + 20u];
-    v6 = src[src_base + 24u];
-    v7 = src[src_base + 28u];
-    v8 = src[src_base + 32u];
-    v9 = src[src_base + 36u];
-    v10 = src[src_base + 40u];
-    v11 = src[src_base + 44u];
-    v12 = src[src_base + 48u];
-    v13 = src[src_base + 52u];
-    v14 = src[src_base + 56u];
-    v15 = src[src_base + 60u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 4u];
+    v2 = src.data[src_base + 8u];
+    v3 = src.data[src_base + 12u];
+    v4 = src.data[src_base + 16u];
+    v5 = src.data[src_base + 20u];
+    v6 = src.data[src_base + 24u];
+    v7 = src.data[src_base + 28u];
+    v8 = src.data[src_base + 32u];
+    v9 = src.data[src_base + 36u];
+    v10 = src.data[src_base + 40u];
+    v11 = src.data[src_base + 44u];
+    v12 = src.data[src_base + 48u];
+    v13 = src.data[src_base + 52u];
+    v14 = src.data[src_base + 56u];
+    v15 = src.data[src_base + 60u];
   }
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
@@ -316,46 +316,46 @@ void main() {
   // stage 1: radix 4, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v4 = twiddle_mul(v4, tw[k1_0 + 0u]);
-  v8 = twiddle_mul(v8, tw[k1_0 + 16u]);
-  v12 = twiddle_mul(v12, tw[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, tw.data[k1_0 + 0u]);
+  v8 = twiddle_mul(v8, tw.data[k1_0 + 16u]);
+  v12 = twiddle_mul(v12, tw.data[k1_0 + 32u]);
   radix4_inv(v0, v4, v8, v12);
   uint j1_1 = q + 4u;
   uint k1_1 = (j1_1 & 15u);
-  v5 = twiddle_mul(v5, tw[k1_1 + 0u]);
-  v9 = twiddle_mul(v9, tw[k1_1 + 16u]);
-  v13 = twiddle_mul(v13, tw[k1_1 + 32u]);
+  v5 = twiddle_mul(v5, tw.data[k1_1 + 0u]);
+  v9 = twiddle_mul(v9, tw.data[k1_1 + 16u]);
+  v13 = twiddle_mul(v13, tw.data[k1_1 + 32u]);
   radix4_inv(v1, v5, v9, v13);
   uint j1_2 = q + 8u;
   uint k1_2 = (j1_2 & 15u);
-  v6 = twiddle_mul(v6, tw[k1_2 + 0u]);
-  v10 = twiddle_mul(v10, tw[k1_2 + 16u]);
-  v14 = twiddle_mul(v14, tw[k1_2 + 32u]);
+  v6 = twiddle_mul(v6, tw.data[k1_2 + 0u]);
+  v10 = twiddle_mul(v10, tw.data[k1_2 + 16u]);
+  v14 = twiddle_mul(v14, tw.data[k1_2 + 32u]);
   radix4_inv(v2, v6, v10, v14);
   uint j1_3 = q + 12u;
   uint k1_3 = (j1_3 & 15u);
-  v7 = twiddle_mul(v7, tw[k1_3 + 0u]);
-  v11 = twiddle_mul(v11, tw[k1_3 + 16u]);
-  v15 = twiddle_mul(v15, tw[k1_3 + 32u]);
+  v7 = twiddle_mul(v7, tw.data[k1_3 + 0u]);
+  v11 = twiddle_mul(v11, tw.data[k1_3 + 16u]);
+  v15 = twiddle_mul(v15, tw.data[k1_3 + 32u]);
   radix4_inv(v3, v7, v11, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;
-    dst[dst_base + 0u] = v0 * 0.015625;
-    dst[dst_base + 4u] = v1 * 0.015625;
-    dst[dst_base + 8u] = v2 * 0.015625;
-    dst[dst_base + 12u] = v3 * 0.015625;
-    dst[dst_base + 16u] = v4 * 0.015625;
-    dst[dst_base + 20u] = v5 * 0.015625;
-    dst[dst_base + 24u] = v6 * 0.015625;
-    dst[dst_base + 28u] = v7 * 0.015625;
-    dst[dst_base + 32u] = v8 * 0.015625;
-    dst[dst_base + 36u] = v9 * 0.015625;
-    dst[dst_base + 40u] = v10 * 0.015625;
-    dst[dst_base + 44u] = v11 * 0.015625;
-    dst[dst_base + 48u] = v12 * 0.015625;
-    dst[dst_base + 52u] = v13 * 0.015625;
-    dst[dst_base + 56u] = v14 * 0.015625;
-    dst[dst_base + 60u] = v15 * 0.015625;
+    dst.data[dst_base + 0u] = v0 * 0.015625;
+    dst.data[dst_base + 4u] = v1 * 0.015625;
+    dst.data[dst_base + 8u] = v2 * 0.015625;
+    dst.data[dst_base + 12u] = v3 * 0.015625;
+    dst.data[dst_base + 16u] = v4 * 0.015625;
+    dst.data[dst_base + 20u] = v5 * 0.015625;
+    dst.data[dst_base + 24u] = v6 * 0.015625;
+    dst.data[dst_base + 28u] = v7 * 0.015625;
+    dst.data[dst_base + 32u] = v8 * 0.015625;
+    dst.data[dst_base + 36u] = v9 * 0.015625;
+    dst.data[dst_base + 40u] = v10 * 0.015625;
+    dst.data[dst_base + 44u] = v11 * 0.015625;
+    dst.data[dst_base + 48u] = v12 * 0.015625;
+    dst.data[dst_base + 52u] = v13 * 0.015625;
+    dst.data[dst_base + 56u] = v14 * 0.015625;
+    dst.data[dst_base + 60u] = v15 * 0.015625;
   }
 
 }

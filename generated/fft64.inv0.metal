@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buffer(1)]], const device Twiddles& _1584 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _964 = gl_LocalInvocationID.x & 3u;
@@ -55,22 +55,22 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     float2 _3689;
     if (_982)
     {
-        _3689 = _1015.src[_990 + 60u];
-        _3688 = _1015.src[_990 + 56u];
-        _3687 = _1015.src[_990 + 52u];
-        _3686 = _1015.src[_990 + 48u];
-        _3685 = _1015.src[_990 + 44u];
-        _3684 = _1015.src[_990 + 40u];
-        _3683 = _1015.src[_990 + 36u];
-        _3682 = _1015.src[_990 + 32u];
-        _3681 = _1015.src[_990 + 28u];
-        _3680 = _1015.src[_990 + 24u];
-        _3679 = _1015.src[_990 + 20u];
-        _3678 = _1015.src[_990 + 16u];
-        _3677 = _1015.src[_990 + 12u];
-        _3676 = _1015.src[_990 + 8u];
-        _3675 = _1015.src[_990 + 4u];
-        _3674 = _1015.src[_990];
+        _3689 = src.data[_990 + 60u];
+        _3688 = src.data[_990 + 56u];
+        _3687 = src.data[_990 + 52u];
+        _3686 = src.data[_990 + 48u];
+        _3685 = src.data[_990 + 44u];
+        _3684 = src.data[_990 + 40u];
+        _3683 = src.data[_990 + 36u];
+        _3682 = src.data[_990 + 32u];
+        _3681 = src.data[_990 + 28u];
+        _3680 = src.data[_990 + 24u];
+        _3679 = src.data[_990 + 20u];
+        _3678 = src.data[_990 + 16u];
+        _3677 = src.data[_990 + 12u];
+        _3676 = src.data[_990 + 8u];
+        _3675 = src.data[_990 + 4u];
+        _3674 = src.data[_990];
     }
     else
     {
@@ -269,17 +269,17 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     uint _1568 = _964 + 60u;
     uint _1573 = (_1151 + _1568) + (_1568 >> 4u);
     uint _1580 = _964 & 15u;
-    float2 _1591 = _1584.tw[_1580];
+    float2 _1591 = tw.data[_1580];
     float _2618 = -_1591.y;
     float _2634 = fma(sh[_1452].x, _1591.x, -(sh[_1452].y * _2618));
     float _2645 = fma(sh[_1452].x, _2618, sh[_1452].y * _1591.x);
     uint _1594 = _1580 + 16u;
-    float2 _1599 = _1584.tw[_1594];
+    float2 _1599 = tw.data[_1594];
     float _2655 = -_1599.y;
     float _2671 = fma(sh[_1496].x, _1599.x, -(sh[_1496].y * _2655));
     float _2682 = fma(sh[_1496].x, _2655, sh[_1496].y * _1599.x);
     uint _1602 = _1580 + 32u;
-    float2 _1607 = _1584.tw[_1602];
+    float2 _1607 = tw.data[_1602];
     float _2692 = -_1607.y;
     float _2708 = fma(sh[_1540].x, _1607.x, -(sh[_1540].y * _2692));
     float _2719 = fma(sh[_1540].x, _2692, sh[_1540].y * _1607.x);
@@ -292,17 +292,17 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     float _2772 = _2634 - _2708;
     float _2777 = _2645 - _2719;
     uint _1627 = _1414 & 15u;
-    float _2822 = -_1584.tw[_1627].y;
-    float _2838 = fma(sh[_1463].x, _1584.tw[_1627].x, -(sh[_1463].y * _2822));
-    float _2849 = fma(sh[_1463].x, _2822, sh[_1463].y * _1584.tw[_1627].x);
+    float _2822 = -tw.data[_1627].y;
+    float _2838 = fma(sh[_1463].x, tw.data[_1627].x, -(sh[_1463].y * _2822));
+    float _2849 = fma(sh[_1463].x, _2822, sh[_1463].y * tw.data[_1627].x);
     uint _1637 = _1627 + 16u;
-    float _2859 = -_1584.tw[_1637].y;
-    float _2875 = fma(sh[_1507].x, _1584.tw[_1637].x, -(sh[_1507].y * _2859));
-    float _2886 = fma(sh[_1507].x, _2859, sh[_1507].y * _1584.tw[_1637].x);
+    float _2859 = -tw.data[_1637].y;
+    float _2875 = fma(sh[_1507].x, tw.data[_1637].x, -(sh[_1507].y * _2859));
+    float _2886 = fma(sh[_1507].x, _2859, sh[_1507].y * tw.data[_1637].x);
     uint _1645 = _1627 + 32u;
-    float _2896 = -_1584.tw[_1645].y;
-    float _2912 = fma(sh[_1551].x, _1584.tw[_1645].x, -(sh[_1551].y * _2896));
-    float _2923 = fma(sh[_1551].x, _2896, sh[_1551].y * _1584.tw[_1645].x);
+    float _2896 = -tw.data[_1645].y;
+    float _2912 = fma(sh[_1551].x, tw.data[_1645].x, -(sh[_1551].y * _2896));
+    float _2923 = fma(sh[_1551].x, _2896, sh[_1551].y * tw.data[_1645].x);
     float _2946 = sh[_1419].x + _2875;
     float _2951 = sh[_1419].y + _2886;
     float _2956 = sh[_1419].x - _2875;
@@ -312,17 +312,17 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     float _2976 = _2838 - _2912;
     float _2981 = _2849 - _2923;
     uint _1670 = _1425 & 15u;
-    float _3026 = -_1584.tw[_1670].y;
-    float _3042 = fma(sh[_1474].x, _1584.tw[_1670].x, -(sh[_1474].y * _3026));
-    float _3053 = fma(sh[_1474].x, _3026, sh[_1474].y * _1584.tw[_1670].x);
+    float _3026 = -tw.data[_1670].y;
+    float _3042 = fma(sh[_1474].x, tw.data[_1670].x, -(sh[_1474].y * _3026));
+    float _3053 = fma(sh[_1474].x, _3026, sh[_1474].y * tw.data[_1670].x);
     uint _1680 = _1670 + 16u;
-    float _3063 = -_1584.tw[_1680].y;
-    float _3079 = fma(sh[_1518].x, _1584.tw[_1680].x, -(sh[_1518].y * _3063));
-    float _3090 = fma(sh[_1518].x, _3063, sh[_1518].y * _1584.tw[_1680].x);
+    float _3063 = -tw.data[_1680].y;
+    float _3079 = fma(sh[_1518].x, tw.data[_1680].x, -(sh[_1518].y * _3063));
+    float _3090 = fma(sh[_1518].x, _3063, sh[_1518].y * tw.data[_1680].x);
     uint _1688 = _1670 + 32u;
-    float _3100 = -_1584.tw[_1688].y;
-    float _3116 = fma(sh[_1562].x, _1584.tw[_1688].x, -(sh[_1562].y * _3100));
-    float _3127 = fma(sh[_1562].x, _3100, sh[_1562].y * _1584.tw[_1688].x);
+    float _3100 = -tw.data[_1688].y;
+    float _3116 = fma(sh[_1562].x, tw.data[_1688].x, -(sh[_1562].y * _3100));
+    float _3127 = fma(sh[_1562].x, _3100, sh[_1562].y * tw.data[_1688].x);
     float _3150 = sh[_1430].x + _3079;
     float _3155 = sh[_1430].y + _3090;
     float _3160 = sh[_1430].x - _3079;
@@ -332,17 +332,17 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     float _3180 = _3042 - _3116;
     float _3185 = _3053 - _3127;
     uint _1713 = _1436 & 15u;
-    float _3230 = -_1584.tw[_1713].y;
-    float _3246 = fma(sh[_1485].x, _1584.tw[_1713].x, -(sh[_1485].y * _3230));
-    float _3257 = fma(sh[_1485].x, _3230, sh[_1485].y * _1584.tw[_1713].x);
+    float _3230 = -tw.data[_1713].y;
+    float _3246 = fma(sh[_1485].x, tw.data[_1713].x, -(sh[_1485].y * _3230));
+    float _3257 = fma(sh[_1485].x, _3230, sh[_1485].y * tw.data[_1713].x);
     uint _1723 = _1713 + 16u;
-    float _3267 = -_1584.tw[_1723].y;
-    float _3283 = fma(sh[_1529].x, _1584.tw[_1723].x, -(sh[_1529].y * _3267));
-    float _3294 = fma(sh[_1529].x, _3267, sh[_1529].y * _1584.tw[_1723].x);
+    float _3267 = -tw.data[_1723].y;
+    float _3283 = fma(sh[_1529].x, tw.data[_1723].x, -(sh[_1529].y * _3267));
+    float _3294 = fma(sh[_1529].x, _3267, sh[_1529].y * tw.data[_1723].x);
     uint _1731 = _1713 + 32u;
-    float _3304 = -_1584.tw[_1731].y;
-    float _3320 = fma(sh[_1573].x, _1584.tw[_1731].x, -(sh[_1573].y * _3304));
-    float _3331 = fma(sh[_1573].x, _3304, sh[_1573].y * _1584.tw[_1731].x);
+    float _3304 = -tw.data[_1731].y;
+    float _3320 = fma(sh[_1573].x, tw.data[_1731].x, -(sh[_1573].y * _3304));
+    float _3331 = fma(sh[_1573].x, _3304, sh[_1573].y * tw.data[_1731].x);
     float _3354 = sh[_1441].x + _3283;
     float _3359 = sh[_1441].y + _3294;
     float _3364 = sh[_1441].x - _3283;
@@ -354,22 +354,22 @@ kernel void main0(const device Src& _1015 [[buffer(0)]], device Dst& _1765 [[buf
     if (_982)
     {
         uint _1761 = (_974 * params.dst_stride) + _964;
-        _1765.dst[_1761] = float2(_2742 + _2762, _2747 + _2767) * 0.015625;
-        _1765.dst[_1761 + 4u] = float2(_2946 + _2966, _2951 + _2971) * 0.015625;
-        _1765.dst[_1761 + 8u] = float2(_3150 + _3170, _3155 + _3175) * 0.015625;
-        _1765.dst[_1761 + 12u] = float2(_3354 + _3374, _3359 + _3379) * 0.015625;
-        _1765.dst[_1761 + 16u] = float2(_2752 - _2777, _2757 + _2772) * 0.015625;
-        _1765.dst[_1761 + 20u] = float2(_2956 - _2981, _2961 + _2976) * 0.015625;
-        _1765.dst[_1761 + 24u] = float2(_3160 - _3185, _3165 + _3180) * 0.015625;
-        _1765.dst[_1761 + 28u] = float2(_3364 - _3389, _3369 + _3384) * 0.015625;
-        _1765.dst[_1761 + 32u] = float2(_2742 - _2762, _2747 - _2767) * 0.015625;
-        _1765.dst[_1761 + 36u] = float2(_2946 - _2966, _2951 - _2971) * 0.015625;
-        _1765.dst[_1761 + 40u] = float2(_3150 - _3170, _3155 - _3175) * 0.015625;
-        _1765.dst[_1761 + 44u] = float2(_3354 - _3374, _3359 - _3379) * 0.015625;
-        _1765.dst[_1761 + 48u] = float2(_2752 + _2777, _2757 - _2772) * 0.015625;
-        _1765.dst[_1761 + 52u] = float2(_2956 + _2981, _2961 - _2976) * 0.015625;
-        _1765.dst[_1761 + 56u] = float2(_3160 + _3185, _3165 - _3180) * 0.015625;
-        _1765.dst[_1761 + 60u] = float2(_3364 + _3389, _3369 - _3384) * 0.015625;
+        dst.data[_1761] = float2(_2742 + _2762, _2747 + _2767) * 0.015625;
+        dst.data[_1761 + 4u] = float2(_2946 + _2966, _2951 + _2971) * 0.015625;
+        dst.data[_1761 + 8u] = float2(_3150 + _3170, _3155 + _3175) * 0.015625;
+        dst.data[_1761 + 12u] = float2(_3354 + _3374, _3359 + _3379) * 0.015625;
+        dst.data[_1761 + 16u] = float2(_2752 - _2777, _2757 + _2772) * 0.015625;
+        dst.data[_1761 + 20u] = float2(_2956 - _2981, _2961 + _2976) * 0.015625;
+        dst.data[_1761 + 24u] = float2(_3160 - _3185, _3165 + _3180) * 0.015625;
+        dst.data[_1761 + 28u] = float2(_3364 - _3389, _3369 + _3384) * 0.015625;
+        dst.data[_1761 + 32u] = float2(_2742 - _2762, _2747 - _2767) * 0.015625;
+        dst.data[_1761 + 36u] = float2(_2946 - _2966, _2951 - _2971) * 0.015625;
+        dst.data[_1761 + 40u] = float2(_3150 - _3170, _3155 - _3175) * 0.015625;
+        dst.data[_1761 + 44u] = float2(_3354 - _3374, _3359 - _3379) * 0.015625;
+        dst.data[_1761 + 48u] = float2(_2752 + _2777, _2757 - _2772) * 0.015625;
+        dst.data[_1761 + 52u] = float2(_2956 + _2981, _2961 - _2976) * 0.015625;
+        dst.data[_1761 + 56u] = float2(_3160 + _3185, _3165 - _3180) * 0.015625;
+        dst.data[_1761 + 60u] = float2(_3364 + _3389, _3369 - _3384) * 0.015625;
     }
 }
 

@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& _921 [[buffer(0)]], device Dst& _2482 [[buffer(1)]], const device Twiddles& _1668 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float sh[4112];
     uint _860 = gl_LocalInvocationID.x & 15u;
@@ -56,22 +56,22 @@ kernel void main0(const device Src& _921 [[buffer(0)]], device Dst& _2482 [[buff
     float2 _5036;
     if (_873 < params.batch)
     {
-        _5036 = _921.src[_896 + 61440u];
-        _5035 = _921.src[_896 + 57344u];
-        _5034 = _921.src[_896 + 53248u];
-        _5033 = _921.src[_896 + 49152u];
-        _5032 = _921.src[_896 + 45056u];
-        _5031 = _921.src[_896 + 40960u];
-        _5030 = _921.src[_896 + 36864u];
-        _5029 = _921.src[_896 + 32768u];
-        _5028 = _921.src[_896 + 28672u];
-        _5027 = _921.src[_896 + 24576u];
-        _5026 = _921.src[_896 + 20480u];
-        _5025 = _921.src[_896 + 16384u];
-        _5024 = _921.src[_896 + 12288u];
-        _5023 = _921.src[_896 + 8192u];
-        _5022 = _921.src[_896 + 4096u];
-        _5021 = _921.src[_896];
+        _5036 = src.data[_896 + 61440u];
+        _5035 = src.data[_896 + 57344u];
+        _5034 = src.data[_896 + 53248u];
+        _5033 = src.data[_896 + 49152u];
+        _5032 = src.data[_896 + 45056u];
+        _5031 = src.data[_896 + 40960u];
+        _5030 = src.data[_896 + 36864u];
+        _5029 = src.data[_896 + 32768u];
+        _5028 = src.data[_896 + 28672u];
+        _5027 = src.data[_896 + 24576u];
+        _5026 = src.data[_896 + 20480u];
+        _5025 = src.data[_896 + 16384u];
+        _5024 = src.data[_896 + 12288u];
+        _5023 = src.data[_896 + 8192u];
+        _5022 = src.data[_896 + 4096u];
+        _5021 = src.data[_896];
     }
     else
     {
@@ -320,50 +320,50 @@ kernel void main0(const device Src& _921 [[buffer(0)]], device Dst& _2482 [[buff
     sh[_1224] = _2943 + _3264;
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _1664 = _864 & 15u;
-    float _3359 = fma(_1244, _1668.tw[_1664].x, -(sh[_1242] * _1668.tw[_1664].y));
-    float _3370 = fma(_1244, _1668.tw[_1664].y, sh[_1242] * _1668.tw[_1664].x);
+    float _3359 = fma(_1244, tw.data[_1664].x, -(sh[_1242] * tw.data[_1664].y));
+    float _3370 = fma(_1244, tw.data[_1664].y, sh[_1242] * tw.data[_1664].x);
     uint _1678 = _1664 + 16u;
-    float _3391 = fma(_1253, _1668.tw[_1678].x, -(sh[_1251] * _1668.tw[_1678].y));
-    float _3402 = fma(_1253, _1668.tw[_1678].y, sh[_1251] * _1668.tw[_1678].x);
+    float _3391 = fma(_1253, tw.data[_1678].x, -(sh[_1251] * tw.data[_1678].y));
+    float _3402 = fma(_1253, tw.data[_1678].y, sh[_1251] * tw.data[_1678].x);
     uint _1686 = _1664 + 32u;
-    float _3423 = fma(_1262, _1668.tw[_1686].x, -(sh[_1260] * _1668.tw[_1686].y));
-    float _3434 = fma(_1262, _1668.tw[_1686].y, sh[_1260] * _1668.tw[_1686].x);
+    float _3423 = fma(_1262, tw.data[_1686].x, -(sh[_1260] * tw.data[_1686].y));
+    float _3434 = fma(_1262, tw.data[_1686].y, sh[_1260] * tw.data[_1686].x);
     uint _1694 = _1664 + 48u;
-    float _3455 = fma(_1271, _1668.tw[_1694].x, -(sh[_1269] * _1668.tw[_1694].y));
-    float _3466 = fma(_1271, _1668.tw[_1694].y, sh[_1269] * _1668.tw[_1694].x);
+    float _3455 = fma(_1271, tw.data[_1694].x, -(sh[_1269] * tw.data[_1694].y));
+    float _3466 = fma(_1271, tw.data[_1694].y, sh[_1269] * tw.data[_1694].x);
     uint _1702 = _1664 + 64u;
-    float _3487 = fma(_1280, _1668.tw[_1702].x, -(sh[_1278] * _1668.tw[_1702].y));
-    float _3498 = fma(_1280, _1668.tw[_1702].y, sh[_1278] * _1668.tw[_1702].x);
+    float _3487 = fma(_1280, tw.data[_1702].x, -(sh[_1278] * tw.data[_1702].y));
+    float _3498 = fma(_1280, tw.data[_1702].y, sh[_1278] * tw.data[_1702].x);
     uint _1710 = _1664 + 80u;
-    float _3519 = fma(_1289, _1668.tw[_1710].x, -(sh[_1287] * _1668.tw[_1710].y));
-    float _3530 = fma(_1289, _1668.tw[_1710].y, sh[_1287] * _1668.tw[_1710].x);
+    float _3519 = fma(_1289, tw.data[_1710].x, -(sh[_1287] * tw.data[_1710].y));
+    float _3530 = fma(_1289, tw.data[_1710].y, sh[_1287] * tw.data[_1710].x);
     uint _1718 = _1664 + 96u;
-    float _3551 = fma(_1298, _1668.tw[_1718].x, -(sh[_1296] * _1668.tw[_1718].y));
-    float _3562 = fma(_1298, _1668.tw[_1718].y, sh[_1296] * _1668.tw[_1718].x);
+    float _3551 = fma(_1298, tw.data[_1718].x, -(sh[_1296] * tw.data[_1718].y));
+    float _3562 = fma(_1298, tw.data[_1718].y, sh[_1296] * tw.data[_1718].x);
     uint _1726 = _1664 + 112u;
-    float _3583 = fma(_1307, _1668.tw[_1726].x, -(sh[_1305] * _1668.tw[_1726].y));
-    float _3594 = fma(_1307, _1668.tw[_1726].y, sh[_1305] * _1668.tw[_1726].x);
+    float _3583 = fma(_1307, tw.data[_1726].x, -(sh[_1305] * tw.data[_1726].y));
+    float _3594 = fma(_1307, tw.data[_1726].y, sh[_1305] * tw.data[_1726].x);
     uint _1734 = _1664 + 128u;
-    float _3615 = fma(_1316, _1668.tw[_1734].x, -(sh[_1314] * _1668.tw[_1734].y));
-    float _3626 = fma(_1316, _1668.tw[_1734].y, sh[_1314] * _1668.tw[_1734].x);
+    float _3615 = fma(_1316, tw.data[_1734].x, -(sh[_1314] * tw.data[_1734].y));
+    float _3626 = fma(_1316, tw.data[_1734].y, sh[_1314] * tw.data[_1734].x);
     uint _1742 = _1664 + 144u;
-    float _3647 = fma(_1325, _1668.tw[_1742].x, -(sh[_1323] * _1668.tw[_1742].y));
-    float _3658 = fma(_1325, _1668.tw[_1742].y, sh[_1323] * _1668.tw[_1742].x);
+    float _3647 = fma(_1325, tw.data[_1742].x, -(sh[_1323] * tw.data[_1742].y));
+    float _3658 = fma(_1325, tw.data[_1742].y, sh[_1323] * tw.data[_1742].x);
     uint _1750 = _1664 + 160u;
-    float _3679 = fma(_1334, _1668.tw[_1750].x, -(sh[_1332] * _1668.tw[_1750].y));
-    float _3690 = fma(_1334, _1668.tw[_1750].y, sh[_1332] * _1668.tw[_1750].x);
+    float _3679 = fma(_1334, tw.data[_1750].x, -(sh[_1332] * tw.data[_1750].y));
+    float _3690 = fma(_1334, tw.data[_1750].y, sh[_1332] * tw.data[_1750].x);
     uint _1758 = _1664 + 176u;
-    float _3711 = fma(_1343, _1668.tw[_1758].x, -(sh[_1341] * _1668.tw[_1758].y));
-    float _3722 = fma(_1343, _1668.tw[_1758].y, sh[_1341] * _1668.tw[_1758].x);
+    float _3711 = fma(_1343, tw.data[_1758].x, -(sh[_1341] * tw.data[_1758].y));
+    float _3722 = fma(_1343, tw.data[_1758].y, sh[_1341] * tw.data[_1758].x);
     uint _1766 = _1664 + 192u;
-    float _3743 = fma(_1352, _1668.tw[_1766].x, -(sh[_1350] * _1668.tw[_1766].y));
-    float _3754 = fma(_1352, _1668.tw[_1766].y, sh[_1350] * _1668.tw[_1766].x);
+    float _3743 = fma(_1352, tw.data[_1766].x, -(sh[_1350] * tw.data[_1766].y));
+    float _3754 = fma(_1352, tw.data[_1766].y, sh[_1350] * tw.data[_1766].x);
     uint _1774 = _1664 + 208u;
-    float _3775 = fma(_1361, _1668.tw[_1774].x, -(sh[_1359] * _1668.tw[_1774].y));
-    float _3786 = fma(_1361, _1668.tw[_1774].y, sh[_1359] * _1668.tw[_1774].x);
+    float _3775 = fma(_1361, tw.data[_1774].x, -(sh[_1359] * tw.data[_1774].y));
+    float _3786 = fma(_1361, tw.data[_1774].y, sh[_1359] * tw.data[_1774].x);
     uint _1782 = _1664 + 224u;
-    float _3807 = fma(_1370, _1668.tw[_1782].x, -(sh[_1368] * _1668.tw[_1782].y));
-    float _3818 = fma(_1370, _1668.tw[_1782].y, sh[_1368] * _1668.tw[_1782].x);
+    float _3807 = fma(_1370, tw.data[_1782].x, -(sh[_1368] * tw.data[_1782].y));
+    float _3818 = fma(_1370, tw.data[_1782].y, sh[_1368] * tw.data[_1782].x);
     float _3993 = _1235 + _3583;
     float _3998 = sh[_1233] + _3594;
     float _4003 = _1235 - _3583;
@@ -563,22 +563,22 @@ kernel void main0(const device Src& _921 [[buffer(0)]], device Dst& _2482 [[buff
     if (_2462 < params.batch)
     {
         uint _2485 = ((_2462 * params.dst_stride) + ((_867 & 255u) << 8u)) + gl_LocalInvocationID.x;
-        _2482.dst[_2485] = float2(_1973, sh[_1971]);
-        _2482.dst[_2485 + 256u] = float2(_1985, sh[_1983]);
-        _2482.dst[_2485 + 512u] = float2(_1997, sh[_1995]);
-        _2482.dst[_2485 + 768u] = float2(_2009, sh[_2007]);
-        _2482.dst[_2485 + 1024u] = float2(_2021, sh[_2019]);
-        _2482.dst[_2485 + 1280u] = float2(_2033, sh[_2031]);
-        _2482.dst[_2485 + 1536u] = float2(_2045, sh[_2043]);
-        _2482.dst[_2485 + 1792u] = float2(_2057, sh[_2055]);
-        _2482.dst[_2485 + 2048u] = float2(_2069, sh[_2067]);
-        _2482.dst[_2485 + 2304u] = float2(_2081, sh[_2079]);
-        _2482.dst[_2485 + 2560u] = float2(_2093, sh[_2091]);
-        _2482.dst[_2485 + 2816u] = float2(_2105, sh[_2103]);
-        _2482.dst[_2485 + 3072u] = float2(_2117, sh[_2115]);
-        _2482.dst[_2485 + 3328u] = float2(_2129, sh[_2127]);
-        _2482.dst[_2485 + 3584u] = float2(_2141, sh[_2139]);
-        _2482.dst[_2485 + 3840u] = float2(_2153, sh[_2151]);
+        dst.data[_2485] = float2(_1973, sh[_1971]);
+        dst.data[_2485 + 256u] = float2(_1985, sh[_1983]);
+        dst.data[_2485 + 512u] = float2(_1997, sh[_1995]);
+        dst.data[_2485 + 768u] = float2(_2009, sh[_2007]);
+        dst.data[_2485 + 1024u] = float2(_2021, sh[_2019]);
+        dst.data[_2485 + 1280u] = float2(_2033, sh[_2031]);
+        dst.data[_2485 + 1536u] = float2(_2045, sh[_2043]);
+        dst.data[_2485 + 1792u] = float2(_2057, sh[_2055]);
+        dst.data[_2485 + 2048u] = float2(_2069, sh[_2067]);
+        dst.data[_2485 + 2304u] = float2(_2081, sh[_2079]);
+        dst.data[_2485 + 2560u] = float2(_2093, sh[_2091]);
+        dst.data[_2485 + 2816u] = float2(_2105, sh[_2103]);
+        dst.data[_2485 + 3072u] = float2(_2117, sh[_2115]);
+        dst.data[_2485 + 3328u] = float2(_2129, sh[_2127]);
+        dst.data[_2485 + 3584u] = float2(_2141, sh[_2139]);
+        dst.data[_2485 + 3840u] = float2(_2153, sh[_2151]);
     }
 }
 

@@ -5,9 +5,9 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -238,56 +238,56 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 4096u];
-    v2 = src[src_base + 8192u];
-    v3 = src[src_base + 12288u];
-    v4 = src[src_base + 16384u];
-    v5 = src[src_base + 20480u];
-    v6 = src[src_base + 24576u];
-    v7 = src[src_base + 28672u];
-    v8 = src[src_base + 32768u];
-    v9 = src[src_base + 36864u];
-    v10 = src[src_base + 40960u];
-    v11 = src[src_base + 45056u];
-    v12 = src[src_base + 49152u];
-    v13 = src[src_base + 53248u];
-    v14 = src[src_base + 57344u];
-    v15 = src[src_base + 61440u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 4096u];
+    v2 = src.data[src_base + 8192u];
+    v3 = src.data[src_base + 12288u];
+    v4 = src.data[src_base + 16384u];
+    v5 = src.data[src_base + 20480u];
+    v6 = src.data[src_base + 24576u];
+    v7 = src.data[src_base + 28672u];
+    v8 = src.data[src_base + 32768u];
+    v9 = src.data[src_base + 36864u];
+    v10 = src.data[src_base + 40960u];
+    v11 = src.data[src_base + 45056u];
+    v12 = src.data[src_base + 49152u];
+    v13 = src.data[src_base + 53248u];
+    v14 = src.data[src_base + 57344u];
+    v15 = src.data[src_base + 61440u];
   }
   uint k = (j & 255u);
   uint m0 = (q + 0u) * k;
-  v0 = twiddle_mul(v0, cmul(tw[480u + (m0 & 255u)], tw[736u + (m0 >> 8u)]));
+  v0 = twiddle_mul(v0, cmul(tw.data[480u + (m0 & 255u)], tw.data[736u + (m0 >> 8u)]));
   uint m1 = (q + 16u) * k;
-  v1 = twiddle_mul(v1, cmul(tw[480u + (m1 & 255u)], tw[736u + (m1 >> 8u)]));
+  v1 = twiddle_mul(v1, cmul(tw.data[480u + (m1 & 255u)], tw.data[736u + (m1 >> 8u)]));
   uint m2 = (q + 32u) * k;
-  v2 = twiddle_mul(v2, cmul(tw[480u + (m2 & 255u)], tw[736u + (m2 >> 8u)]));
+  v2 = twiddle_mul(v2, cmul(tw.data[480u + (m2 & 255u)], tw.data[736u + (m2 >> 8u)]));
   uint m3 = (q + 48u) * k;
-  v3 = twiddle_mul(v3, cmul(tw[480u + (m3 & 255u)], tw[736u + (m3 >> 8u)]));
+  v3 = twiddle_mul(v3, cmul(tw.data[480u + (m3 & 255u)], tw.data[736u + (m3 >> 8u)]));
   uint m4 = (q + 64u) * k;
-  v4 = twiddle_mul(v4, cmul(tw[480u + (m4 & 255u)], tw[736u + (m4 >> 8u)]));
+  v4 = twiddle_mul(v4, cmul(tw.data[480u + (m4 & 255u)], tw.data[736u + (m4 >> 8u)]));
   uint m5 = (q + 80u) * k;
-  v5 = twiddle_mul(v5, cmul(tw[480u + (m5 & 255u)], tw[736u + (m5 >> 8u)]));
+  v5 = twiddle_mul(v5, cmul(tw.data[480u + (m5 & 255u)], tw.data[736u + (m5 >> 8u)]));
   uint m6 = (q + 96u) * k;
-  v6 = twiddle_mul(v6, cmul(tw[480u + (m6 & 255u)], tw[736u + (m6 >> 8u)]));
+  v6 = twiddle_mul(v6, cmul(tw.data[480u + (m6 & 255u)], tw.data[736u + (m6 >> 8u)]));
   uint m7 = (q + 112u) * k;
-  v7 = twiddle_mul(v7, cmul(tw[480u + (m7 & 255u)], tw[736u + (m7 >> 8u)]));
+  v7 = twiddle_mul(v7, cmul(tw.data[480u + (m7 & 255u)], tw.data[736u + (m7 >> 8u)]));
   uint m8 = (q + 128u) * k;
-  v8 = twiddle_mul(v8, cmul(tw[480u + (m8 & 255u)], tw[736u + (m8 >> 8u)]));
+  v8 = twiddle_mul(v8, cmul(tw.data[480u + (m8 & 255u)], tw.data[736u + (m8 >> 8u)]));
   uint m9 = (q + 144u) * k;
-  v9 = twiddle_mul(v9, cmul(tw[480u + (m9 & 255u)], tw[736u + (m9 >> 8u)]));
+  v9 = twiddle_mul(v9, cmul(tw.data[480u + (m9 & 255u)], tw.data[736u + (m9 >> 8u)]));
   uint m10 = (q + 160u) * k;
-  v10 = twiddle_mul(v10, cmul(tw[480u + (m10 & 255u)], tw[736u + (m10 >> 8u)]));
+  v10 = twiddle_mul(v10, cmul(tw.data[480u + (m10 & 255u)], tw.data[736u + (m10 >> 8u)]));
   uint m11 = (q + 176u) * k;
-  v11 = twiddle_mul(v11, cmul(tw[480u + (m11 & 255u)], tw[736u + (m11 >> 8u)]));
+  v11 = twiddle_mul(v11, cmul(tw.data[480u + (m11 & 255u)], tw.data[736u + (m11 >> 8u)]));
   uint m12 = (q + 192u) * k;
-  v12 = twiddle_mul(v12, cmul(tw[480u + (m12 & 255u)], tw[736u + (m12 >> 8u)]));
+  v12 = twiddle_mul(v12, cmul(tw.data[480u + (m12 & 255u)], tw.data[736u + (m12 >> 8u)]));
   uint m13 = (q + 208u) * k;
-  v13 = twiddle_mul(v13, cmul(tw[480u + (m13 & 255u)], tw[736u + (m13 >> 8u)]));
+  v13 = twiddle_mul(v13, cmul(tw.data[480u + (m13 & 255u)], tw.data[736u + (m13 >> 8u)]));
   uint m14 = (q + 224u) * k;
-  v14 = twiddle_mul(v14, cmul(tw[480u + (m14 & 255u)], tw[736u + (m14 >> 8u)]));
+  v14 = twiddle_mul(v14, cmul(tw.data[480u + (m14 & 255u)], tw.data[736u + (m14 >> 8u)]));
   uint m15 = (q + 240u) * k;
-  v15 = twiddle_mul(v15, cmul(tw[480u + (m15 & 255u)], tw[736u + (m15 >> 8u)]));
+  v15 = twiddle_mul(v15, cmul(tw.data[480u + (m15 & 255u)], tw.data[736u + (m15 >> 8u)]));
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   // exchange 0 -> 1
@@ -364,40 +364,40 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 + 240u]);
-  v2 = twiddle_mul(v2, tw[k1_0 + 256u]);
-  v3 = twiddle_mul(v3, tw[k1_0 + 272u]);
-  v4 = twiddle_mul(v4, tw[k1_0 + 288u]);
-  v5 = twiddle_mul(v5, tw[k1_0 + 304u]);
-  v6 = twiddle_mul(v6, tw[k1_0 + 320u]);
-  v7 = twiddle_mul(v7, tw[k1_0 + 336u]);
-  v8 = twiddle_mul(v8, tw[k1_0 + 352u]);
-  v9 = twiddle_mul(v9, tw[k1_0 + 368u]);
-  v10 = twiddle_mul(v10, tw[k1_0 + 384u]);
-  v11 = twiddle_mul(v11, tw[k1_0 + 400u]);
-  v12 = twiddle_mul(v12, tw[k1_0 + 416u]);
-  v13 = twiddle_mul(v13, tw[k1_0 + 432u]);
-  v14 = twiddle_mul(v14, tw[k1_0 + 448u]);
-  v15 = twiddle_mul(v15, tw[k1_0 + 464u]);
+  v1 = twiddle_mul(v1, tw.data[k1_0 + 240u]);
+  v2 = twiddle_mul(v2, tw.data[k1_0 + 256u]);
+  v3 = twiddle_mul(v3, tw.data[k1_0 + 272u]);
+  v4 = twiddle_mul(v4, tw.data[k1_0 + 288u]);
+  v5 = twiddle_mul(v5, tw.data[k1_0 + 304u]);
+  v6 = twiddle_mul(v6, tw.data[k1_0 + 320u]);
+  v7 = twiddle_mul(v7, tw.data[k1_0 + 336u]);
+  v8 = twiddle_mul(v8, tw.data[k1_0 + 352u]);
+  v9 = twiddle_mul(v9, tw.data[k1_0 + 368u]);
+  v10 = twiddle_mul(v10, tw.data[k1_0 + 384u]);
+  v11 = twiddle_mul(v11, tw.data[k1_0 + 400u]);
+  v12 = twiddle_mul(v12, tw.data[k1_0 + 416u]);
+  v13 = twiddle_mul(v13, tw.data[k1_0 + 432u]);
+  v14 = twiddle_mul(v14, tw.data[k1_0 + 448u]);
+  v15 = twiddle_mul(v15, tw.data[k1_0 + 464u]);
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + ((j >> 8u) << 16u) + (j & 255u) + (q << 8u);
-    dst[dst_base + 0u] = v0;
-    dst[dst_base + 4096u] = v1;
-    dst[dst_base + 8192u] = v2;
-    dst[dst_base + 12288u] = v3;
-    dst[dst_base + 16384u] = v4;
-    dst[dst_base + 20480u] = v5;
-    dst[dst_base + 24576u] = v6;
-    dst[dst_base + 28672u] = v7;
-    dst[dst_base + 32768u] = v8;
-    dst[dst_base + 36864u] = v9;
-    dst[dst_base + 40960u] = v10;
-    dst[dst_base + 45056u] = v11;
-    dst[dst_base + 49152u] = v12;
-    dst[dst_base + 53248u] = v13;
-    dst[dst_base + 57344u] = v14;
-    dst[dst_base + 61440u] = v15;
+    dst.data[dst_base + 0u] = v0;
+    dst.data[dst_base + 4096u] = v1;
+    dst.data[dst_base + 8192u] = v2;
+    dst.data[dst_base + 12288u] = v3;
+    dst.data[dst_base + 16384u] = v4;
+    dst.data[dst_base + 20480u] = v5;
+    dst.data[dst_base + 24576u] = v6;
+    dst.data[dst_base + 28672u] = v7;
+    dst.data[dst_base + 32768u] = v8;
+    dst.data[dst_base + 36864u] = v9;
+    dst.data[dst_base + 40960u] = v10;
+    dst.data[dst_base + 45056u] = v11;
+    dst.data[dst_base + 49152u] = v12;
+    dst.data[dst_base + 53248u] = v13;
+    dst.data[dst_base + 57344u] = v14;
+    dst.data[dst_base + 61440u] = v15;
   }
 
 }

@@ -5,9 +5,9 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
-layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 tw[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
+layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -238,22 +238,22 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 4096u];
-    v2 = src[src_base + 8192u];
-    v3 = src[src_base + 12288u];
-    v4 = src[src_base + 16384u];
-    v5 = src[src_base + 20480u];
-    v6 = src[src_base + 24576u];
-    v7 = src[src_base + 28672u];
-    v8 = src[src_base + 32768u];
-    v9 = src[src_base + 36864u];
-    v10 = src[src_base + 40960u];
-    v11 = src[src_base + 45056u];
-    v12 = src[src_base + 49152u];
-    v13 = src[src_base + 53248u];
-    v14 = src[src_base + 57344u];
-    v15 = src[src_base + 61440u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 4096u];
+    v2 = src.data[src_base + 8192u];
+    v3 = src.data[src_base + 12288u];
+    v4 = src.data[src_base + 16384u];
+    v5 = src.data[src_base + 20480u];
+    v6 = src.data[src_base + 24576u];
+    v7 = src.data[src_base + 28672u];
+    v8 = src.data[src_base + 32768u];
+    v9 = src.data[src_base + 36864u];
+    v10 = src.data[src_base + 40960u];
+    v11 = src.data[src_base + 45056u];
+    v12 = src.data[src_base + 49152u];
+    v13 = src.data[src_base + 53248u];
+    v14 = src.data[src_base + 57344u];
+    v15 = src.data[src_base + 61440u];
   }
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
@@ -331,21 +331,21 @@ void main() {
   // stage 1: radix 16, stride 16
   uint j1_0 = q;
   uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw[k1_0 + 0u]);
-  v2 = twiddle_mul(v2, tw[k1_0 + 16u]);
-  v3 = twiddle_mul(v3, tw[k1_0 + 32u]);
-  v4 = twiddle_mul(v4, tw[k1_0 + 48u]);
-  v5 = twiddle_mul(v5, tw[k1_0 + 64u]);
-  v6 = twiddle_mul(v6, tw[k1_0 + 80u]);
-  v7 = twiddle_mul(v7, tw[k1_0 + 96u]);
-  v8 = twiddle_mul(v8, tw[k1_0 + 112u]);
-  v9 = twiddle_mul(v9, tw[k1_0 + 128u]);
-  v10 = twiddle_mul(v10, tw[k1_0 + 144u]);
-  v11 = twiddle_mul(v11, tw[k1_0 + 160u]);
-  v12 = twiddle_mul(v12, tw[k1_0 + 176u]);
-  v13 = twiddle_mul(v13, tw[k1_0 + 192u]);
-  v14 = twiddle_mul(v14, tw[k1_0 + 208u]);
-  v15 = twiddle_mul(v15, tw[k1_0 + 224u]);
+  v1 = twiddle_mul(v1, tw.data[k1_0 + 0u]);
+  v2 = twiddle_mul(v2, tw.data[k1_0 + 16u]);
+  v3 = twiddle_mul(v3, tw.data[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, tw.data[k1_0 + 48u]);
+  v5 = twiddle_mul(v5, tw.data[k1_0 + 64u]);
+  v6 = twiddle_mul(v6, tw.data[k1_0 + 80u]);
+  v7 = twiddle_mul(v7, tw.data[k1_0 + 96u]);
+  v8 = twiddle_mul(v8, tw.data[k1_0 + 112u]);
+  v9 = twiddle_mul(v9, tw.data[k1_0 + 128u]);
+  v10 = twiddle_mul(v10, tw.data[k1_0 + 144u]);
+  v11 = twiddle_mul(v11, tw.data[k1_0 + 160u]);
+  v12 = twiddle_mul(v12, tw.data[k1_0 + 176u]);
+  v13 = twiddle_mul(v13, tw.data[k1_0 + 192u]);
+  v14 = twiddle_mul(v14, tw.data[k1_0 + 208u]);
+  v15 = twiddle_mul(v15, tw.data[k1_0 + 224u]);
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   // store through shared memory: the workgroup's columns become contiguous rows
   memoryBarrierShared();
@@ -424,22 +424,22 @@ void main() {
   uint b0 = (g0 >> 8u);
   if (b0 < params.batch) {
     uint dst_base = b0 * params.dst_stride + ((g0 & 255u) << 8u);
-    dst[dst_base + t] = v0;
-    dst[dst_base + t + 256u] = v1;
-    dst[dst_base + t + 512u] = v2;
-    dst[dst_base + t + 768u] = v3;
-    dst[dst_base + t + 1024u] = v4;
-    dst[dst_base + t + 1280u] = v5;
-    dst[dst_base + t + 1536u] = v6;
-    dst[dst_base + t + 1792u] = v7;
-    dst[dst_base + t + 2048u] = v8;
-    dst[dst_base + t + 2304u] = v9;
-    dst[dst_base + t + 2560u] = v10;
-    dst[dst_base + t + 2816u] = v11;
-    dst[dst_base + t + 3072u] = v12;
-    dst[dst_base + t + 3328u] = v13;
-    dst[dst_base + t + 3584u] = v14;
-    dst[dst_base + t + 3840u] = v15;
+    dst.data[dst_base + t] = v0;
+    dst.data[dst_base + t + 256u] = v1;
+    dst.data[dst_base + t + 512u] = v2;
+    dst.data[dst_base + t + 768u] = v3;
+    dst.data[dst_base + t + 1024u] = v4;
+    dst.data[dst_base + t + 1280u] = v5;
+    dst.data[dst_base + t + 1536u] = v6;
+    dst.data[dst_base + t + 1792u] = v7;
+    dst.data[dst_base + t + 2048u] = v8;
+    dst.data[dst_base + t + 2304u] = v9;
+    dst.data[dst_base + t + 2560u] = v10;
+    dst.data[dst_base + t + 2816u] = v11;
+    dst.data[dst_base + t + 3072u] = v12;
+    dst.data[dst_base + t + 3328u] = v13;
+    dst.data[dst_base + t + 3584u] = v14;
+    dst.data[dst_base + t + 3840u] = v15;
   }
 
 }

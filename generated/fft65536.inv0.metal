@@ -14,22 +14,22 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Twiddles
 {
-    float2 tw[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& _926 [[buffer(0)]], device Dst& _2487 [[buffer(1)]], const device Twiddles& _1673 [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float sh[4112];
     uint _865 = gl_LocalInvocationID.x & 15u;
@@ -56,22 +56,22 @@ kernel void main0(const device Src& _926 [[buffer(0)]], device Dst& _2487 [[buff
     float2 _5146;
     if (_878 < params.batch)
     {
-        _5146 = _926.src[_901 + 61440u];
-        _5145 = _926.src[_901 + 57344u];
-        _5144 = _926.src[_901 + 53248u];
-        _5143 = _926.src[_901 + 49152u];
-        _5142 = _926.src[_901 + 45056u];
-        _5141 = _926.src[_901 + 40960u];
-        _5140 = _926.src[_901 + 36864u];
-        _5139 = _926.src[_901 + 32768u];
-        _5138 = _926.src[_901 + 28672u];
-        _5137 = _926.src[_901 + 24576u];
-        _5136 = _926.src[_901 + 20480u];
-        _5135 = _926.src[_901 + 16384u];
-        _5134 = _926.src[_901 + 12288u];
-        _5133 = _926.src[_901 + 8192u];
-        _5132 = _926.src[_901 + 4096u];
-        _5131 = _926.src[_901];
+        _5146 = src.data[_901 + 61440u];
+        _5145 = src.data[_901 + 57344u];
+        _5144 = src.data[_901 + 53248u];
+        _5143 = src.data[_901 + 49152u];
+        _5142 = src.data[_901 + 45056u];
+        _5141 = src.data[_901 + 40960u];
+        _5140 = src.data[_901 + 36864u];
+        _5139 = src.data[_901 + 32768u];
+        _5138 = src.data[_901 + 28672u];
+        _5137 = src.data[_901 + 24576u];
+        _5136 = src.data[_901 + 20480u];
+        _5135 = src.data[_901 + 16384u];
+        _5134 = src.data[_901 + 12288u];
+        _5133 = src.data[_901 + 8192u];
+        _5132 = src.data[_901 + 4096u];
+        _5131 = src.data[_901];
     }
     else
     {
@@ -320,65 +320,65 @@ kernel void main0(const device Src& _926 [[buffer(0)]], device Dst& _2487 [[buff
     sh[_1229] = _2948 - _3269;
     threadgroup_barrier(mem_flags::mem_threadgroup);
     uint _1669 = _869 & 15u;
-    float _3353 = -_1673.tw[_1669].y;
-    float _3369 = fma(_1249, _1673.tw[_1669].x, -(sh[_1247] * _3353));
-    float _3380 = fma(_1249, _3353, sh[_1247] * _1673.tw[_1669].x);
+    float _3353 = -tw.data[_1669].y;
+    float _3369 = fma(_1249, tw.data[_1669].x, -(sh[_1247] * _3353));
+    float _3380 = fma(_1249, _3353, sh[_1247] * tw.data[_1669].x);
     uint _1683 = _1669 + 16u;
-    float _3390 = -_1673.tw[_1683].y;
-    float _3406 = fma(_1258, _1673.tw[_1683].x, -(sh[_1256] * _3390));
-    float _3417 = fma(_1258, _3390, sh[_1256] * _1673.tw[_1683].x);
+    float _3390 = -tw.data[_1683].y;
+    float _3406 = fma(_1258, tw.data[_1683].x, -(sh[_1256] * _3390));
+    float _3417 = fma(_1258, _3390, sh[_1256] * tw.data[_1683].x);
     uint _1691 = _1669 + 32u;
-    float _3427 = -_1673.tw[_1691].y;
-    float _3443 = fma(_1267, _1673.tw[_1691].x, -(sh[_1265] * _3427));
-    float _3454 = fma(_1267, _3427, sh[_1265] * _1673.tw[_1691].x);
+    float _3427 = -tw.data[_1691].y;
+    float _3443 = fma(_1267, tw.data[_1691].x, -(sh[_1265] * _3427));
+    float _3454 = fma(_1267, _3427, sh[_1265] * tw.data[_1691].x);
     uint _1699 = _1669 + 48u;
-    float _3464 = -_1673.tw[_1699].y;
-    float _3480 = fma(_1276, _1673.tw[_1699].x, -(sh[_1274] * _3464));
-    float _3491 = fma(_1276, _3464, sh[_1274] * _1673.tw[_1699].x);
+    float _3464 = -tw.data[_1699].y;
+    float _3480 = fma(_1276, tw.data[_1699].x, -(sh[_1274] * _3464));
+    float _3491 = fma(_1276, _3464, sh[_1274] * tw.data[_1699].x);
     uint _1707 = _1669 + 64u;
-    float _3501 = -_1673.tw[_1707].y;
-    float _3517 = fma(_1285, _1673.tw[_1707].x, -(sh[_1283] * _3501));
-    float _3528 = fma(_1285, _3501, sh[_1283] * _1673.tw[_1707].x);
+    float _3501 = -tw.data[_1707].y;
+    float _3517 = fma(_1285, tw.data[_1707].x, -(sh[_1283] * _3501));
+    float _3528 = fma(_1285, _3501, sh[_1283] * tw.data[_1707].x);
     uint _1715 = _1669 + 80u;
-    float _3538 = -_1673.tw[_1715].y;
-    float _3554 = fma(_1294, _1673.tw[_1715].x, -(sh[_1292] * _3538));
-    float _3565 = fma(_1294, _3538, sh[_1292] * _1673.tw[_1715].x);
+    float _3538 = -tw.data[_1715].y;
+    float _3554 = fma(_1294, tw.data[_1715].x, -(sh[_1292] * _3538));
+    float _3565 = fma(_1294, _3538, sh[_1292] * tw.data[_1715].x);
     uint _1723 = _1669 + 96u;
-    float _3575 = -_1673.tw[_1723].y;
-    float _3591 = fma(_1303, _1673.tw[_1723].x, -(sh[_1301] * _3575));
-    float _3602 = fma(_1303, _3575, sh[_1301] * _1673.tw[_1723].x);
+    float _3575 = -tw.data[_1723].y;
+    float _3591 = fma(_1303, tw.data[_1723].x, -(sh[_1301] * _3575));
+    float _3602 = fma(_1303, _3575, sh[_1301] * tw.data[_1723].x);
     uint _1731 = _1669 + 112u;
-    float _3612 = -_1673.tw[_1731].y;
-    float _3628 = fma(_1312, _1673.tw[_1731].x, -(sh[_1310] * _3612));
-    float _3639 = fma(_1312, _3612, sh[_1310] * _1673.tw[_1731].x);
+    float _3612 = -tw.data[_1731].y;
+    float _3628 = fma(_1312, tw.data[_1731].x, -(sh[_1310] * _3612));
+    float _3639 = fma(_1312, _3612, sh[_1310] * tw.data[_1731].x);
     uint _1739 = _1669 + 128u;
-    float _3649 = -_1673.tw[_1739].y;
-    float _3665 = fma(_1321, _1673.tw[_1739].x, -(sh[_1319] * _3649));
-    float _3676 = fma(_1321, _3649, sh[_1319] * _1673.tw[_1739].x);
+    float _3649 = -tw.data[_1739].y;
+    float _3665 = fma(_1321, tw.data[_1739].x, -(sh[_1319] * _3649));
+    float _3676 = fma(_1321, _3649, sh[_1319] * tw.data[_1739].x);
     uint _1747 = _1669 + 144u;
-    float _3686 = -_1673.tw[_1747].y;
-    float _3702 = fma(_1330, _1673.tw[_1747].x, -(sh[_1328] * _3686));
-    float _3713 = fma(_1330, _3686, sh[_1328] * _1673.tw[_1747].x);
+    float _3686 = -tw.data[_1747].y;
+    float _3702 = fma(_1330, tw.data[_1747].x, -(sh[_1328] * _3686));
+    float _3713 = fma(_1330, _3686, sh[_1328] * tw.data[_1747].x);
     uint _1755 = _1669 + 160u;
-    float _3723 = -_1673.tw[_1755].y;
-    float _3739 = fma(_1339, _1673.tw[_1755].x, -(sh[_1337] * _3723));
-    float _3750 = fma(_1339, _3723, sh[_1337] * _1673.tw[_1755].x);
+    float _3723 = -tw.data[_1755].y;
+    float _3739 = fma(_1339, tw.data[_1755].x, -(sh[_1337] * _3723));
+    float _3750 = fma(_1339, _3723, sh[_1337] * tw.data[_1755].x);
     uint _1763 = _1669 + 176u;
-    float _3760 = -_1673.tw[_1763].y;
-    float _3776 = fma(_1348, _1673.tw[_1763].x, -(sh[_1346] * _3760));
-    float _3787 = fma(_1348, _3760, sh[_1346] * _1673.tw[_1763].x);
+    float _3760 = -tw.data[_1763].y;
+    float _3776 = fma(_1348, tw.data[_1763].x, -(sh[_1346] * _3760));
+    float _3787 = fma(_1348, _3760, sh[_1346] * tw.data[_1763].x);
     uint _1771 = _1669 + 192u;
-    float _3797 = -_1673.tw[_1771].y;
-    float _3813 = fma(_1357, _1673.tw[_1771].x, -(sh[_1355] * _3797));
-    float _3824 = fma(_1357, _3797, sh[_1355] * _1673.tw[_1771].x);
+    float _3797 = -tw.data[_1771].y;
+    float _3813 = fma(_1357, tw.data[_1771].x, -(sh[_1355] * _3797));
+    float _3824 = fma(_1357, _3797, sh[_1355] * tw.data[_1771].x);
     uint _1779 = _1669 + 208u;
-    float _3834 = -_1673.tw[_1779].y;
-    float _3850 = fma(_1366, _1673.tw[_1779].x, -(sh[_1364] * _3834));
-    float _3861 = fma(_1366, _3834, sh[_1364] * _1673.tw[_1779].x);
+    float _3834 = -tw.data[_1779].y;
+    float _3850 = fma(_1366, tw.data[_1779].x, -(sh[_1364] * _3834));
+    float _3861 = fma(_1366, _3834, sh[_1364] * tw.data[_1779].x);
     uint _1787 = _1669 + 224u;
-    float _3871 = -_1673.tw[_1787].y;
-    float _3887 = fma(_1375, _1673.tw[_1787].x, -(sh[_1373] * _3871));
-    float _3898 = fma(_1375, _3871, sh[_1373] * _1673.tw[_1787].x);
+    float _3871 = -tw.data[_1787].y;
+    float _3887 = fma(_1375, tw.data[_1787].x, -(sh[_1373] * _3871));
+    float _3898 = fma(_1375, _3871, sh[_1373] * tw.data[_1787].x);
     float _4073 = _1240 + _3628;
     float _4078 = sh[_1238] + _3639;
     float _4083 = _1240 - _3628;
@@ -578,22 +578,22 @@ kernel void main0(const device Src& _926 [[buffer(0)]], device Dst& _2487 [[buff
     if (_2467 < params.batch)
     {
         uint _2490 = ((_2467 * params.dst_stride) + ((_872 & 255u) << 8u)) + gl_LocalInvocationID.x;
-        _2487.dst[_2490] = float2(_1978, sh[_1976]);
-        _2487.dst[_2490 + 256u] = float2(_1990, sh[_1988]);
-        _2487.dst[_2490 + 512u] = float2(_2002, sh[_2000]);
-        _2487.dst[_2490 + 768u] = float2(_2014, sh[_2012]);
-        _2487.dst[_2490 + 1024u] = float2(_2026, sh[_2024]);
-        _2487.dst[_2490 + 1280u] = float2(_2038, sh[_2036]);
-        _2487.dst[_2490 + 1536u] = float2(_2050, sh[_2048]);
-        _2487.dst[_2490 + 1792u] = float2(_2062, sh[_2060]);
-        _2487.dst[_2490 + 2048u] = float2(_2074, sh[_2072]);
-        _2487.dst[_2490 + 2304u] = float2(_2086, sh[_2084]);
-        _2487.dst[_2490 + 2560u] = float2(_2098, sh[_2096]);
-        _2487.dst[_2490 + 2816u] = float2(_2110, sh[_2108]);
-        _2487.dst[_2490 + 3072u] = float2(_2122, sh[_2120]);
-        _2487.dst[_2490 + 3328u] = float2(_2134, sh[_2132]);
-        _2487.dst[_2490 + 3584u] = float2(_2146, sh[_2144]);
-        _2487.dst[_2490 + 3840u] = float2(_2158, sh[_2156]);
+        dst.data[_2490] = float2(_1978, sh[_1976]);
+        dst.data[_2490 + 256u] = float2(_1990, sh[_1988]);
+        dst.data[_2490 + 512u] = float2(_2002, sh[_2000]);
+        dst.data[_2490 + 768u] = float2(_2014, sh[_2012]);
+        dst.data[_2490 + 1024u] = float2(_2026, sh[_2024]);
+        dst.data[_2490 + 1280u] = float2(_2038, sh[_2036]);
+        dst.data[_2490 + 1536u] = float2(_2050, sh[_2048]);
+        dst.data[_2490 + 1792u] = float2(_2062, sh[_2060]);
+        dst.data[_2490 + 2048u] = float2(_2074, sh[_2072]);
+        dst.data[_2490 + 2304u] = float2(_2086, sh[_2084]);
+        dst.data[_2490 + 2560u] = float2(_2098, sh[_2096]);
+        dst.data[_2490 + 2816u] = float2(_2110, sh[_2108]);
+        dst.data[_2490 + 3072u] = float2(_2122, sh[_2120]);
+        dst.data[_2490 + 3328u] = float2(_2134, sh[_2132]);
+        dst.data[_2490 + 3584u] = float2(_2146, sh[_2144]);
+        dst.data[_2490 + 3840u] = float2(_2158, sh[_2156]);
     }
 }
 

@@ -147,3 +147,52 @@ TEST_CASE("gpu suite: HLSL compiled back to SPIR-V computes what the GLSL path c
   }
   CHECK(checked == static_cast<int>(m.kernels.size()));
 }
+
+TEST_CASE("gpu suite: HLSL laid out within D3D12's 32 KB runs with the manifest's per-target dispatch",
+          "[gpu][suite][hlsl][targets]") {
+  // Planned at 48 KB, these kernels' Vulkan passes exceed lavapipe's 32 KB of shared memory; their
+  // HLSL was laid out within 32 KB, and the manifest says how to dispatch it.
+  const fs::path dir = fs::temp_directory_path() / ("fftgen_targets_" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  const fs::path plan = dir / "targets.json";
+  std::ofstream(plan) << R"({"kernels": [{"name": "big", "shape": [[1024], [4096], [64, 1024]],
+                                          "shared_memory_bytes": 49152}], "targets": ["spirv", "hlsl"]})";
+  const std::string cmd = std::string("\"") + FFTGEN_CLI + "\" \"" + plan.string() + "\" -q -o \"" + (dir / "out").string() + "\"";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  Manifest m = load_manifest(dir / "out");
+  const auto doc = nlohmann::json::parse(read_text(dir / "out" / "manifest.json"));
+  Device& device = suite_device();
+  drain_validation(device);
+  int overridden = 0;
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    KernelInfo k = m.kernels[i];
+    INFO("kernel " << k.name);
+    for (Direction d : k.directions) {
+      auto& passes = d == Direction::forward ? k.forward : k.inverse;
+      const auto& json_passes = doc["kernels"][i][to_string(d)];
+      for (size_t p = 0; p < passes.size(); ++p) {
+        if (!json_passes[p].contains("targets")) continue;
+        const auto& t = json_passes[p]["targets"]["hlsl"];
+        passes[p].local_size[0] = t["local_size"][0];
+        passes[p].columns_per_workgroup = t["dispatch"]["columns_per_workgroup"];
+        passes[p].shared_memory_bytes = t["shared_memory_bytes"];
+        ++overridden;
+      }
+    }
+    const ShaderLoader from_hlsl = [&m](const KernelInfo& kernel, const PassInfo& p) {
+      ShaderCode code;
+      code.spirv = fftgen::compile_hlsl_to_spirv(read_text(m.directory / p.files.at("hlsl")), "main",
+                                                 kernel.name + "." + p.name + ".hlsl");
+      return code;
+    };
+    VerifyOptions o;
+    o.batches = {1, 5};
+    o.loader = from_hlsl;
+    const VerifyResult r = verify_kernel(device, m, k, o);
+    INFO(format_verify_table({r}));
+    CHECK(r.pass);
+    CHECK(drain_validation(device).empty());
+  }
+  CHECK(overridden >= 6);
+  fs::remove_all(dir);
+}

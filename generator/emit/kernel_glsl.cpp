@@ -106,7 +106,7 @@ struct PassPrinter {
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (pass.twiddles == TwiddleSource::table)
-      return fmt::format("tw[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.stride);
+      return fmt::format("tw.data[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.stride);
     return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.stride} * stage.radix));
   }
 
@@ -128,7 +128,7 @@ struct PassPrinter {
     }
     return base + " + " + im.mul("q", view.element_stride);
   }
-  std::string view_name(const View& view) const { return std::string(view.binding.slot.name); }
+  std::string view_name(const View& view) const { return std::string(view.binding.slot.name) + ".data"; }
 
   void print_indices() {
     const uint32_t c = fft.columns_per_workgroup;
@@ -153,7 +153,7 @@ struct PassPrinter {
   // W_N^k of an r2c kernel's separation (N = 2M), k = q + offset: from the table or computed.
   std::string real_twiddle(uint32_t offset) const {
     if (pass.twiddles == TwiddleSource::table)
-      return fmt::format("tw[{}u + q]", pass.real_twiddle_offset + offset);
+      return fmt::format("tw.data[{}u + q]", pass.real_twiddle_offset + offset);
     return fmt::format("twiddle(q + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.size}));
   }
 
@@ -205,7 +205,7 @@ struct PassPrinter {
       body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
       std::string w;
       if (pass.twiddles == TwiddleSource::table)
-        w = fmt::format("cmul(tw[{}u + {}], tw[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
+        w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
                         im.div(m, t.lo_count));
       else
         w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{fft.stride} * fft.size));
@@ -321,6 +321,10 @@ struct PassPrinter {
   void print_partner_exchange() {
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
+    if (t == 1) {  // one invocation holds the whole transform
+      for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 p{} = {};", e, v((e_count - e) % e_count)));
+      return;
+    }
     body.line("// exchange: each value meets its mirror Z[M - k]");
     std::vector<WriteGroup> writes(fft.exchange_rounds());
     std::vector<Read> reads;
@@ -414,14 +418,20 @@ struct PassPrinter {
   }
 };
 
-// The GLSL declarations of a pass's interface (kSourceSlot..., kPushConstants).
-std::string interface_glsl(const PassProgram& pass) {
+// The GLSL declarations of a pass's interface (kSourceSlot..., kPushConstants). For the text
+// targets (`text_targets`) a pass that reads the buffer it writes declares binding 0 writable too:
+// D3D12 forbids binding one resource as an SRV and a UAV in one dispatch, while two UAVs of it are
+// allowed. SPIR-V keeps it read-only, which lets Vulkan drivers use their read-only load path.
+std::string interface_glsl(const PassProgram& pass, bool text_targets) {
   std::string out =
       "// Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads\n"
       "// exactly the elements it writes, and reads them all before it writes.\n";
-  for (const PassBinding& b : pass.bindings)
-    out += fmt::format("layout(set = 0, binding = {}) {} buffer {} {{ vec2 {}[]; }};\n", b.slot.binding,
-                       b.slot.access == Access::read ? "readonly" : "writeonly", b.slot.block, b.slot.name);
+  for (const PassBinding& b : pass.bindings) {
+    const bool writable = b.slot.access == Access::write || (text_targets && pass.in_place() && b.slot.binding == 0);
+    const char* qualifier = b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ";
+    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ vec2 data[]; }} {};\n", b.slot.binding,
+                       qualifier, b.slot.block, b.slot.name);
+  }
   out += "\nlayout(push_constant) uniform Params {\n";
   size_t width = 0;
   for (const PushConstantSlot& pc : kPushConstants) width = std::max(width, pc.name.size());
@@ -438,7 +448,7 @@ std::string generated_header(const std::string& plan_source, const KernelSpec& s
                      plan_source, spec.name, pass);
 }
 
-std::string emit_pass_glsl(const PassProgram& pass, const std::string& header) {
+std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets) {
   PassPrinter printer(pass);
   printer.print_indices();
   printer.print_load();
@@ -471,7 +481,7 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header) {
                        pass.n, to_string(pass.direction), "FFT", pass.index + 1, pass.count, fft.size, stages,
                        fft.stride, fft.columns_per_workgroup, to_string(pass.index_math), to_string(pass.twiddles)));
   data.set("workgroup_size", std::to_string(fft.workgroup_size));
-  data.set("interface", interface_glsl(pass));
+  data.set("interface", interface_glsl(pass, text_targets));
   data.set("computed_twiddles", pass.twiddles == TwiddleSource::computed);
   data.set("shared_type", fft.shared.split ? "float" : "vec2");
   if (fft.shared.elements() > 0) data.set("shared_elements", std::to_string(fft.shared.elements()));

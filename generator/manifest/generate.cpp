@@ -63,7 +63,46 @@ json push_constant_binding(const Plan& plan) {
   return where;
 }
 
-json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass, const CompiledShader& shader) {
+// D3D12 caps groupshared memory at 32 KB per thread group, as Metal caps threadgroup memory.
+constexpr uint32_t kTextTargetSharedBytes = 32768;
+
+// The passes the HLSL and MSL are written from: the kernel's own, or, where a pass uses more shared
+// memory than D3D12 and Metal allow, the kernel laid out again within that limit. Its passes must
+// line up with the Vulkan kernel's one for one and read the same twiddle table, so that one
+// manifest pass describes every target's file (each target's local size, dispatch and shared
+// memory are stated where they differ); otherwise the plan is refused for those targets.
+KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, const KernelProgram& program) {
+  if (!wants(plan, Target::hlsl) && !wants(plan, Target::msl)) return program;
+  uint32_t most = 0;
+  std::string which;
+  for (Direction d : directions_of(spec.direction))
+    for (const PassProgram& pass : program.passes(d))
+      if (pass.fft.shared_bytes() > most) most = pass.fft.shared_bytes(), which = pass.name;
+  if (most <= kTextTargetSharedBytes) return program;
+  KernelSpec limited = spec;
+  limited.shared_memory_bytes = kTextTargetSharedBytes;
+  const std::string refusal = fmt::format(
+      "kernel '{}': pass {} uses {} bytes of shared memory (shared_memory_bytes={}); D3D12 and Metal allow {} per "
+      "workgroup, ", spec.name, which, most, spec.shared_memory_bytes, kTextTargetSharedBytes);
+  const std::string remedy = "; drop hlsl and msl from the targets, or set shared_memory_bytes to at most 32768";
+  KernelProgram limited_program;
+  try {
+    limited_program = make_program(limited);
+  } catch (const PlanError& e) {
+    throw PlanError(refusal + "and within that the kernel cannot be laid out (" + e.what() + ")" + remedy);
+  }
+  for (Direction d : directions_of(spec.direction))
+    if (limited_program.passes(d).size() != program.passes(d).size())
+      throw PlanError(refusal + fmt::format("and within that the {} direction needs {} passes instead of {}",
+                                            to_string(d), limited_program.passes(d).size(), program.passes(d).size()) +
+                      remedy);
+  if (limited_program.layout.twiddles.values() != program.layout.twiddles.values())
+    throw PlanError(refusal + "and within that the kernel needs another twiddle table" + remedy);
+  return limited_program;
+}
+
+json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass, const PassProgram& text_pass,
+               const CompiledShader& shader) {
   const PassLayout& fft = pass.fft;
   json files = json::object(), entry = json::object();
   for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, pass.name, t);
@@ -88,15 +127,20 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
            {"element", to_string(b.element)}, {"size_rule", size_rule(b)}};
     if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
-    if (wants(plan, Target::hlsl))
-      j["hlsl_register"] = fmt::format("{}{}", b.slot.access == Access::read ? 't' : 'u', b.slot.binding);
+    // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
+    const bool uav = b.slot.access == Access::write || (text_pass.in_place() && b.slot.binding == 0);
+    if (wants(plan, Target::hlsl)) {
+      j["hlsl_register"] = fmt::format("{}{}", uav ? 'u' : 't', b.slot.binding);
+      j["hlsl_space"] = "space0";
+      j["hlsl_type"] = uav ? "RWByteAddressBuffer" : "ByteAddressBuffer";
+    }
     if (wants(plan, Target::msl)) j["msl_buffer"] = b.slot.binding;
     bindings.push_back(j);
   }
   json push = json::array();
   for (const PushConstantSlot& pc : kPushConstants)
     push.push_back({{"name", pc.name}, {"offset", pc.offset()}, {"type", "uint32"}});
-  return json{{"name", pass.name},
+  json result{{"name", pass.name},
               {"files", files},
               {"entry_point", entry},
               {"local_size", {fft.workgroup_size, 1, 1}},
@@ -117,6 +161,22 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                push_constant_binding(plan)},
               {"shared_memory_bytes", fft.shared_bytes()},
               {"ops", ops_json(pass.ops())}};
+  // The text targets' layout of this pass, where it differs (their 32 KB shared-memory limit).
+  const PassLayout& text = text_pass.fft;
+  if (text.shared_bytes() != fft.shared_bytes() || text.workgroup_size != fft.workgroup_size ||
+      text.columns_per_workgroup != fft.columns_per_workgroup) {
+    json layout{{"local_size", {text.workgroup_size, 1, 1}},
+                {"dispatch",
+                 {{"batch_scale", text_pass.batch_scale},
+                  {"columns_per_transform", text.columns_per_transform},
+                  {"columns_per_workgroup", text.columns_per_workgroup}}},
+                {"shared_memory_bytes", text.shared_bytes()}};
+    json per_target = json::object();
+    for (Target t : {Target::hlsl, Target::msl})
+      if (wants(plan, t)) per_target[std::string(to_string(t))] = layout;
+    result["targets"] = per_target;
+  }
+  return result;
 }
 
 }  // namespace
@@ -145,6 +205,7 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
   for (const KernelSpec& spec : plan.kernels) {
     if (progress) progress(spec.name);
     const KernelProgram program = make_program(spec);
+    const KernelProgram text_program = text_target_program(plan, spec, program);
     const KernelLayout& layout = program.layout;
     json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
                 {"transform", to_string(spec.transform)}};
@@ -183,11 +244,25 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
     for (Direction d : directions_of(spec.direction)) {
       json passes = json::array();
       codelet::OpCounts total;
-      for (const PassProgram& pass : program.passes(d)) {
+      for (size_t p = 0; p < program.passes(d).size(); ++p) {
+        const PassProgram& pass = program.passes(d)[p];
+        const PassProgram& text_pass = text_program.passes(d)[p];
         // The GLSL carries this line from the template (after #version); SPIR-V is binary.
         const std::string header = generated_header(plan_source, spec, pass.name);
         const std::string glsl = emit_pass_glsl(pass, header);
-        const CompiledShader shader = compile_glsl(glsl, spec.name + "." + pass.name, want_hlsl, want_msl, plan.cross);
+        const std::string text_glsl = emit_pass_glsl(text_pass, header, true);
+        // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
+        const bool same_source = text_glsl == glsl;
+        CompiledShader shader = compile_glsl(glsl, spec.name + "." + pass.name, want_hlsl && same_source,
+                                             want_msl && same_source, plan.cross);
+        if (!same_source && (want_hlsl || want_msl)) {
+          const CompiledShader text = compile_glsl(text_glsl, spec.name + "." + pass.name + " (HLSL/MSL source)",
+                                                   want_hlsl, want_msl, plan.cross);
+          shader.hlsl = text.hlsl;
+          shader.msl = text.msl;
+          shader.hlsl_entry_point = text.hlsl_entry_point;
+          shader.msl_entry_point = text.msl_entry_point;
+        }
         for (Target t : plan.targets) {
           std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
                               : t == Target::glsl ? glsl
@@ -195,7 +270,7 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
                                                   : "// " + header + "\n" + shader.msl;
           out.files.push_back({file_name(spec, pass.name, t), std::move(bytes)});
         }
-        passes.push_back(pass_json(plan, spec, pass, shader));
+        passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
         add_ops(total, pass.ops());
       }
       kernel[std::string(to_string(d))] = passes;

@@ -198,7 +198,6 @@ KernelProgram make_program(const KernelSpec& spec) {
       pass.index_math = spec.index_math;
       pass.n = static_cast<uint32_t>(points);
       pass.real_twiddle_offset = layout.real_twiddle_offset;
-      pass.twiddle_table = table;
       const bool along_x = fft.axis == 0;
       // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows.
       pass.batch_scale = along_x ? ny : 1;
@@ -208,6 +207,10 @@ KernelProgram make_program(const KernelSpec& spec) {
       pass.store.kind = along_x && forward && fft.store_exchange ? (real ? StoreKind::r2c : StoreKind::pair_split)
                         : fft.transposed_store()                  ? StoreKind::transposed
                                                                   : StoreKind::plain;
+      // The table is bound to the passes that read it.
+      bool reads_table = fft.stride > 1 || pass.load.kind == LoadKind::c2r || pass.store.kind == StoreKind::r2c;
+      for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.stride > 1;
+      pass.twiddle_table = table && reads_table;
       // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
       // written, and the buffers' element types.
       auto entry_of = [&](uint64_t per_transform) { return along_x ? per_transform / ny : per_transform; };
@@ -220,7 +223,7 @@ KernelProgram make_program(const KernelSpec& spec) {
       const PassBinding src{kSourceSlot, src_role, element(src_role), reads, reads, "src_stride"};
       const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, writes, "dst_stride"};
       pass.bindings = {src, dst};
-      if (table)
+      if (pass.twiddle_table)
         pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count,
                                  0, ""});
 

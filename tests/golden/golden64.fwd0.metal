@@ -14,17 +14,17 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1027 [[buffer(0)]], device Dst& _1787 [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _977 = gl_LocalInvocationID.x % 4u;
@@ -50,22 +50,22 @@ kernel void main0(const device Src& _1027 [[buffer(0)]], device Dst& _1787 [[buf
     float2 _3783;
     if (_994)
     {
-        _3783 = _1027.src[_1002 + 60u];
-        _3782 = _1027.src[_1002 + 56u];
-        _3781 = _1027.src[_1002 + 52u];
-        _3780 = _1027.src[_1002 + 48u];
-        _3779 = _1027.src[_1002 + 44u];
-        _3778 = _1027.src[_1002 + 40u];
-        _3777 = _1027.src[_1002 + 36u];
-        _3776 = _1027.src[_1002 + 32u];
-        _3775 = _1027.src[_1002 + 28u];
-        _3774 = _1027.src[_1002 + 24u];
-        _3773 = _1027.src[_1002 + 20u];
-        _3772 = _1027.src[_1002 + 16u];
-        _3771 = _1027.src[_1002 + 12u];
-        _3770 = _1027.src[_1002 + 8u];
-        _3769 = _1027.src[_1002 + 4u];
-        _3768 = _1027.src[_1002];
+        _3783 = src.data[_1002 + 60u];
+        _3782 = src.data[_1002 + 56u];
+        _3781 = src.data[_1002 + 52u];
+        _3780 = src.data[_1002 + 48u];
+        _3779 = src.data[_1002 + 44u];
+        _3778 = src.data[_1002 + 40u];
+        _3777 = src.data[_1002 + 36u];
+        _3776 = src.data[_1002 + 32u];
+        _3775 = src.data[_1002 + 28u];
+        _3774 = src.data[_1002 + 24u];
+        _3773 = src.data[_1002 + 20u];
+        _3772 = src.data[_1002 + 16u];
+        _3771 = src.data[_1002 + 12u];
+        _3770 = src.data[_1002 + 8u];
+        _3769 = src.data[_1002 + 4u];
+        _3768 = src.data[_1002];
     }
     else
     {
@@ -362,22 +362,22 @@ kernel void main0(const device Src& _1027 [[buffer(0)]], device Dst& _1787 [[buf
     if (_994)
     {
         uint _1783 = (_986 * params.dst_stride) + _977;
-        _1787.dst[_1783] = float2(_2788 + _2808, _2793 + _2813) * 0.125;
-        _1787.dst[_1783 + 4u] = float2(_3016 + _3036, _3021 + _3041) * 0.125;
-        _1787.dst[_1783 + 8u] = float2(_3244 + _3264, _3249 + _3269) * 0.125;
-        _1787.dst[_1783 + 12u] = float2(_3472 + _3492, _3477 + _3497) * 0.125;
-        _1787.dst[_1783 + 16u] = float2(_2798 + _2823, _2803 - _2818) * 0.125;
-        _1787.dst[_1783 + 20u] = float2(_3026 + _3051, _3031 - _3046) * 0.125;
-        _1787.dst[_1783 + 24u] = float2(_3254 + _3279, _3259 - _3274) * 0.125;
-        _1787.dst[_1783 + 28u] = float2(_3482 + _3507, _3487 - _3502) * 0.125;
-        _1787.dst[_1783 + 32u] = float2(_2788 - _2808, _2793 - _2813) * 0.125;
-        _1787.dst[_1783 + 36u] = float2(_3016 - _3036, _3021 - _3041) * 0.125;
-        _1787.dst[_1783 + 40u] = float2(_3244 - _3264, _3249 - _3269) * 0.125;
-        _1787.dst[_1783 + 44u] = float2(_3472 - _3492, _3477 - _3497) * 0.125;
-        _1787.dst[_1783 + 48u] = float2(_2798 - _2823, _2803 + _2818) * 0.125;
-        _1787.dst[_1783 + 52u] = float2(_3026 - _3051, _3031 + _3046) * 0.125;
-        _1787.dst[_1783 + 56u] = float2(_3254 - _3279, _3259 + _3274) * 0.125;
-        _1787.dst[_1783 + 60u] = float2(_3482 - _3507, _3487 + _3502) * 0.125;
+        dst.data[_1783] = float2(_2788 + _2808, _2793 + _2813) * 0.125;
+        dst.data[_1783 + 4u] = float2(_3016 + _3036, _3021 + _3041) * 0.125;
+        dst.data[_1783 + 8u] = float2(_3244 + _3264, _3249 + _3269) * 0.125;
+        dst.data[_1783 + 12u] = float2(_3472 + _3492, _3477 + _3497) * 0.125;
+        dst.data[_1783 + 16u] = float2(_2798 + _2823, _2803 - _2818) * 0.125;
+        dst.data[_1783 + 20u] = float2(_3026 + _3051, _3031 - _3046) * 0.125;
+        dst.data[_1783 + 24u] = float2(_3254 + _3279, _3259 - _3274) * 0.125;
+        dst.data[_1783 + 28u] = float2(_3482 + _3507, _3487 - _3502) * 0.125;
+        dst.data[_1783 + 32u] = float2(_2788 - _2808, _2793 - _2813) * 0.125;
+        dst.data[_1783 + 36u] = float2(_3016 - _3036, _3021 - _3041) * 0.125;
+        dst.data[_1783 + 40u] = float2(_3244 - _3264, _3249 - _3269) * 0.125;
+        dst.data[_1783 + 44u] = float2(_3472 - _3492, _3477 - _3497) * 0.125;
+        dst.data[_1783 + 48u] = float2(_2798 - _2823, _2803 + _2818) * 0.125;
+        dst.data[_1783 + 52u] = float2(_3026 - _3051, _3031 + _3046) * 0.125;
+        dst.data[_1783 + 56u] = float2(_3254 - _3279, _3259 + _3274) * 0.125;
+        dst.data[_1783 + 60u] = float2(_3482 - _3507, _3487 + _3502) * 0.125;
     }
 }
 

@@ -5,8 +5,8 @@ layout(local_size_x = 128, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -261,22 +261,22 @@ void main() {
   vec2 v14 = vec2(0.0);
   vec2 v15 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 4u];
-    v2 = src[src_base + 8u];
-    v3 = src[src_base + 12u];
-    v4 = src[src_base + 16u];
-    v5 = src[src_base + 20u];
-    v6 = src[src_base + 24u];
-    v7 = src[src_base + 28u];
-    v8 = src[src_base + 32u];
-    v9 = src[src_base + 36u];
-    v10 = src[src_base + 40u];
-    v11 = src[src_base + 44u];
-    v12 = src[src_base + 48u];
-    v13 = src[src_base + 52u];
-    v14 = src[src_base + 56u];
-    v15 = src[src_base + 60u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 4u];
+    v2 = src.data[src_base + 8u];
+    v3 = src.data[src_base + 12u];
+    v4 = src.data[src_base + 16u];
+    v5 = src.data[src_base + 20u];
+    v6 = src.data[src_base + 24u];
+    v7 = src.data[src_base + 28u];
+    v8 = src.data[src_base + 32u];
+    v9 = src.data[src_base + 36u];
+    v10 = src.data[src_base + 40u];
+    v11 = src.data[src_base + 44u];
+    v12 = src.data[src_base + 48u];
+    v13 = src.data[src_base + 52u];
+    v14 = src.data[src_base + 56u];
+    v15 = src.data[src_base + 60u];
   }
   // stage 0: radix 16, stride 1
   radix16_inv(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
@@ -342,22 +342,22 @@ void main() {
   radix4_inv(v3, v7, v11, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;
-    dst[dst_base + 0u] = v0 * 0.125;
-    dst[dst_base + 4u] = v1 * 0.125;
-    dst[dst_base + 8u] = v2 * 0.125;
-    dst[dst_base + 12u] = v3 * 0.125;
-    dst[dst_base + 16u] = v4 * 0.125;
-    dst[dst_base + 20u] = v5 * 0.125;
-    dst[dst_base + 24u] = v6 * 0.125;
-    dst[dst_base + 28u] = v7 * 0.125;
-    dst[dst_base + 32u] = v8 * 0.125;
-    dst[dst_base + 36u] = v9 * 0.125;
-    dst[dst_base + 40u] = v10 * 0.125;
-    dst[dst_base + 44u] = v11 * 0.125;
-    dst[dst_base + 48u] = v12 * 0.125;
-    dst[dst_base + 52u] = v13 * 0.125;
-    dst[dst_base + 56u] = v14 * 0.125;
-    dst[dst_base + 60u] = v15 * 0.125;
+    dst.data[dst_base + 0u] = v0 * 0.125;
+    dst.data[dst_base + 4u] = v1 * 0.125;
+    dst.data[dst_base + 8u] = v2 * 0.125;
+    dst.data[dst_base + 12u] = v3 * 0.125;
+    dst.data[dst_base + 16u] = v4 * 0.125;
+    dst.data[dst_base + 20u] = v5 * 0.125;
+    dst.data[dst_base + 24u] = v6 * 0.125;
+    dst.data[dst_base + 28u] = v7 * 0.125;
+    dst.data[dst_base + 32u] = v8 * 0.125;
+    dst.data[dst_base + 36u] = v9 * 0.125;
+    dst.data[dst_base + 40u] = v10 * 0.125;
+    dst.data[dst_base + 44u] = v11 * 0.125;
+    dst.data[dst_base + 48u] = v12 * 0.125;
+    dst.data[dst_base + 52u] = v13 * 0.125;
+    dst.data[dst_base + 56u] = v14 * 0.125;
+    dst.data[dst_base + 60u] = v15 * 0.125;
   }
 
 }

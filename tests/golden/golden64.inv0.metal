@@ -14,17 +14,17 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
-kernel void main0(const device Src& _1032 [[buffer(0)]], device Dst& _1792 [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     threadgroup float2 sh[2176];
     uint _982 = gl_LocalInvocationID.x % 4u;
@@ -50,22 +50,22 @@ kernel void main0(const device Src& _1032 [[buffer(0)]], device Dst& _1792 [[buf
     float2 _3872;
     if (_999)
     {
-        _3872 = _1032.src[_1007 + 60u];
-        _3871 = _1032.src[_1007 + 56u];
-        _3870 = _1032.src[_1007 + 52u];
-        _3869 = _1032.src[_1007 + 48u];
-        _3868 = _1032.src[_1007 + 44u];
-        _3867 = _1032.src[_1007 + 40u];
-        _3866 = _1032.src[_1007 + 36u];
-        _3865 = _1032.src[_1007 + 32u];
-        _3864 = _1032.src[_1007 + 28u];
-        _3863 = _1032.src[_1007 + 24u];
-        _3862 = _1032.src[_1007 + 20u];
-        _3861 = _1032.src[_1007 + 16u];
-        _3860 = _1032.src[_1007 + 12u];
-        _3859 = _1032.src[_1007 + 8u];
-        _3858 = _1032.src[_1007 + 4u];
-        _3857 = _1032.src[_1007];
+        _3872 = src.data[_1007 + 60u];
+        _3871 = src.data[_1007 + 56u];
+        _3870 = src.data[_1007 + 52u];
+        _3869 = src.data[_1007 + 48u];
+        _3868 = src.data[_1007 + 44u];
+        _3867 = src.data[_1007 + 40u];
+        _3866 = src.data[_1007 + 36u];
+        _3865 = src.data[_1007 + 32u];
+        _3864 = src.data[_1007 + 28u];
+        _3863 = src.data[_1007 + 24u];
+        _3862 = src.data[_1007 + 20u];
+        _3861 = src.data[_1007 + 16u];
+        _3860 = src.data[_1007 + 12u];
+        _3859 = src.data[_1007 + 8u];
+        _3858 = src.data[_1007 + 4u];
+        _3857 = src.data[_1007];
     }
     else
     {
@@ -362,22 +362,22 @@ kernel void main0(const device Src& _1032 [[buffer(0)]], device Dst& _1792 [[buf
     if (_999)
     {
         uint _1788 = (_991 * params.dst_stride) + _982;
-        _1792.dst[_1788] = float2(_2808 + _2828, _2813 + _2833) * 0.125;
-        _1792.dst[_1788 + 4u] = float2(_3051 + _3071, _3056 + _3076) * 0.125;
-        _1792.dst[_1788 + 8u] = float2(_3294 + _3314, _3299 + _3319) * 0.125;
-        _1792.dst[_1788 + 12u] = float2(_3537 + _3557, _3542 + _3562) * 0.125;
-        _1792.dst[_1788 + 16u] = float2(_2818 - _2843, _2823 + _2838) * 0.125;
-        _1792.dst[_1788 + 20u] = float2(_3061 - _3086, _3066 + _3081) * 0.125;
-        _1792.dst[_1788 + 24u] = float2(_3304 - _3329, _3309 + _3324) * 0.125;
-        _1792.dst[_1788 + 28u] = float2(_3547 - _3572, _3552 + _3567) * 0.125;
-        _1792.dst[_1788 + 32u] = float2(_2808 - _2828, _2813 - _2833) * 0.125;
-        _1792.dst[_1788 + 36u] = float2(_3051 - _3071, _3056 - _3076) * 0.125;
-        _1792.dst[_1788 + 40u] = float2(_3294 - _3314, _3299 - _3319) * 0.125;
-        _1792.dst[_1788 + 44u] = float2(_3537 - _3557, _3542 - _3562) * 0.125;
-        _1792.dst[_1788 + 48u] = float2(_2818 + _2843, _2823 - _2838) * 0.125;
-        _1792.dst[_1788 + 52u] = float2(_3061 + _3086, _3066 - _3081) * 0.125;
-        _1792.dst[_1788 + 56u] = float2(_3304 + _3329, _3309 - _3324) * 0.125;
-        _1792.dst[_1788 + 60u] = float2(_3547 + _3572, _3552 - _3567) * 0.125;
+        dst.data[_1788] = float2(_2808 + _2828, _2813 + _2833) * 0.125;
+        dst.data[_1788 + 4u] = float2(_3051 + _3071, _3056 + _3076) * 0.125;
+        dst.data[_1788 + 8u] = float2(_3294 + _3314, _3299 + _3319) * 0.125;
+        dst.data[_1788 + 12u] = float2(_3537 + _3557, _3542 + _3562) * 0.125;
+        dst.data[_1788 + 16u] = float2(_2818 - _2843, _2823 + _2838) * 0.125;
+        dst.data[_1788 + 20u] = float2(_3061 - _3086, _3066 + _3081) * 0.125;
+        dst.data[_1788 + 24u] = float2(_3304 - _3329, _3309 + _3324) * 0.125;
+        dst.data[_1788 + 28u] = float2(_3547 - _3572, _3552 + _3567) * 0.125;
+        dst.data[_1788 + 32u] = float2(_2808 - _2828, _2813 - _2833) * 0.125;
+        dst.data[_1788 + 36u] = float2(_3051 - _3071, _3056 - _3076) * 0.125;
+        dst.data[_1788 + 40u] = float2(_3294 - _3314, _3299 - _3319) * 0.125;
+        dst.data[_1788 + 44u] = float2(_3537 - _3557, _3542 - _3562) * 0.125;
+        dst.data[_1788 + 48u] = float2(_2818 + _2843, _2823 - _2838) * 0.125;
+        dst.data[_1788 + 52u] = float2(_3061 + _3086, _3066 - _3081) * 0.125;
+        dst.data[_1788 + 56u] = float2(_3304 + _3329, _3309 - _3324) * 0.125;
+        dst.data[_1788 + 60u] = float2(_3547 + _3572, _3552 - _3567) * 0.125;
     }
 }
 

@@ -5,8 +5,8 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
-layout(set = 0, binding = 0) readonly buffer Src { vec2 src[]; };
-layout(set = 0, binding = 1) writeonly buffer Dst { vec2 dst[]; };
+layout(set = 0, binding = 0) readonly buffer Src { vec2 data[]; } src;
+layout(set = 0, binding = 1) writeonly buffer Dst { vec2 data[]; } dst;
 
 layout(push_constant) uniform Params {
   uint batch;         // transforms to compute
@@ -106,27 +106,27 @@ void main() {
   vec2 v6 = vec2(0.0);
   vec2 v7 = vec2(0.0);
   if (in_range) {
-    v0 = src[src_base + 0u];
-    v1 = src[src_base + 1u];
-    v2 = src[src_base + 2u];
-    v3 = src[src_base + 3u];
-    v4 = src[src_base + 4u];
-    v5 = src[src_base + 5u];
-    v6 = src[src_base + 6u];
-    v7 = src[src_base + 7u];
+    v0 = src.data[src_base + 0u];
+    v1 = src.data[src_base + 1u];
+    v2 = src.data[src_base + 2u];
+    v3 = src.data[src_base + 3u];
+    v4 = src.data[src_base + 4u];
+    v5 = src.data[src_base + 5u];
+    v6 = src.data[src_base + 6u];
+    v7 = src.data[src_base + 7u];
   }
   // stage 0: radix 8, stride 1
   radix8_fwd(v0, v1, v2, v3, v4, v5, v6, v7);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;
-    dst[dst_base + 0u] = v0;
-    dst[dst_base + 1u] = v1;
-    dst[dst_base + 2u] = v2;
-    dst[dst_base + 3u] = v3;
-    dst[dst_base + 4u] = v4;
-    dst[dst_base + 5u] = v5;
-    dst[dst_base + 6u] = v6;
-    dst[dst_base + 7u] = v7;
+    dst.data[dst_base + 0u] = v0;
+    dst.data[dst_base + 1u] = v1;
+    dst.data[dst_base + 2u] = v2;
+    dst.data[dst_base + 3u] = v3;
+    dst.data[dst_base + 4u] = v4;
+    dst.data[dst_base + 5u] = v5;
+    dst.data[dst_base + 6u] = v6;
+    dst.data[dst_base + 7u] = v7;
   }
 
 }

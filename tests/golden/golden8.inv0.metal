@@ -14,17 +14,17 @@ struct Params
 
 struct Src
 {
-    float2 src[1];
+    float2 data[1];
 };
 
 struct Dst
 {
-    float2 dst[1];
+    float2 data[1];
 };
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& _363 [[buffer(0)]], device Dst& _442 [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
     uint _330 = ((gl_WorkGroupID.x + params.group_offset) << 8u) + gl_LocalInvocationID.x;
     bool _338 = _330 < params.batch;
@@ -39,14 +39,14 @@ kernel void main0(const device Src& _363 [[buffer(0)]], device Dst& _442 [[buffe
     float2 _802;
     if (_338)
     {
-        _802 = _363.src[_344 + 7u];
-        _801 = _363.src[_344 + 6u];
-        _800 = _363.src[_344 + 5u];
-        _799 = _363.src[_344 + 4u];
-        _798 = _363.src[_344 + 3u];
-        _797 = _363.src[_344 + 2u];
-        _796 = _363.src[_344 + 1u];
-        _795 = _363.src[_344];
+        _802 = src.data[_344 + 7u];
+        _801 = src.data[_344 + 6u];
+        _800 = src.data[_344 + 5u];
+        _799 = src.data[_344 + 4u];
+        _798 = src.data[_344 + 3u];
+        _797 = src.data[_344 + 2u];
+        _796 = src.data[_344 + 1u];
+        _795 = src.data[_344];
     }
     else
     {
@@ -98,14 +98,14 @@ kernel void main0(const device Src& _363 [[buffer(0)]], device Dst& _442 [[buffe
     if (_338)
     {
         uint _436 = _330 * params.dst_stride;
-        _442.dst[_436] = float2(_585 + _649, _588 + _652) * 0.125;
-        _442.dst[_436 + 1u] = float2(_597 + _705, _600 + _708) * 0.125;
-        _442.dst[_436 + 2u] = float2(_591 - _658, _594 + _655) * 0.125;
-        _442.dst[_436 + 3u] = float2(_603 - _714, _606 + _711) * 0.125;
-        _442.dst[_436 + 4u] = float2(_585 - _649, _588 - _652) * 0.125;
-        _442.dst[_436 + 5u] = float2(_597 - _705, _600 - _708) * 0.125;
-        _442.dst[_436 + 6u] = float2(_591 + _658, _594 - _655) * 0.125;
-        _442.dst[_436 + 7u] = float2(_603 + _714, _606 - _711) * 0.125;
+        dst.data[_436] = float2(_585 + _649, _588 + _652) * 0.125;
+        dst.data[_436 + 1u] = float2(_597 + _705, _600 + _708) * 0.125;
+        dst.data[_436 + 2u] = float2(_591 - _658, _594 + _655) * 0.125;
+        dst.data[_436 + 3u] = float2(_603 - _714, _606 + _711) * 0.125;
+        dst.data[_436 + 4u] = float2(_585 - _649, _588 - _652) * 0.125;
+        dst.data[_436 + 5u] = float2(_597 - _705, _600 - _708) * 0.125;
+        dst.data[_436 + 6u] = float2(_591 + _658, _594 - _655) * 0.125;
+        dst.data[_436 + 7u] = float2(_603 + _714, _606 - _711) * 0.125;
     }
 }
 

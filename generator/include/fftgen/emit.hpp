@@ -12,7 +12,9 @@ namespace fftgen {
 std::string_view embedded_template(std::string_view name);
 
 /// GLSL 450 source of one pass. `header` is the generated-by line (generated_header()).
-std::string emit_pass_glsl(const PassProgram& pass, const std::string& header);
+/// `text_targets`: the source the HLSL and MSL are cross-compiled from, which may differ from the
+/// Vulkan source in the declarations only (see docs/targets.md: D3D12 resource rules).
+std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets = false);
 
 /// The first comment line of every generated text file: fftgen's version, the plan, the kernel
 /// and the pass.

@@ -35,11 +35,13 @@ uint32_t element_bytes(ElementType);
 /// Elements of this type per vec2 the shader moves (2 for float32).
 inline uint32_t elements_per_vec2(ElementType t) { return t == ElementType::float32 ? 2 : 1; }
 
-/// A storage-buffer binding slot of set 0.
+/// A storage-buffer binding slot of set 0, declared in GLSL as
+/// `layout(set = 0, binding = B) buffer <block> { vec2 data[]; } <name>;`: the instance name is
+/// what SPIRV-Cross names the HLSL and MSL resource (`src`, not `_102`).
 struct ResourceSlot {
   uint32_t binding;
   std::string_view block;  ///< GLSL block name
-  std::string_view name;   ///< GLSL array name
+  std::string_view name;   ///< GLSL instance name; the values are <name>.data[i]
   Access access;
 };
 inline constexpr ResourceSlot kSourceSlot{0, "Src", "src", Access::read};
@@ -147,6 +149,8 @@ struct PassProgram {
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;
+  /// Whether the pass reads the buffer it writes (bindings 0 and 1 then hold one buffer).
+  bool in_place() const { return bindings.size() >= 2 && bindings[0].role == bindings[1].role; }
 };
 
 /// Every pass of both directions of a kernel variant.
