@@ -80,12 +80,12 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         std::vector<cd> next(m);
         for (uint32_t jj = 0; jj < m / radix; ++jj) {
           std::vector<cd> v(radix);
-          const uint32_t k = jj % sns;
+          const uint32_t k = jj % sns, tk = k / stage.twiddle_divisor, ts = stage.twiddle_stride();
           for (uint32_t r = 0; r < radix; ++r) {
             v[r] = a[jj + r * (m / radix)];
-            if (sns > 1 && r > 0)
-              v[r] *= conj_if(from_table ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * sns + k)
-                                         : exact_twiddle(uint64_t{r} * k, uint64_t{sns} * radix));
+            if (ts > 1 && r > 0)
+              v[r] *= conj_if(from_table ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * ts + tk)
+                                         : exact_twiddle(uint64_t{r} * tk, uint64_t{ts} * radix));
           }
           v = codelet::evaluate(dag, v);
           for (uint32_t r = 0; r < radix; ++r) next[(jj / sns) * sns * radix + k + r * sns] = v[r];
@@ -97,6 +97,12 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
       switch (pass.store.kind) {
         // Plain and transposed stores put value r of column j at the same place (the transposed
         // one only goes through shared memory on the way).
+        case StoreKind::grid: {
+          // Frequencies come out as kx*NY + ky; the output is row-major.
+          const uint32_t ny = fft.grid_ny, nx = m / ny;
+          for (uint32_t p = 0; p < m; ++p) dst.at(out_base + (p % ny) * nx + p / ny) = a[p] * scale;
+          break;
+        }
         case StoreKind::plain:
         case StoreKind::transposed:
           for (uint32_t r = 0; r < m; ++r) dst.at(out_base + uint64_t{r} * out.element_stride) = a[r] * scale;

@@ -106,8 +106,8 @@ struct PassPrinter {
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (pass.twiddles == TwiddleSource::table)
-      return fmt::format("tw.data[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.stride);
-    return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.stride} * stage.radix));
+      return fmt::format("tw.data[{} + {}u]", k, stage.twiddle_offset + (r - 1) * stage.twiddle_stride());
+    return fmt::format("twiddle({}u * {}, {})", r, k, angle_per_step(uint64_t{stage.twiddle_stride()} * stage.radix));
   }
 
   // Computed twiddles use the GPU's native sin/cos: fast, but only ~2^-21 accurate in absolute
@@ -279,10 +279,10 @@ struct PassPrinter {
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
-        if (stage.stride > 1) {
+        if (stage.twiddle_stride() > 1) {
           body.line(fmt::format("uint {} = {};", jj, i == 0 ? "q" : fmt::format("q + {}", constant(i * step()))));
           std::string k = fmt::format("k{}_{}", s, i);
-          body.line(fmt::format("uint {} = {};", k, im.mod(jj, stage.stride)));
+          body.line(fmt::format("uint {} = {};", k, im.div(im.mod(jj, stage.stride), stage.twiddle_divisor)));
           for (uint32_t r = 1; r < r_count; ++r)
             body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(i + r * per_thread), stage_twiddle(stage, r, k)));
         }
@@ -345,7 +345,7 @@ struct PassPrinter {
   }
 
   void print_store() {
-    const StoreEpilogue& store = pass.store;
+    StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
     const std::string dst = view_name(store.view);
     const uint32_t e_count = fft.elems_per_thread;
@@ -374,6 +374,21 @@ struct PassPrinter {
       }
       body.close();
       return;
+    }
+    if (store.kind == StoreKind::grid) {
+      // Value e of invocation q is frequency p = q + e*step in the order kx*NY + ky; element o of
+      // the row-major output (ky*NX + kx) is read from slot (o mod NX)*NY + o div NX.
+      const uint32_t ny = fft.grid_ny, nx = fft.size / ny;
+      body.line("// store through shared memory: column-major frequencies become row-major");
+      WriteGroup writes;
+      std::vector<Read> reads;
+      for (uint32_t e = 0; e < e_count; ++e) {
+        writes.slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
+        const std::string o = fmt::format("(q + {})", constant(e * step()));
+        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0});
+      }
+      print_exchange({writes}, reads, fft.stages.size() > 1);
+      store.kind = StoreKind::plain;  // then as a plain store
     }
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");

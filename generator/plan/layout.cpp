@@ -389,8 +389,11 @@ void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool
     StageLayout stage;
     stage.radix = r;
     stage.stride = ns;
-    if (table && ns > 1)
-      stage.twiddle_offset = twiddles.place({TwiddleRun::Kind::stage, 0, ns * (r - 1), uint64_t{ns} * r, ns, 0});
+    // A one-pass 2D grid runs its Y stages (radices multiplying to NY) first.
+    if (pass.grid_ny != 0 && ns >= pass.grid_ny) stage.twiddle_divisor = pass.grid_ny;
+    const uint32_t t = stage.twiddle_stride();
+    if (table && t > 1)
+      stage.twiddle_offset = twiddles.place({TwiddleRun::Kind::stage, 0, t * (r - 1), uint64_t{t} * r, t, 0});
     pass.stages.push_back(stage);
     ns *= r;
   }
@@ -435,7 +438,18 @@ KernelLayout make_layout(const KernelSpec& spec) {
          fmt::format("{} of N = {} would need {} passes along X; {} kernels run in one pass along X, up to N = {} "
                      "(or less with a small shared_memory_bytes)", to_string(spec.transform), nx,
                      axes[0].split.radices.size(), to_string(spec.transform), (real ? 2 : 1) * kMaxRegisterResident));
-  if (two_d) axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
+  // A small 2D c2c grid that fits a workgroup's shared memory as a whole runs in one pass: its Y
+  // stages, then its X stages, through shared memory, one dispatch in all.
+  const uint64_t points = spec.points();
+  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && points <= 2 * budget;
+  if (one_pass_grid) {
+    std::vector<uint32_t> radices = auto_radices(layout.ny, false);
+    const std::vector<uint32_t> x = auto_radices(nx, false);
+    radices.insert(radices.end(), x.begin(), x.end());
+    axes = {{static_cast<uint32_t>(points), 1, {{radices}, 1}}};
+  } else if (two_d) {
+    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
+  }
 
   for (uint32_t a = 0; a < axes.size(); ++a) {
     uint32_t stride = 1;
@@ -449,6 +463,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
       pass.columns_per_transform = pass.length / pass.size * pass.interleave;
       stride *= pass.size;
       pass.store_exchange = a == 0 && stride == pass.length && spec.transform != Transform::c2c;
+      if (one_pass_grid) pass.grid_ny = layout.ny;
       const size_t index = layout.passes.size();
       const ExchangeChoice choice = choose_tiling(spec, pass, radices, axes[a].split.exchange_rounds, budget, index);
       pass.shared = shared_memory_scheme(pass, radices, choice);

@@ -35,6 +35,7 @@ std::string_view to_string(StoreKind kind) {
     case StoreKind::transposed: return "transposed";
     case StoreKind::r2c: return "r2c";
     case StoreKind::pair_split: return "pair_split";
+    case StoreKind::grid: return "grid";
   }
   return "?";
 }
@@ -79,7 +80,7 @@ codelet::OpCounts PassProgram::ops() const {
   for (const StageLayout& stage : fft.stages) {
     const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
     add_ops(total, codelet::count_ops(cached_codelet(stage.radix, direction)), butterflies);
-    if (stage.stride > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
+    if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
   }
   // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.
   total.adds *= batch_scale;
@@ -199,21 +200,24 @@ KernelProgram make_program(const KernelSpec& spec) {
       pass.n = static_cast<uint32_t>(points);
       pass.real_twiddle_offset = layout.real_twiddle_offset;
       const bool along_x = fft.axis == 0;
-      // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows.
-      pass.batch_scale = along_x ? ny : 1;
+      // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows (a grid
+      // done in one pass takes the whole transform).
+      const bool rows = along_x && fft.grid_ny == 0;
+      pass.batch_scale = rows ? ny : 1;
       const bool last = i + 1 == order.size();
       pass.load.kind = along_x && !forward && fft.stride == 1 ? (real ? LoadKind::c2r : pair ? LoadKind::pair_merge : LoadKind::plain)
                                                               : LoadKind::plain;
       pass.store.kind = along_x && forward && fft.store_exchange ? (real ? StoreKind::r2c : StoreKind::pair_split)
+                        : fft.grid_ny != 0                        ? StoreKind::grid
                         : fft.transposed_store()                  ? StoreKind::transposed
                                                                   : StoreKind::plain;
       // The table is bound to the passes that read it.
       bool reads_table = fft.stride > 1 || pass.load.kind == LoadKind::c2r || pass.store.kind == StoreKind::r2c;
-      for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.stride > 1;
+      for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
       pass.twiddle_table = table && reads_table;
       // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
       // written, and the buffers' element types.
-      auto entry_of = [&](uint64_t per_transform) { return along_x ? per_transform / ny : per_transform; };
+      auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / ny : per_transform; };
       const uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
       // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
       auto element = [&](BufferRole role) {

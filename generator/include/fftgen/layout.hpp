@@ -24,7 +24,12 @@ std::string_view to_string(BufferRole);
 struct StageLayout {
   uint32_t radix = 0;
   uint32_t stride = 1;          ///< Ns inside the pass: product of this pass's earlier radices
-  uint32_t twiddle_offset = 0;  ///< table entries [(r-1)*stride + k] for k < stride (if stride > 1): adjacent
+  /// The twiddle of output r of butterfly j is W_{T*R}^(r*k), k = (j mod Ns) div D, T = Ns / D:
+  /// D = 1 for 1D stages; in a 2D transform done in one pass (PassLayout::grid_ny), the X stages
+  /// follow the Y stages and D = NY, so that they twiddle by the X frequency digits only.
+  uint32_t twiddle_divisor = 1;
+  uint32_t twiddle_stride() const { return stride / twiddle_divisor; }
+  uint32_t twiddle_offset = 0;  ///< table entries [(r-1)*T + k] for k < T (if T > 1): adjacent
                                 ///< invocations (adjacent k) read adjacent entries
 };
 
@@ -128,6 +133,10 @@ struct PassLayout {
   /// The store needs values other invocations hold (the r2c and r2c_pair separation pairs
   /// element k with element M-k): one more exchange through shared memory after the last stage.
   bool store_exchange = false;
+  /// A whole 2D transform of NY x NX in one row-mode pass (small grids): NY here (0 otherwise).
+  /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
+  /// order kx*NY + ky and go through shared memory to row-major order on the way out.
+  uint32_t grid_ny = 0;
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   SharedMemoryMap shared;
@@ -137,7 +146,7 @@ struct PassLayout {
   uint32_t exchange_size() const { return size / shared.rounds; }  ///< slots of one slice per column
   /// The first pass of a multi-pass 1D transform writes y[j*M + r]: its store goes through shared
   /// memory so that it stays coalesced. (Along Y, interleaved columns already give coalesced runs.)
-  bool transposed_store() const { return !row_mode() && stride == 1 && interleave == 1; }
+  bool transposed_store() const { return (!row_mode() && stride == 1 && interleave == 1) || grid_ny != 0; }
   /// Whether each workgroup writes exactly the elements it reads (it may then work in place):
   /// row mode, and the last pass of an axis (its columns j < stride are written at j + r*stride,
   /// where they were read).

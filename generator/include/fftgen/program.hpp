@@ -115,6 +115,8 @@ enum class StoreKind {
                ///< for k < H, and X[H] = E_0 - O_0
   pair_split,  ///< forward r2c_pair: X[k] = (Z[k] + conj Z[N-k])/2, Y[k] = -i (Z[k] - conj Z[N-k])/2
                ///< for k <= N/2, written as X[0..N/2] then Y[0..N/2]
+  grid,        ///< a 2D transform done in one pass: value kx*NY + ky goes to ky*NX + kx, through
+               ///< shared memory so that the stores stay contiguous
 };
 std::string_view to_string(StoreKind);
 
