@@ -41,9 +41,14 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
   dst.resize(std::max<size_t>(dst.size(), entries * out.binding.stride));
   const uint32_t m = fft.size, cpt = fft.columns_per_transform, ns = fft.stride;
   // W_N^k of the real separation (N = 2M).
-  auto real_twiddle = [&](uint32_t k) {
-    return conj_if(from_table ? twiddle_entry(table, pass.real_twiddle_offset + k) : exact_twiddle(k, 2 * uint64_t{m}));
+  auto real_twiddle = [&](uint64_t k) {
+    return conj_if(from_table ? twiddle_entry(table, pass.real_twiddle_offset + k)
+                              : exact_twiddle(k, 2 * uint64_t{fft.length}));
   };
+  // The separating stores need the whole half-length transform Z of a batch entry: collected
+  // from every column first (at frequency k = the store view's position), separated after.
+  const bool separates = pass.store.kind == StoreKind::r2c || pass.store.kind == StoreKind::pair_split;
+  std::vector<cd> z(separates ? fft.length : 0);
   for (uint64_t b = 0; b < entries; ++b)
     for (uint32_t j = 0; j < cpt; ++j) {
       const uint64_t in_base = b * in.binding.stride + in.column_offset(j);
@@ -53,8 +58,10 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         switch (pass.load.kind) {
           case LoadKind::plain: a[r] = src.at(at); break;
           case LoadKind::c2r: {
-            const cd x = src.at(at), y = std::conj(src.at(in_base + (m - r)));
-            a[r] = (x + y) + cd(0, 1) * ((x - y) * real_twiddle(r));
+            // X[k] and X[H-k] of the half spectrum, k = j + r*K (H: the axis length).
+            const uint64_t k = in.column_offset(j) + uint64_t{r} * in.element_stride;
+            const cd x = src.at(at), y = std::conj(src.at(b * in.binding.stride + (fft.length - k)));
+            a[r] = (x + y) + cd(0, 1) * ((x - y) * real_twiddle(k));
             break;
           }
           case LoadKind::pair_merge: {
@@ -94,6 +101,13 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
       }
       const double scale = pass.store.scale;
       const uint64_t out_base = b * out.binding.stride + out.column_offset(j);
+      if (separates) {
+        for (uint32_t r = 0; r < m; ++r) z.at(out.column_offset(j) + uint64_t{r} * out.element_stride) = a[r];
+        if (j + 1 < cpt) continue;
+        a = z;  // every column is in: separate the whole transform
+      }
+      const uint32_t h = static_cast<uint32_t>(a.size());
+      const uint64_t row = b * out.binding.stride;
       switch (pass.store.kind) {
         // Plain and transposed stores put value r of column j at the same place (the transposed
         // one only goes through shared memory on the way).
@@ -108,18 +122,18 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           for (uint32_t r = 0; r < m; ++r) dst.at(out_base + uint64_t{r} * out.element_stride) = a[r] * scale;
           break;
         case StoreKind::r2c:
-          for (uint32_t k = 0; k < m; ++k) {
-            const cd z = a[k], p = std::conj(a[(m - k) % m]);
-            const cd even = (z + p) / 2.0, odd = cd(0, -1) * (z - p) / 2.0;
-            dst.at(out_base + k) = (even + real_twiddle(k) * odd) * scale;
-            if (k == 0) dst.at(out_base + m) = (even - odd) * scale;
+          for (uint32_t k = 0; k < h; ++k) {
+            const cd zk = a[k], p = std::conj(a[(h - k) % h]);
+            const cd even = (zk + p) / 2.0, odd = cd(0, -1) * (zk - p) / 2.0;
+            dst.at(row + k) = (even + real_twiddle(k) * odd) * scale;
+            if (k == 0) dst.at(row + h) = (even - odd) * scale;
           }
           break;
         case StoreKind::pair_split:
-          for (uint32_t k = 0; k <= m / 2; ++k) {
-            const cd z = a[k], p = std::conj(a[(m - k) % m]);
-            dst.at(out_base + k) = (z + p) / 2.0 * scale;
-            dst.at(out_base + m / 2 + 1 + k) = cd(0, -1) * (z - p) / 2.0 * scale;
+          for (uint32_t k = 0; k <= h / 2; ++k) {
+            const cd zk = a[k], p = std::conj(a[(h - k) % h]);
+            dst.at(row + k) = (zk + p) / 2.0 * scale;
+            dst.at(row + h / 2 + 1 + k) = cd(0, -1) * (zk - p) / 2.0 * scale;
           }
           break;
       }

@@ -138,6 +138,16 @@ struct PassPrinter {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
       body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
+    } else if (fft.mirror_tiles()) {
+      // Columns j = tile*C/2 + u and their mirrors S - j (S/2 in place of the mirror of column 0).
+      const uint32_t cpt = fft.columns_per_transform, tiles = cpt / c;
+      body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
+      body.line(fmt::format("uint q = {};  // position inside the column", im.div("t", c)));
+      body.line(fmt::format("uint tile = {};", im.mod("group", tiles)));
+      body.line(fmt::format("uint b = {};", im.div("group", tiles)));
+      body.line(fmt::format("uint low = {} + {};", im.mul("tile", c / 2), im.mod("c", c / 2)));
+      body.line(fmt::format("uint j = c < {} ? low : (low == 0u ? {} : {} - low);", constant(c / 2), constant(cpt / 2),
+                            constant(cpt)));
     } else {
       const uint32_t cpt = fft.columns_per_transform;
       body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
@@ -150,11 +160,17 @@ struct PassPrinter {
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
   }
 
-  // W_N^k of an r2c kernel's separation (N = 2M), k = q + offset: from the table or computed.
+  // The separation of a real transform pairs frequencies k and H - k of the half-length transform
+  // (H = the axis length). Value e of an invocation is k = kq + e*step*K, where kq = j + q*K is its
+  // value 0 and K the element stride (1 in row mode, where kq = q).
+  std::string frequency_base(uint32_t element_stride) const {
+    return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
+  }
+  // W_N^k of an r2c kernel's separation (N = 2H), k = kq + offset: from the table or computed.
   std::string real_twiddle(uint32_t offset) const {
     if (pass.twiddles == TwiddleSource::table)
-      return fmt::format("tw.data[{}u + q]", pass.real_twiddle_offset + offset);
-    return fmt::format("twiddle(q + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.size}));
+      return fmt::format("tw.data[{}u + kq]", pass.real_twiddle_offset + offset);
+    return fmt::format("twiddle(kq + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.length}));
   }
 
   void print_load() {
@@ -169,12 +185,14 @@ struct PassPrinter {
           body.line(fmt::format("{} = {}[src_base + {}];", v(e), src, constant(e * step() * view.element_stride)));
         break;
       case LoadKind::c2r: {
-        // Value e is Z[k], k = q + e*step, from X[k] and X[H-k] of the half spectrum (H = M).
-        const uint32_t h = fft.size;
-        body.line("uint src_row = src_base - q;");
+        // Value e is Z[k], k = kq + e*step*K, from X[k] and X[H-k] of the half spectrum.
+        const uint32_t h = fft.length, stride = view.element_stride;
+        body.line(fmt::format("uint kq = {};", frequency_base(stride)));
+        body.line("uint src_row = src_base - kq;");
         for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - q)], {});", v(e), src,
-                                constant(e * step()), src, constant(h - e * step()), real_twiddle(e * step())));
+          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
+                                constant(e * step() * stride), src, constant(h - e * step() * stride),
+                                real_twiddle(e * step() * stride)));
         break;
       }
       case LoadKind::pair_merge: {
@@ -315,14 +333,18 @@ struct PassPrinter {
     }
   }
 
-  // The r2c and r2c_pair separations pair Z[k] with Z[M-k] (k = q + e*step): after an exchange,
-  // p<e> holds Z[M-k]. Invocation 0 holds both ends itself (M - e*step = (E-e)*step); every other
-  // reads slot (step - q) + (E-1-e)*step, in the round of value E-1-e.
+  // The r2c and r2c_pair separations pair Z[k] with Z[H-k]: after an exchange, p<e> holds Z[H-k].
+  // Row mode (k = q + e*step): invocation 0 holds both ends itself (H - e*step = (E-e)*step); every
+  // other reads slot (step - q) + (E-1-e)*step, in the round of value E-1-e. Mirrored column tiles
+  // (k = j + (q + e*step)*S): the mirror column S - j holds Z[H-k] at element M-1-i, i.e. slot
+  // (step-1-q) + (E-1-e)*step of the other half of the tile; columns 0 and S/2 pair with
+  // themselves, column 0 as row mode does.
   void print_partner_exchange() {
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
-    if (t == 1) {  // one invocation holds the whole transform
+    if (t == 1 && fft.row_mode()) {  // one invocation holds the whole transform
       for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 p{} = {};", e, v((e_count - e) % e_count)));
+      body.line("uint kq = q;");
       return;
     }
     body.line("// exchange: each value meets its mirror Z[M - k]");
@@ -334,14 +356,23 @@ struct PassPrinter {
       writes[k].at = k;
       writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * t))), v(e));
       const uint32_t mirror = e_count - 1 - e;
+      const std::string column = fft.mirror_tiles() ? "pc" : "c";
+      const std::string position = fft.mirror_tiles() ? "pq" : im.mod(fmt::format("({} - q)", constant(t)), t);
       reads.push_back({fmt::format("p{}", e),
-                       sh("c", fmt::format("({} + {})", im.mod(fmt::format("({} - q)", constant(t)), t),
-                                           constant(mirror % per_round * t))),
+                       sh(column, fmt::format("({} + {})", position, constant(mirror % per_round * t))),
                        mirror / per_round});
     }
+    if (fft.mirror_tiles()) {
+      const uint32_t half = fft.columns_per_workgroup / 2;
+      body.line(fmt::format("bool self_pair = tile == 0u && {} == 0u;  // columns 0 and S/2", im.mod("c", half)));
+      body.line(fmt::format("uint pc = self_pair ? c : (c ^ {});", constant(half)));
+      body.line(fmt::format("uint pq = j == 0u ? {} : {} - q;", im.mod(fmt::format("({} - q)", constant(t)), t),
+                            constant(t - 1)));
+    }
     print_exchange(writes, reads, fft.stages.size() > 1);
+    body.line(fmt::format("uint kq = {};", frequency_base(pass.store.view.element_stride)));
     for (uint32_t e = 0; e < e_count; ++e)
-      body.line(fmt::format("p{0} = q == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
+      body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
   }
 
   void print_store() {
@@ -354,12 +385,13 @@ struct PassPrinter {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (store.kind == StoreKind::r2c) {
-        // X[k] for k = q + e*step; X[H] from Z[0] by invocation 0.
+        // X[k] for k = kq + e*step*S; X[H] from Z[0] by the invocation that holds it.
+        const uint32_t stride = store.view.element_stride;
         for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step()), v(e), e,
-                                real_twiddle(e * step()), scaled));
-        body.open("if (q == 0u)");
-        body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.size), v(0), scaled));
+          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step() * stride), v(e),
+                                e, real_twiddle(e * step() * stride), scaled));
+        body.open("if (kq == 0u)");
+        body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.length), v(0), scaled));
         body.close();
       } else {
         // X[k] and Y[k] for k = q + e*step <= N/2: values below E/2, and E/2 at invocation 0.

@@ -433,11 +433,11 @@ KernelLayout make_layout(const KernelSpec& spec) {
     PassSplit split;
   };
   std::vector<Axis> axes{{layout.n, 1, split_into_passes(spec, layout.n, budget)}};
-  if (spec.transform != Transform::c2c && axes[0].split.radices.size() > 1)
+  if (spec.transform == Transform::r2c_pair && axes[0].split.radices.size() > 1)
     fail(spec, "shape",
-         fmt::format("{} of N = {} would need {} passes along X; {} kernels run in one pass along X, up to N = {} "
-                     "(or less with a small shared_memory_bytes)", to_string(spec.transform), nx,
-                     axes[0].split.radices.size(), to_string(spec.transform), (real ? 2 : 1) * kMaxRegisterResident));
+         fmt::format("r2c_pair of N = {} would need {} passes; r2c_pair kernels run in one pass, up to N = {} (or "
+                     "less with a small shared_memory_bytes); use r2c per signal for longer ones", nx,
+                     axes[0].split.radices.size(), kMaxRegisterResident));
   // A small 2D c2c grid that fits a workgroup's shared memory as a whole runs in one pass: its Y
   // stages, then its X stages, through shared memory, one dispatch in all.
   const uint64_t points = spec.points();

@@ -175,10 +175,11 @@ KernelProgram make_program(const KernelSpec& spec) {
                fft.axis == 0 ? uint64_t{layout.n} * ny : spectrum, fft.in_place_safe()};
       if (i == 0) p.reads = in_vec2;
       if (i + 1 == order.size()) p.writes = out_vec2;
-      // The separation passes change the element count: they never work in place.
+      // The separation passes change the element count. Only the last pass of a multi-pass r2c
+      // works in place: its mirrored tiles write the frequencies they read (and X[N/2] besides).
       const bool separates = fft.axis == 0 && (real || pair) && (forward ? fft.store_exchange : fft.stride == 1);
       if (separates) {
-        p.in_place = false;
+        p.in_place = forward && fft.mirror_tiles();
         if (real) (forward ? p.writes : p.reads) = spectrum;
       }
       io.push_back(p);
@@ -224,8 +225,16 @@ KernelProgram make_program(const KernelSpec& spec) {
         return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : ElementType::complex64;
       };
       const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
-      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, reads, "src_stride"};
-      const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, writes, "dst_stride"};
+      // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
+      // output's transforms), whatever a pass reads or writes of each: every pass that works in
+      // place on a buffer then sees its transforms where the others left them. Scratch holds
+      // just what its passes exchange.
+      auto stride_in = [&](BufferRole role, uint64_t used) {
+        return role == BufferRole::input ? entry_of(in_vec2) : role == BufferRole::output ? entry_of(out_vec2) : used;
+      };
+      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), "src_stride"};
+      const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, stride_in(dst_role, writes),
+                            "dst_stride"};
       pass.bindings = {src, dst};
       if (pass.twiddle_table)
         pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count,

@@ -133,6 +133,12 @@ struct PassLayout {
   /// The store needs values other invocations hold (the r2c and r2c_pair separation pairs
   /// element k with element M-k): one more exchange through shared memory after the last stage.
   bool store_exchange = false;
+  /// Column mode with store_exchange (the last pass of a multi-pass r2c transform): the
+  /// workgroup's columns are C/2 adjacent columns j and their mirrors S - j (S = stride, the
+  /// columns of the pass), whose values are the partners Z[H-k] of the separation. Tile t holds
+  /// j = t*C/2 + u and S - j for u < C/2, except that column S/2 takes the place of the mirror of
+  /// column 0 (both pair with themselves).
+  bool mirror_tiles() const { return store_exchange && !row_mode(); }
   /// A whole 2D transform of NY x NX in one row-mode pass (small grids): NY here (0 otherwise).
   /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
   /// order kx*NY + ky and go through shared memory to row-major order on the way out.
