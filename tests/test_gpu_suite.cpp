@@ -18,6 +18,7 @@
 #include "fftgen/compile.hpp"
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
 
@@ -194,5 +195,66 @@ TEST_CASE("gpu suite: HLSL laid out within D3D12's 32 KB runs with the manifest'
     CHECK(drain_validation(device).empty());
   }
   CHECK(overridden >= 6);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("gpu suite: fftgen-vk run takes and gives the arrays of 2D, real and pair kernels", "[gpu][suite][npy]") {
+  static Cleanup cleanup;
+  Manifest m = load_manifest(suite_dir());
+  const fs::path dir = fs::temp_directory_path() / ("fftgen_run_" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  auto run = [&](const std::string& kernel, const NpyArray& in, bool inverse) {
+    write_npy(dir / "in.npy", in);
+    RunRequest r;
+    r.manifest = suite_dir();
+    r.kernel = kernel;
+    r.input = dir / "in.npy";
+    r.output = dir / "out.npy";
+    r.direction = inverse ? Direction::inverse : Direction::forward;
+    run_npy(r);
+    return read_npy(r.output);
+  };
+  auto pairs = [](const NpyArray& a) {
+    std::vector<std::complex<float>> v;
+    for (size_t i = 0; i < a.values.size(); i += 2) v.emplace_back(a.values[i], a.values[i + 1]);
+    return v;
+  };
+  SECTION("r2c 2D: float32 [batch, NY, NX] -> complex64 [batch, NY, NX/2+1] -> float32 back") {
+    const KernelInfo& k = m.kernel("r2c_2d__n16x256__bitwise");
+    const auto x = random_input(k, Direction::forward, 3, 5);
+    NpyArray in{NpyType::float32, {3, 16, 256}, std::vector<float>(reinterpret_cast<const float*>(x.data()),
+                                                                   reinterpret_cast<const float*>(x.data()) + 2 * x.size())};
+    const NpyArray spectrum = run(k.name, in, false);
+    CHECK(spectrum.type == NpyType::complex64);
+    CHECK(spectrum.shape == std::vector<uint64_t>{3, 16, 129});
+    const auto want = reference_transform(k, Direction::forward, std::vector<std::complex<double>>(x.begin(), x.end()), 3);
+    CHECK(compare(pairs(spectrum), want).rel_l2 < 1e-6);
+    const NpyArray back = run(k.name, spectrum, true);
+    CHECK(back.type == NpyType::float32);
+    CHECK(back.shape == in.shape);
+    double err = 0, norm = 0;
+    for (size_t i = 0; i < in.values.size(); ++i)
+      err += std::pow(back.values[i] - in.values[i], 2), norm += std::pow(in.values[i], 2);
+    CHECK(std::sqrt(err / norm) < 1e-6);
+  }
+  SECTION("r2c_pair: complex64 [N] -> complex64 [2, N/2+1]") {
+    const KernelInfo& k = m.kernel("pair__n1024__inverse");
+    const auto x = random_input(k, Direction::forward, 1, 9);
+    NpyArray in{NpyType::complex64, {1024}, std::vector<float>(reinterpret_cast<const float*>(x.data()),
+                                                               reinterpret_cast<const float*>(x.data()) + 2 * x.size())};
+    const NpyArray spectra = run(k.name, in, false);
+    CHECK(spectra.shape == std::vector<uint64_t>{2, 513});
+    const auto want = reference_transform(k, Direction::forward, std::vector<std::complex<double>>(x.begin(), x.end()), 1);
+    CHECK(compare(pairs(spectra), want).rel_l2 < 1e-6);
+  }
+  SECTION("a wrong dtype or shape names what the kernel takes") {
+    NpyArray complex_in{NpyType::complex64, {16, 256}, std::vector<float>(2 * 16 * 256, 1.0f)};
+    CHECK_THROWS_WITH(run("r2c_2d__n16x256__bitwise", complex_in, false),
+                      Catch::Contains("dtype complex64") && Catch::Contains("takes float32 ('<f4') of shape [16, 256]"));
+    NpyArray wrong_shape{NpyType::float32, {256, 16}, std::vector<float>(256 * 16, 1.0f)};
+    CHECK_THROWS_WITH(run("r2c_2d__n16x256__bitwise", wrong_shape, false),
+                      Catch::Contains("shape [256, 16]") && Catch::Contains("[batch, 16, 256]"));
+    CHECK_FALSE(fs::exists(dir / "out.npy"));
+  }
   fs::remove_all(dir);
 }
