@@ -77,7 +77,8 @@ struct RunState {
     VkFFTApplication app = {};
     bool app_initialized = false;
     // VkFFT keeps pointers to these (not copies) until deleteVkFFT, so they live here.
-    uint64_t buffer_bytes = 0;
+    uint64_t input_bytes = 0;
+    uint64_t output_bytes = 0;
     VkFence vkfft_fence = VK_NULL_HANDLE;
 
     explicit RunState(const VulkanHandles& handles) : h(handles) {}
@@ -250,31 +251,76 @@ void time_here(RunState& s, PeerResult& result, const RecordCall& record_call, i
 
 enum Slot { kInput = 0, kOutput = 1, kStaging = 2 };
 
+// The VkFFT configuration of one case. 1D C2C is exactly what this file configured before 2D and
+// R2C were added (default strides, one buffer size for both buffers), so its figures stay
+// comparable with earlier sessions.
+VkFFTConfiguration make_config(RunState& s, const PeerCase& what, uint32_t batch) {
+    const VulkanHandles& h = s.h;
+    VkFFTConfiguration config = {};
+    config.FFTdim = what.shape.size();
+    config.size[0] = what.nx();
+    config.size[1] = what.ny();
+    config.size[2] = 1;
+    config.numberBatches = batch;
+    config.physicalDevice = const_cast<VkPhysicalDevice*>(&h.physical_device);
+    config.device = const_cast<VkDevice*>(&h.device);
+    config.queue = const_cast<VkQueue*>(&h.queue);
+    config.commandPool = const_cast<VkCommandPool*>(&h.command_pool);
+    config.fence = &s.vkfft_fence;
+    config.makeForwardPlanOnly = 1;
+    // Out of place: VkFFT reads the "formatted" input buffer and writes `buffer`; the input is
+    // never written (any scratch a multi-pass plan needs is VkFFT's own temp buffer).
+    config.isInputFormatted = 1;
+    config.inputBuffer = &s.buffers[kInput];
+    config.inputBufferSize = &s.input_bytes;
+    config.buffer = &s.buffers[kOutput];
+    config.bufferSize = &s.output_bytes;
+    if (what.real_input) {
+        // R2C: VkFFT's default strides are those of an in-place transform (rows of NX + 2 reals
+        // in, NX/2 + 1 complex out). Out of place, the reals are packed rows of NX, as fftgen's
+        // and cuFFT's; the half spectrum keeps NX/2 + 1 complex values per row.
+        config.performR2C = 1;
+        config.inputBufferStride[0] = what.nx();
+        config.inputBufferStride[1] = what.points();
+        config.inputBufferStride[2] = what.points();
+        config.bufferStride[0] = what.nx() / 2 + 1;
+        config.bufferStride[1] = what.output_pairs();
+        config.bufferStride[2] = what.output_pairs();
+    }
+    return config;
+}
+
 void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>& input,
          int trials, int calls_per_trial, const CallTimer& timer) {
     const VulkanHandles& h = s.h;
-    const uint64_t n = result.n;
-    const uint64_t elements = n * result.batch;
-    s.buffer_bytes = elements * sizeof(std::complex<float>);
-    const uint64_t buffer_bytes = s.buffer_bytes;
-    const uint64_t sample_bytes = input.size() * sizeof(std::complex<float>);
+    const PeerCase& what = result.what;
+    constexpr uint64_t kPairBytes = sizeof(std::complex<float>);
+    s.input_bytes = what.input_pairs() * result.batch * kPairBytes;
+    s.output_bytes = what.output_pairs() * result.batch * kPairBytes;
+    result.input_bytes = s.input_bytes;
+    result.output_bytes = s.output_bytes;
+    const uint64_t sample_bytes = input.size() * kPairBytes;
+    const uint64_t sample_transforms = input.size() / what.input_pairs();
+    const uint64_t sample_output_bytes = sample_transforms * what.output_pairs() * kPairBytes;
 
     s.submit_fence = s.make_fence();
     s.vkfft_fence = h.fence ? h.fence : (s.own_fence = s.make_fence());
 
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    s.make_buffer(kInput, buffer_bytes,
+    s.make_buffer(kInput, s.input_bytes,
                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0,
                   VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-    s.make_buffer(kOutput, buffer_bytes,
+    s.make_buffer(kOutput, s.output_bytes,
                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                   0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     // Staging holds the sample repeated up to ~16 MiB, so filling a 512 MiB buffer takes a few
-    // dozen copies rather than one per sample.
-    const uint64_t repeats = std::max<uint64_t>(1, std::min(buffer_bytes, uint64_t{16} << 20) / sample_bytes);
-    const uint64_t staging_bytes = repeats * sample_bytes;
-    s.make_buffer(kStaging, staging_bytes,
+    // dozen copies rather than one per sample; and at least the sample's output (an R2C half
+    // spectrum is larger than its reals), which comes back through it.
+    const uint64_t repeats =
+        std::max<uint64_t>(1, std::min(s.input_bytes, uint64_t{16} << 20) / sample_bytes);
+    const uint64_t fill_bytes = repeats * sample_bytes;
+    s.make_buffer(kStaging, std::max(fill_bytes, sample_output_bytes),
                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, host,
                   VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
 
@@ -286,8 +332,8 @@ void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>
         std::memcpy(static_cast<char*>(mapped) + r * sample_bytes, input.data(), sample_bytes);
     }
     std::vector<VkBufferCopy> regions;
-    for (uint64_t offset = 0; offset < buffer_bytes; offset += staging_bytes) {
-        regions.push_back({0, offset, std::min(staging_bytes, buffer_bytes - offset)});
+    for (uint64_t offset = 0; offset < s.input_bytes; offset += fill_bytes) {
+        regions.push_back({0, offset, std::min(fill_bytes, s.input_bytes - offset)});
     }
     s.submit_and_wait([&](VkCommandBuffer cmd) {
         vkCmdCopyBuffer(cmd, s.buffers[kStaging], s.buffers[kInput], static_cast<uint32_t>(regions.size()),
@@ -297,26 +343,7 @@ void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>
 
     // Plan. Forward-only, the cheapest VkFFT plan for what is run here, so plan_ms is a lower
     // bound on what a VkFFT user waits for before the first transform.
-    VkFFTConfiguration config = {};
-    config.FFTdim = 1;
-    config.size[0] = n;
-    config.size[1] = 1;
-    config.size[2] = 1;
-    config.numberBatches = result.batch;
-    config.physicalDevice = const_cast<VkPhysicalDevice*>(&h.physical_device);
-    config.device = const_cast<VkDevice*>(&h.device);
-    config.queue = const_cast<VkQueue*>(&h.queue);
-    config.commandPool = const_cast<VkCommandPool*>(&h.command_pool);
-    config.fence = &s.vkfft_fence;
-    config.makeForwardPlanOnly = 1;
-    // Out of place: VkFFT reads the "formatted" input buffer and writes `buffer`; the input is
-    // never written (any scratch a multi-pass plan needs is VkFFT's own temp buffer).
-    config.isInputFormatted = 1;
-    config.inputBuffer = &s.buffers[kInput];
-    config.inputBufferSize = &s.buffer_bytes;
-    config.buffer = &s.buffers[kOutput];
-    config.bufferSize = &s.buffer_bytes;
-
+    const VkFFTConfiguration config = make_config(s, what, result.batch);
     const auto plan_start = Clock::now();
     check_vkfft(initializeVkFFT(&s.app, config), "initializeVkFFT");
     result.plan_ms = elapsed_ms(plan_start);
@@ -345,38 +372,48 @@ void run(RunState& s, PeerResult& result, const std::vector<std::complex<float>>
         time_here(s, result, record_call, trials, calls_per_trial);
     }
     result.ms = median(result.trial_ms);
-    result.gbps = bandwidth_gbps(buffer_bytes, result.ms);
+    result.gbps = traffic_gbps(s.input_bytes + s.output_bytes, result.ms);
 
     // Read back the transforms of the sample (the output of the last call; every call computes
     // the same thing from the untouched input).
     s.submit_and_wait([&](VkCommandBuffer cmd) {
         compute_to_transfer_barrier(cmd);
-        VkBufferCopy region{0, 0, sample_bytes};
+        VkBufferCopy region{0, 0, sample_output_bytes};
         vkCmdCopyBuffer(cmd, s.buffers[kOutput], s.buffers[kStaging], 1, &region);
     });
-    result.output.resize(input.size());
-    std::memcpy(result.output.data(), mapped, sample_bytes);
+    result.output.resize(sample_transforms * what.output_pairs());
+    std::memcpy(result.output.data(), mapped, sample_output_bytes);
     vkUnmapMemory(h.device, s.memories[kStaging]);
 }
 
 }  // namespace
 
-double bandwidth_gbps(uint64_t buffer_bytes, double ms_per_call) {
-    return ms_per_call > 0.0 ? 2.0 * static_cast<double>(buffer_bytes) / (ms_per_call * 1e6) : 0.0;
+double traffic_gbps(uint64_t traffic_bytes, double ms_per_call) {
+    return ms_per_call > 0.0 ? static_cast<double>(traffic_bytes) / (ms_per_call * 1e6) : 0.0;
 }
 
-PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batch,
-                         const std::vector<std::complex<float>>& input, int trials,
-                         int calls_per_trial, const CallTimer& timer) {
+PeerResult run_vkfft(const VulkanHandles& handles, const PeerCase& what, uint32_t batch,
+                     const std::vector<std::complex<float>>& input, int trials,
+                     int calls_per_trial, const CallTimer& timer) {
     PeerResult result;
-    result.n = n;
+    result.what = what;
     result.batch = batch;
-    if (n == 0 || batch == 0 || trials < 1 || calls_per_trial < 1) {
-        result.error = "n, batch, trials and calls_per_trial must be positive";
+    if (what.shape.empty() || what.shape.size() > 2 || what.points() == 0 ||
+        what.points() > UINT32_MAX) {
+        result.error = "shape must be [N] or [NY, NX] with positive sides";
         return result;
     }
-    if (input.empty() || input.size() % n != 0 || input.size() > uint64_t{n} * batch) {
-        result.error = "input must hold between 1 and batch whole transforms of length n";
+    if (what.real_input && what.nx() % 2 != 0) {
+        result.error = "R2C needs an even NX (the reals travel in pairs)";
+        return result;
+    }
+    if (batch == 0 || trials < 1 || calls_per_trial < 1) {
+        result.error = "batch, trials and calls_per_trial must be positive";
+        return result;
+    }
+    const uint64_t per_transform = what.input_pairs();
+    if (input.empty() || input.size() % per_transform != 0 || input.size() > per_transform * batch) {
+        result.error = "input must hold between 1 and batch whole transforms";
         return result;
     }
     try {
@@ -388,6 +425,14 @@ PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batc
         result.output.clear();
     }
     return result;
+}
+
+PeerResult run_vkfft_c2c(const VulkanHandles& handles, uint32_t n, uint32_t batch,
+                         const std::vector<std::complex<float>>& input, int trials,
+                         int calls_per_trial, const CallTimer& timer) {
+    PeerCase what;
+    what.shape = {n};
+    return run_vkfft(handles, what, batch, input, trials, calls_per_trial, timer);
 }
 
 }  // namespace fftgen::bench
