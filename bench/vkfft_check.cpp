@@ -31,6 +31,7 @@ struct Options {
     uint32_t device_index = 0;
     int queue_family = -1;  // -1: the rule of the fftgen runtime's vk::Device
     double max_error = 1e-5;  // 0: report only
+    bool r2c = false;         // real input: N reals in, N/2 + 1 complex out
     std::string json_path;
 };
 
@@ -39,8 +40,11 @@ constexpr uint32_t kMaxSampleElements = uint32_t{1} << 22;
 const char* kUsage =
     "usage: fftgen-vkfft-check [options]\n"
     "  --sizes N,N,...     transform lengths (default 64,128,...,4096)\n"
-    "  --elements E        complex elements per buffer; batch = max(1, E / N) (default 65536;\n"
-    "                      67108864 = 512 MiB, the PERF.md figure)\n"
+    "  --elements E        complex elements' worth of input bytes; batch = max(1, E / N), or\n"
+    "                      max(1, 2E / N) reals with --r2c (default 65536; 67108864 = 512 MiB,\n"
+    "                      the PERF.md figure)\n"
+    "  --r2c               real-input transforms (R2C: N reals in, N/2 + 1 complex out); GB/s\n"
+    "                      counts the reals read and the half spectrum written\n"
     "  --sample-rows R     transforms checked against FFTW (default 64, and at most\n"
     "                      max(1, 2^22 / N) so the check stays quick)\n"
     "  --trials T          timed trials, the median is reported (default 7)\n"
@@ -76,6 +80,10 @@ Options parse_options(int argc, char** argv) {
             std::fputs(kUsage, stdout);
             std::exit(0);
         }
+        if (arg == "--r2c") {
+            o.r2c = true;
+            continue;
+        }
         if (i + 1 >= argc) usage_error("unknown option or missing value: " + arg);
         const std::string value = argv[++i];
         if (arg == "--sizes") {
@@ -109,6 +117,11 @@ Options parse_options(int argc, char** argv) {
             o.json_path = value;
         } else {
             usage_error("unknown option: " + arg);
+        }
+    }
+    if (o.r2c) {
+        for (const uint32_t n : o.sizes) {
+            if (n % 2) usage_error("--r2c needs even sizes (the reals travel in pairs), not " + std::to_string(n));
         }
     }
     return o;
@@ -236,21 +249,38 @@ public:
     }
 };
 
-// ||out - ref||_2 / ||ref||_2 with ref from FFTW in double on the same (float) input.
-double rel_l2_error(uint32_t n, const std::vector<std::complex<float>>& input,
+// ||out - ref||_2 / ||ref||_2 with ref from FFTW in double on the same (float) input: complex
+// transforms of n, or with `r2c` real ones (input: pairs of reals; output: n/2 + 1 per transform).
+double rel_l2_error(uint32_t n, bool r2c, const std::vector<std::complex<float>>& input,
                     const std::vector<std::complex<float>>& output) {
-    const size_t total = input.size();
-    fftw_complex* in = fftw_alloc_complex(total);
-    fftw_complex* ref = fftw_alloc_complex(total);
-    for (size_t i = 0; i < total; ++i) {
-        in[i][0] = input[i].real();
-        in[i][1] = input[i].imag();
-    }
     const int length = static_cast<int>(n);
-    const int rows = static_cast<int>(total / n);
-    fftw_plan plan = fftw_plan_many_dft(1, &length, rows, in, nullptr, 1, length, ref, nullptr, 1,
-                                        length, FFTW_FORWARD, FFTW_ESTIMATE);
-    fftw_execute(plan);
+    const size_t values = r2c ? 2 * input.size() : input.size();  // reals or complex values
+    const int rows = static_cast<int>(values / n);
+    const int out_length = r2c ? length / 2 + 1 : length;
+    const size_t total = static_cast<size_t>(rows) * out_length;
+    fftw_complex* ref = fftw_alloc_complex(total);
+    fftw_plan plan;
+    if (r2c) {
+        double* in = fftw_alloc_real(values);
+        for (size_t i = 0; i < input.size(); ++i) {
+            in[2 * i] = input[i].real();
+            in[2 * i + 1] = input[i].imag();
+        }
+        plan = fftw_plan_many_dft_r2c(1, &length, rows, in, nullptr, 1, length, ref, nullptr, 1,
+                                      out_length, FFTW_ESTIMATE);
+        fftw_execute(plan);
+        fftw_free(in);
+    } else {
+        fftw_complex* in = fftw_alloc_complex(values);
+        for (size_t i = 0; i < values; ++i) {
+            in[i][0] = input[i].real();
+            in[i][1] = input[i].imag();
+        }
+        plan = fftw_plan_many_dft(1, &length, rows, in, nullptr, 1, length, ref, nullptr, 1,
+                                  length, FFTW_FORWARD, FFTW_ESTIMATE);
+        fftw_execute(plan);
+        fftw_free(in);
+    }
     double diff = 0.0;
     double norm = 0.0;
     for (size_t i = 0; i < total; ++i) {
@@ -260,7 +290,6 @@ double rel_l2_error(uint32_t n, const std::vector<std::complex<float>>& input,
         norm += ref[i][0] * ref[i][0] + ref[i][1] * ref[i][1];
     }
     fftw_destroy_plan(plan);
-    fftw_free(in);
     fftw_free(ref);
     return norm > 0.0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
@@ -271,6 +300,7 @@ int run_check(int argc, char** argv) {
     std::printf("VkFFT peer on %s (%s), queue family %u (%s)\n", device.device_name.c_str(),
                 device.driver.c_str(), device.handles.queue_family_index,
                 (device.queue_flags & VK_QUEUE_GRAPHICS_BIT) ? "graphics + compute" : "compute only");
+    if (options.r2c) std::printf("R2C: GB/s = (reals read + half spectrum written) / time per call\n");
     std::printf("%9s %9s %10s %12s %10s %10s\n", "N", "batch", "plan ms", "ms/call", "GB/s", "rel L2");
 
     std::string command;
@@ -285,15 +315,21 @@ int run_check(int argc, char** argv) {
     std::normal_distribution<float> normal(0.0f, 1.0f);
     int failures = 0;
     for (const uint32_t n : options.sizes) {
-        const uint64_t batch64 = std::max<uint64_t>(1, options.elements / n);
+        // The input buffer holds E complex values' bytes: E / N transforms, or 2E / N of N reals.
+        const uint64_t batch64 = std::max<uint64_t>(1, options.elements * (options.r2c ? 2 : 1) / n);
         const uint32_t batch = static_cast<uint32_t>(std::min<uint64_t>(batch64, UINT32_MAX));
         // The FFTW check costs host time and memory; a few million elements are plenty.
         const uint32_t rows = std::min({batch, options.sample_rows, std::max<uint32_t>(1, kMaxSampleElements / n)});
-        std::vector<std::complex<float>> input(uint64_t{rows} * n);
+        PeerCase what;
+        what.shape = {n};
+        what.real_input = options.r2c;
+        // Pairs of floats: complex values, or two reals each for R2C.
+        std::vector<std::complex<float>> input(rows * what.input_pairs());
         for (auto& x : input) x = {normal(rng), normal(rng)};
 
-        const PeerResult r = run_vkfft_c2c(device.handles, n, batch, input, options.trials, options.calls);
-        nlohmann::json row = {{"system", "VkFFT"}, {"n", n}, {"batch", batch}};
+        const PeerResult r = run_vkfft(device.handles, what, batch, input, options.trials, options.calls);
+        nlohmann::json row = {{"system", "VkFFT"}, {"n", n}, {"batch", batch},
+                              {"transform", options.r2c ? "r2c" : "c2c"}};
         if (!r.ok) {
             std::printf("%9u %9u   failed: %s\n", n, batch, r.error.c_str());
             row.update({{"ms", nullptr}, {"gbps", nullptr}, {"rel_l2", nullptr}, {"error", r.error}});
@@ -301,7 +337,7 @@ int run_check(int argc, char** argv) {
             ++failures;
             continue;
         }
-        const double error = rel_l2_error(n, input, r.output);
+        const double error = rel_l2_error(n, options.r2c, input, r.output);
         const bool bad = !(error <= options.max_error) && options.max_error > 0.0;
         failures += bad ? 1 : 0;
         std::printf("%9u %9u %10.1f %12.5f %10.2f %10.2e%s%s\n", n, batch, r.plan_ms, r.ms, r.gbps,
@@ -309,6 +345,7 @@ int run_check(int argc, char** argv) {
         std::fflush(stdout);
         row.update({{"ms", r.ms}, {"gbps", r.gbps}, {"rel_l2", std::isfinite(error) ? nlohmann::json(error) : nlohmann::json()},
                     {"plan_ms", r.plan_ms}, {"trial_ms", r.trial_ms}, {"gpu_timestamps", r.gpu_timestamps},
+                    {"traffic", r.input_bytes + r.output_bytes},
                     {"sample_rows", rows}});
         report["results"].push_back(row);
     }
