@@ -579,7 +579,7 @@ int run_first_result(const FirstResultOptions& o, Clock::time_point main_start) 
     // parsing it is timed as its own phase (a VkFFT user would not need it).
     info = vk::load_manifest(o.manifest).kernel(o.kernel);
     if (info.transform != "c2c" && info.transform != "r2c")
-      throw vk::UsageError("VkFFT has no counterpart of a " + info.transform + " kernel");
+      throw vk::UsageError("VkFFT has no counterpart of " + info.transform + " kernels");
     PeerCase what;
     what.shape = info.shape;
     what.real_input = info.transform == "r2c";

@@ -6,7 +6,8 @@ Reads any number of result files, each either
       {"schema": "fftgen-bench/1", "system": ..., "device": ..., "driver": ...,
        "copy_floor_gbps": x | null,
        "results": [{"system": "fftgen"|"cuFFT"|"VkFFT"|"copy", "n": N, "batch": b,
-                    "ms": t, "gbps": x, "rel_l2": e | null, "shape": [h, w]?, "error": str?}]}
+                    "ms": t, "gbps": x, "rel_l2": e | null, "shape": [h, w]?,
+                    "transform": "c2c" | "r2c" | "r2c_pair"?, "error": str?}]}
   * a bare list of such result rows, or
   * fftgen-vk's bench JSON: {"device", "driver" | "driver_version", "copy_floor_gbps"?,
        "results": [{"kernel" | "name", "n", "batch", "ms" | "median_ms", "gbps" | "gb_per_s",
@@ -76,6 +77,7 @@ def load_rows(path, by_kernel):
             "system": system,
             "n": r.get("n"),
             "shape": tuple(r["shape"]) if r.get("shape") else None,
+            "transform": r.get("transform", "c2c"),
             "batch": r.get("batch"),
             "ms": ms,
             "gbps": gbps,
@@ -94,17 +96,21 @@ def load_rows(path, by_kernel):
 
 
 def case_key(row):
-    """Table order: 1D powers of two, other 1D lengths, then multi-dimensional cases."""
+    """Table order: 1D C2C powers of two, other 1D C2C lengths, 2D C2C, then R2C and R2C_PAIR in
+    the same order. The plot draws groups 0 and 1 (1D C2C)."""
     n = row["n"] or 0
+    transform = row.get("transform") or "c2c"
+    offset = 3 * (["c2c", "r2c", "r2c_pair"].index(transform) if transform in ("c2c", "r2c", "r2c_pair") else 3)
     if row["shape"] and len(row["shape"]) > 1:
-        return (2, n, row["shape"])
+        return (offset + 2, n, row["shape"], transform)
     pow2 = n > 0 and (n & (n - 1)) == 0
-    return (0 if pow2 else 1, n, ())
+    return (offset + (0 if pow2 else 1), n, (), transform)
 
 
 def case_label(key):
-    group, n, shape = key
-    return "2D " + "×".join(str(s) for s in shape) if group == 2 else f"1D {n}"
+    group, n, shape, transform = key
+    prefix = "" if transform == "c2c" else transform.upper() + " "
+    return prefix + ("2D " + "×".join(str(s) for s in shape) if group % 3 == 2 else f"1D {n}")
 
 
 def best_rows(rows):
@@ -176,7 +182,7 @@ def markdown_table(rows, floors, headers):
         for r in sorted(failures, key=lambda r: (case_key(r), r["system"])):
             lines.append(f"- {r['system']} {case_label(case_key(r))}: {r['error']}")
     lines.append("")
-    lines.append("GB/s = 2 × bytes of one buffer / time of one call (one read + one write); "
+    lines.append("GB/s = (input + output bytes) / time of one call (C2C: 2 × bytes of one buffer); "
                  "rel. L2 = ‖out − ref‖₂ / ‖ref‖₂ against a double-precision reference.")
     return "\n".join(lines) + "\n"
 
