@@ -27,7 +27,7 @@ BEYOND_SCHEMA = {
     "77_radices_2d.json": "explicit radices only for a 1D shape",
     "78_pair_2d.json": "r2c_pair only for a 1D shape",
     "79_r2c_radices_product.json": "radices multiply to N/2 for r2c",
-    "80_r2c_too_large.json": "the largest r2c N",
+    "80_pair_too_large.json": "the largest r2c_pair N (one pass)",
 }
 
 
