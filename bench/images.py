@@ -314,8 +314,7 @@ def summary(work):
                    f"≥ {target} ({why}) | {speed_status(fg, target, [('cuFFT', cu), ('VkFFT', vk)])} | "
                    f"{fmt_err(fg)} | {fmt_err(cu)} | {fmt_err(vk)} | {error_check(fg, vk)} |")
     if any((t, sh) not in s.kernel_case.values() for t, sh, _, _ in ISSUE_ROWS):
-        out += ["", "\"no kernel\": the plan has no fftgen kernel of that case (an r2c kernel's row "
-                "transform runs in one pass, N ≤ 32768)."]
+        out += ["", "\"no kernel\": the plan has no fftgen kernel of that case (the peers still ran it)."]
 
     grids = sorted(set(s.grid_bench) | set(s.grid_compare) |
                    {(shape[0], shape[1], b) for ((_, shape), b) in s.cufft if b is not None})

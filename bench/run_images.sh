@@ -13,7 +13,7 @@
 #   ELEMENTS=67108864     complex64 values' worth of input bytes per case (512 MiB)
 #   TRIALS=7 CALLS=20     timing of the bandwidth cases; GRID_CALLS=200 for the small grids
 #   GRIDS=256x256x1,512x512x1,512x512x4,1024x1024x1   small 2D C2C grids (HxWxbatch)
-#   PEER_R2C=65536        1D R2C lengths the peers also run where the plan has no kernel
+#   PEER_R2C=65536        1D R2C lengths the peers run even where the plan has no kernel
 #   FULL_VERIFY_POINTS=1048576   kernels up to this many points verified with batches 1,3;
 #                                larger ones with batch 1 (FFTW in double is the slow part)
 #   TIME_BUDGET=330       seconds for all steps; each step's `timeout` is the smaller of its
