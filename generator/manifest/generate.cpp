@@ -204,8 +204,13 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
 
   for (const KernelSpec& spec : plan.kernels) {
     if (progress) progress(spec.name);
-    const KernelProgram program = make_program(spec);
-    const KernelProgram text_program = text_target_program(plan, spec, program);
+    KernelProgram program, text_program;
+    try {
+      program = make_program(spec);
+      text_program = text_target_program(plan, spec, program);
+    } catch (const PlanError& e) {
+      throw PlanError(plan_source + ": " + e.what());  // named like the parser's plan errors
+    }
     const KernelLayout& layout = program.layout;
     json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
                 {"transform", to_string(spec.transform)}};
