@@ -336,6 +336,7 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     throw OutputError(std::string(e.what()) + "; " + kept);
   }
   sync_folder(folder);
+  before_step();  // the new output is in place; the temporary folder is not yet removed
   std::error_code ec;
   fs::remove_all(temp, ec);
   summary.written = changed.size();

@@ -26,9 +26,10 @@ struct WriteOptions {
   std::vector<std::filesystem::path> inputs;
   /// Called once when another fftgen holds the folder's lock and this run starts waiting for it.
   std::function<void()> on_wait;
-  /// Fault injection for tests: called with 0, 1, 2, ... before each rename or link of the switch
-  /// into place. It may throw (a failure: the previous output is restored) or end the process (a
-  /// kill: the next write_output or recover_output into the folder restores it).
+  /// Fault injection for tests: called with 0, 1, 2, ... before each rename of the switch into
+  /// place, and once more after the new manifest.json is in place. Before that last call it may
+  /// throw (a failure: the previous output is restored); at any call it may end the process (a
+  /// kill: the next write_output or recover_output into the folder settles it).
   std::function<void(int step)> before_switch_step;
 };
 
