@@ -158,6 +158,17 @@ TEST_CASE("a manifest's names never lead out of the folder", "[output]") {
   fftgen::write_output(make_output({"a"}, "1"), dir);
   CHECK(read(s.root / "precious.txt") == "keep");
   CHECK(folder_contents(dir) == files_of(make_output({"a"}, "1")));
+
+  // A manifest that is not fftgen's (or not even an object, or with a "format" of another type)
+  // lists nothing: only manifest.json itself is replaced.
+  for (const char* foreign : {R"({"format": 2, "kernels": [{"twiddles": {"file": "x"}}]})", "[1, 2]", "not json"}) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "manifest.json") << foreign;
+    std::ofstream(dir / "x") << "kept";
+    fftgen::write_output(make_output({"a"}, "1"), dir);
+    CHECK(read(dir / "x") == "kept");
+  }
 }
 
 TEST_CASE("a failure at any step of the switch restores the previous output", "[output]") {

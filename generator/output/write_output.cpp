@@ -108,7 +108,8 @@ std::set<std::string> files_listed_by(const fs::path& folder) {
   std::ifstream in(folder / kManifest, std::ios::binary);
   if (!in) return names;
   const json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || doc.value("format", "") != "fftgen-manifest") return names;
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("format") || doc.at("format") != "fftgen-manifest")
+    return names;
   auto add = [&](const json& v) {
     if (v.is_string() && is_plain_name(v.get_ref<const std::string&>())) names.insert(v.get<std::string>());
   };
