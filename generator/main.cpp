@@ -165,6 +165,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
+    fftgen::check_output_folder(out_dir, {plan_path, wisdom_path});
     auto output = fftgen::generate(plan, source, [&](const std::string& name) {
       if (!quiet) fmt::print(stderr, "fftgen: {}\n", name);
     });

@@ -217,7 +217,8 @@ struct Folder {
   bool created = false;
 };
 
-Folder prepare_folder(const fs::path& dir) {
+// A dangling symbolic link or a file where the output folder should be.
+void check_folder_path(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_symlink(fs::symlink_status(dir, ec)) && !fs::exists(dir, ec))
     throw OutputError(fmt::format("output folder {} is a symbolic link to {}, which does not exist; create that "
@@ -225,6 +226,11 @@ Folder prepare_folder(const fs::path& dir) {
                                   quoted(dir), quoted(fs::read_symlink(dir, ec))));
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw OutputError("output folder " + quoted(dir) + " exists and is not a folder; give a folder");
+}
+
+Folder prepare_folder(const fs::path& dir) {
+  check_folder_path(dir);
+  std::error_code ec;
   Folder folder;
   folder.created = fs::create_directories(dir, ec);
   if (ec) throw OutputError("cannot create output folder " + quoted(dir) + ": " + ec.message());
@@ -363,6 +369,11 @@ WriteSummary write_output(const GeneratedOutput& output, const fs::path& dir, co
     if (folder.created) fs::remove(folder.path, ec);  // only if still empty
     throw;
   }
+}
+
+void check_output_folder(const fs::path& dir, const std::vector<fs::path>& inputs) {
+  check_folder_path(dir);
+  check_inputs_kept(dir, {std::string(kManifest)}, inputs);
 }
 
 std::size_t recover_output(const fs::path& dir) {
