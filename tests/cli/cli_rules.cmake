@@ -63,7 +63,7 @@ file(GLOB written RELATIVE ${WORK_DIR}/two ${WORK_DIR}/two/*)
 list(LENGTH written count)
 string(REGEX MATCHALL "\n" lines "${listed}")
 list(LENGTH lines listed_count)
-if(NOT count EQUAL 6 OR NOT listed_count EQUAL 6 OR NOT out MATCHES "wrote 6 files")
+if(NOT count EQUAL 6 OR NOT listed_count EQUAL 6 OR NOT out MATCHES "6 files for 1 kernels in [^:]*: 6 written")
   message(FATAL_ERROR "--targets hlsl,spirv: ${count} files written, ${listed_count} listed (expected 6):\n${out}")
 endif()
 
