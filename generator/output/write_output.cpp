@@ -32,6 +32,7 @@ constexpr std::string_view kOldFolder = "old";
 constexpr std::string_view kJournal = "journal.json";
 constexpr std::string_view kTempMarker = ".fftgen-";
 constexpr std::size_t kTempSuffixLength = 6;  // mkdtemp's XXXXXX
+constexpr std::string_view kOldTempSuffix = ".fftgen-tmp";
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -266,8 +267,16 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     else changed.push_back(file.name);
   }
   std::vector<std::string> stale;
-  for (const std::string& name : files_listed_by(folder))
+  const std::set<std::string> listed = files_listed_by(folder);
+  for (const std::string& name : listed)
     if (!new_names.count(name) && exists_no_follow(folder / name)) stale.push_back(name);
+  // Earlier fftgen versions wrote <file>.fftgen-tmp beside each file; a killed run left them behind.
+  std::set<std::string> old_temps;
+  for (const std::set<std::string>& names : {listed, new_names})
+    for (const std::string& name : names)
+      if (exists_no_follow(folder / (name + std::string(kOldTempSuffix))))
+        old_temps.insert(name + std::string(kOldTempSuffix));
+  stale.insert(stale.end(), old_temps.begin(), old_temps.end());
   const OutputFile& manifest = output.files.back();
   if (changed.empty() && stale.empty() && same_contents(folder / kManifest, manifest.bytes)) {
     ++summary.unchanged;
