@@ -73,6 +73,32 @@ std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
   return targets;
 }
 
+// --list-variants: each variant's name (also the stem of its files: <stem>.<pass>.<ext>) and every
+// field's value, from the plan-field registry.
+void print_variants(const fftgen::Plan& plan, const std::string& source, bool as_json) {
+  if (!as_json) {
+    for (const fftgen::KernelSpec& k : plan.kernels) {
+      const nlohmann::ordered_json fields = fftgen::variant_fields(k);
+      std::vector<std::string> values;
+      for (const auto& [field, value] : fields.items())
+        if (field != "name") values.push_back(field + "=" + value.dump());
+      fmt::print("{} {}\n", k.name, fmt::join(values, " "));
+    }
+    return;
+  }
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  for (const fftgen::PlanField& f : fftgen::plan_fields())
+    fields.push_back({{"name", f.name}, {"default", f.default_value}, {"wisdom_tunable", f.wisdom_tunable},
+                      {"suffix", f.suffix}});
+  nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+  for (const fftgen::KernelSpec& k : plan.kernels)
+    variants.push_back({{"name", k.name}, {"stem", k.name}, {"plan_kernel", k.plan_name},
+                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields}});
+  nlohmann::ordered_json doc{{"plan", source}, {"fields", fields}, {"variants", variants}};
+  if (!plan.wisdom.empty()) doc["wisdom"] = plan.wisdom;
+  fmt::print("{}\n", doc.dump(1));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,11 +107,15 @@ int main(int argc, char** argv) {
       "that says how to dispatch them. Without a plan, the built-in default plan (generated/default.json) is used."};
   app.set_version_flag("--version", std::string("fftgen ") + FFTGEN_VERSION);
   std::string plan_path, out_dir, targets_csv, wisdom_path;
-  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false;
+  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false, list_variants = false,
+       as_json = false;
   uint32_t explain = 0;
   app.add_option("plan", plan_path, "plan file (JSON); see README.md for the format");
   app.add_option("-o,--output", out_dir, "output folder (created if missing)");
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
+  app.add_flag("--list-variants", list_variants,
+               "list every variant the plan expands to with its field values and file stem, write nothing");
+  app.add_flag("--json", as_json, "with --list-variants: print JSON (bench/wisdom.py reads it)");
   app.add_option("--wisdom", wisdom_path,
                  "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
                  "measured winner for its N, except fields the plan sets itself; prints what it changed");
@@ -158,6 +188,10 @@ int main(int argc, char** argv) {
       }
     }
     if (targets_option->count() > 0) plan.targets = parse_targets_option(targets_csv);
+    if (list_variants) {
+      print_variants(plan, source, as_json);
+      return 0;
+    }
     fftgen::check_build_step_options(build_step, plan);
     if (dry_run) {
       std::vector<std::string> names = fftgen::planned_files(plan);

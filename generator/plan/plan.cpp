@@ -25,14 +25,8 @@ namespace {
 
 using json = nlohmann::json;
 
-// Kernel fields in the order they vary during expansion (first = slowest) and in suffixes.
-const std::vector<std::string> kKernelFields{"name",       "shape",          "transform", "direction", "normalize",
-                                             "radices",    "index_math",     "twiddles",  "workgroup_size",
-                                             "precision",  "shared_memory_bytes"};
-// Fields a wisdom winner may set (in this order when applied and reported), and the keys of an
-// entry of a wisdom table's "sizes" list (bench/wisdom.py).
-const std::vector<std::string> kWisdomFields{"radices", "index_math", "twiddles", "workgroup_size",
-                                             "shared_memory_bytes"};
+// The kernel fields (name, shape, ...) and which of them wisdom may set come from the field
+// registry (plan_fields(), below the parsers); these are the other keys a plan or a wisdom table may hold.
 const std::vector<std::string> kWisdomEntryFields{"n", "measured", "default_gbps", "winner", "winner_gbps"};
 // The top level of a wisdom table: what bench/wisdom.py writes, and a schema and description.
 const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver",
@@ -213,7 +207,8 @@ std::vector<const json*> values_of(const json& v) {
 
 template <typename E>
 std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E> (*parse)(std::string_view),
-                                     void (*set)(KernelSpec&, E), const Where& where, const std::string& field) {
+                                     void (*set)(KernelSpec&, E), const Where& where, const std::string& field,
+                                     std::string_view suffix) {
   if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
   const auto& allowed_list = allowed_values(field);
   std::string allowed = join(allowed_list);
@@ -231,13 +226,13 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
       where.fail(field, "unknown value " + quote(s), allowed);
     }
     E value = *parsed;
-    out.push_back({[=](KernelSpec& k) { set(k, value); }, "__" + std::string(to_string(value)), quote(s)});
+    out.push_back({[=](KernelSpec& k) { set(k, value); }, std::string(suffix) + std::string(to_string(value)), quote(s)});
   }
   reject_duplicates(out, where, field);
   return out;
 }
 
-std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
+std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "shape";
   if (!v) where.fail(field, "missing; every kernel needs a shape, e.g. \"shape\": [1024]", kAllowedShape);
   if (!v->is_array())
@@ -263,12 +258,12 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
       const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
       uint32_t ny = static_cast<uint32_t>(read_in_range(s[0], where, field, "NY", kMinN, max_side, true, kAllowedSide));
       uint32_t nx = static_cast<uint32_t>(read_in_range(s[1], where, field, "NX", kMinN, max_side, true, kAllowedSide));
-      out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("__n{}x{}", ny, nx),
+      out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("{}{}x{}", suffix, ny, nx),
                      fmt::format("[{}, {}]", ny, nx)});
       continue;
     }
     uint32_t n = static_cast<uint32_t>(read_in_range(s[0], where, field, "N", kMinN, kMaxN, true, kAllowedN));
-    out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("__n{}", n), fmt::format("[{}]", n)});
+    out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("{}{}", suffix, n), fmt::format("[{}]", n)});
   }
   reject_duplicates(out, where, field);
   return out;
@@ -283,7 +278,7 @@ std::string radix_list_text(const std::vector<uint32_t>& radices) {
                      radices.size());
 }
 
-std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
+std::vector<Choice> parse_radices_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "radices";
   if (!v) return {{[](KernelSpec& k) { k.radices.clear(); }, "", ""}};
   if (v->is_array() && v->empty())
@@ -304,7 +299,7 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
     if (r.is_string()) {
       if (r.get_ref<const std::string&>() != "auto")
         where.fail(field, "unknown value " + quote(r.get_ref<const std::string&>()), kAllowedRadices);
-      out.push_back({[](KernelSpec& k) { k.radices.clear(); }, "__rauto", "'auto'"});
+      out.push_back({[](KernelSpec& k) { k.radices.clear(); }, std::string(suffix) + "auto", "'auto'"});
       continue;
     }
     if (!r.is_array()) {
@@ -326,9 +321,9 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
         where.fail(field, fmt::format("radix {} is not supported", x), kAllowedRadixValues);
       radices.push_back(static_cast<uint32_t>(x));
     }
-    std::string suffix = "__r" + fmt::format("{}", fmt::join(radices, "x"));
+    std::string choice_suffix = fmt::format("{}{}", suffix, fmt::join(radices, "x"));
     std::string shown = radix_list_text(radices);
-    out.push_back({[=](KernelSpec& k) { k.radices = radices; }, suffix, shown});
+    out.push_back({[=](KernelSpec& k) { k.radices = radices; }, choice_suffix, shown});
   }
   reject_duplicates(out, where, field);
   return out;
@@ -338,7 +333,7 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
 std::vector<Choice> parse_integer_field(const json* v, const Where& where, const std::string& field,
                                         uint32_t fallback, bool allow_auto, uint64_t lo, uint64_t hi,
                                         bool power_of_two, const std::string& allowed,
-                                        std::string_view suffix_prefix, void (*set)(KernelSpec&, uint32_t)) {
+                                        std::string_view suffix, void (*set)(KernelSpec&, uint32_t)) {
   if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
   reject_empty_list(*v, where, field, allowed);
   const std::vector<const json*> items = values_of(*v);
@@ -347,12 +342,12 @@ std::vector<Choice> parse_integer_field(const json* v, const Where& where, const
     if (allow_auto && e->is_string()) {
       if (e->get_ref<const std::string&>() != "auto")
         where.fail(field, "unknown value " + quote(e->get_ref<const std::string&>()), allowed);
-      out.push_back({[=](KernelSpec& k) { set(k, 0); }, std::string("__") + std::string(suffix_prefix) + "auto",
+      out.push_back({[=](KernelSpec& k) { set(k, 0); }, std::string(suffix) + "auto",
                      "'auto'"});
       continue;
     }
     uint32_t x = static_cast<uint32_t>(read_in_range(*e, where, field, field, lo, hi, power_of_two, allowed));
-    out.push_back({[=](KernelSpec& k) { set(k, x); }, fmt::format("__{}{}", suffix_prefix, x),
+    out.push_back({[=](KernelSpec& k) { set(k, x); }, fmt::format("{}{}", suffix, x),
                    fmt::format("{}", x)});
   }
   reject_duplicates(out, where, field);
@@ -415,36 +410,94 @@ V parse_version(const json& doc, const Where& where, const std::string& field,
   where.fail(field, "unknown value " + quote(s), allowed);
 }
 
+// --- The field registry -----------------------------------------------------------------------------
+// One entry per kernel field, in expansion order (the first varies slowest; suffixes follow it too):
+// how to parse its alternatives and how to spell a variant's value as a plan would. The parser, the
+// variant suffixes, wisdom and `fftgen --list-variants` (and through it bench/wisdom.py) all read it.
+struct FieldEntry {
+  PlanField info;
+  /// The field's alternatives; `v` is null when the kernel leaves the field out (its default).
+  std::function<std::vector<Choice>(const json* v, const Where& where, std::string_view suffix)> parse;
+  /// The variant's value, spelt as in a plan.
+  std::function<json(const KernelSpec&)> spell;
+};
+
+template <typename E>
+FieldEntry enum_field(const char* name, E fallback, std::optional<E> (*parse)(std::string_view),
+                      void (*set)(KernelSpec&, E), E KernelSpec::*member) {
+  return {{name, std::string(to_string(fallback)), false, "__"},
+          [=](const json* v, const Where& where, std::string_view suffix) {
+            return parse_enum_field<E>(v, fallback, parse, set, where, name, suffix);
+          },
+          [=](const KernelSpec& k) { return json(std::string(to_string(k.*member))); }};
+}
+
+json auto_or(uint32_t value) { return value == 0 ? json("auto") : json(value); }
+
+const std::vector<FieldEntry>& registry() {
+  static const std::vector<FieldEntry> fields = [] {
+    std::vector<FieldEntry> f;
+    f.push_back({{"name", nullptr, false, ""}, nullptr, [](const KernelSpec& k) { return json(k.plan_name); }});
+    f.push_back({{"shape", nullptr, false, "__n"}, parse_shape_field,
+                 [](const KernelSpec& k) { return json(k.shape); }});
+    f.push_back(enum_field<Transform>("transform", Transform::c2c, parse_transform,
+                                      [](KernelSpec& k, Transform x) { k.transform = x; }, &KernelSpec::transform));
+    f.push_back(enum_field<DirectionSet>("direction", DirectionSet::both, parse_direction_set,
+                                         [](KernelSpec& k, DirectionSet x) { k.direction = x; }, &KernelSpec::direction));
+    f.push_back(enum_field<Normalize>("normalize", Normalize::inverse, parse_normalize,
+                                      [](KernelSpec& k, Normalize x) { k.normalize = x; }, &KernelSpec::normalize));
+    f.push_back({{"radices", "auto", true, "__r"},
+                 parse_radices_field,
+                 [](const KernelSpec& k) { return k.radices.empty() ? json("auto") : json(k.radices); }});
+    f.push_back(enum_field<IndexMath>("index_math", IndexMath::bitwise, parse_index_math,
+                                      [](KernelSpec& k, IndexMath x) { k.index_math = x; }, &KernelSpec::index_math));
+    f.back().info.wisdom_tunable = true;
+    f.push_back(enum_field<TwiddleSource>("twiddles", TwiddleSource::table, parse_twiddle_source,
+                                          [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, &KernelSpec::twiddles));
+    f.back().info.wisdom_tunable = true;
+    f.push_back({{"workgroup_size", "auto", true, "__wg"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "workgroup_size", 0, true, 1, kMaxWorkgroupSize, true,
+                                              kAllowedWorkgroup, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.workgroup_size = x; });
+                 },
+                 [](const KernelSpec& k) { return auto_or(k.workgroup_size); }});
+    f.push_back(enum_field<Precision>("precision", Precision::fp32, parse_precision,
+                                      [](KernelSpec& k, Precision x) { k.precision = x; }, &KernelSpec::precision));
+    f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,
+                                              kMaxSharedMemory, false, kAllowedSharedMemory, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
+                 },
+                 [](const KernelSpec& k) { return json(k.shared_memory_bytes); }});
+    return f;
+  }();
+  return fields;
+}
+
+const FieldEntry& field_entry(const std::string& key) {
+  for (const FieldEntry& e : registry())
+    if (e.info.name == key) return e;
+  throw PlanError("internal error: no plan field '" + key + "'");
+}
+
+std::vector<std::string> field_names(bool wisdom_only) {
+  std::vector<std::string> names;
+  for (const FieldEntry& e : registry())
+    if (!wisdom_only || e.info.wisdom_tunable) names.push_back(e.info.name);
+  return names;
+}
+
+// Kernel fields in expansion order, and those a wisdom winner may set (in this order when applied
+// and reported).
+const std::vector<std::string> kKernelFields = field_names(false);
+const std::vector<std::string> kWisdomFields = field_names(true);
+
 // The alternatives of one kernel field (any but "name"); `v` is null when the field is absent.
 std::vector<Choice> parse_kernel_field(const std::string& key, const json* v, const Where& where) {
-  if (key == "shape") return parse_shape_field(v, where);
-  if (key == "transform")
-    return parse_enum_field<Transform>(v, Transform::c2c, parse_transform,
-                                       [](KernelSpec& k, Transform x) { k.transform = x; }, where, key);
-  if (key == "direction")
-    return parse_enum_field<DirectionSet>(v, DirectionSet::both, parse_direction_set,
-                                          [](KernelSpec& k, DirectionSet x) { k.direction = x; }, where, key);
-  if (key == "normalize")
-    return parse_enum_field<Normalize>(v, Normalize::inverse, parse_normalize,
-                                       [](KernelSpec& k, Normalize x) { k.normalize = x; }, where, key);
-  if (key == "radices") return parse_radices_field(v, where);
-  if (key == "index_math")
-    return parse_enum_field<IndexMath>(v, IndexMath::bitwise, parse_index_math,
-                                       [](KernelSpec& k, IndexMath x) { k.index_math = x; }, where, key);
-  if (key == "twiddles")
-    return parse_enum_field<TwiddleSource>(v, TwiddleSource::table, parse_twiddle_source,
-                                           [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, where, key);
-  if (key == "workgroup_size")
-    return parse_integer_field(v, where, key, 0, true, 1, kMaxWorkgroupSize, true, kAllowedWorkgroup, "wg",
-                               [](KernelSpec& k, uint32_t x) { k.workgroup_size = x; });
-  if (key == "precision")
-    return parse_enum_field<Precision>(v, Precision::fp32, parse_precision,
-                                       [](KernelSpec& k, Precision x) { k.precision = x; }, where, key);
-  if (key == "shared_memory_bytes")
-    return parse_integer_field(v, where, key, 32768, false, kMinSharedMemory, kMaxSharedMemory, false,
-                               kAllowedSharedMemory, "smem",
-                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
-  throw PlanError("internal error: no parser for kernel field '" + key + "'");
+  const FieldEntry& entry = field_entry(key);
+  return entry.parse(v, where, entry.info.suffix);
 }
 
 // "radices [a, b] multiply to P" when an explicit split's product P is not n (capped, with
@@ -460,7 +513,8 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
 
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
 std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
-                                      const std::string& name, size_t variants_so_far) {
+                                      const std::string& name, size_t variants_so_far,
+                                      std::vector<SkippedVariant>* skipped) {
   Where where{source, "kernel " + quote(name)};
   reject_unknown_fields(kernel, kKernelFields, where, "kernel");
   // Fields in expansion order; the first varies slowest.
@@ -506,7 +560,8 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
     variants = std::move(next);
   }
 
-  for (const auto& k : variants) {
+  // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
+  auto check = [&](const KernelSpec& k) {
     const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
@@ -519,13 +574,24 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
     // An r2c kernel's butterflies compute the half-length complex transform.
     const uint32_t fft_length = k.transform == Transform::r2c ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);
-    if (mismatch.empty()) continue;
+    if (mismatch.empty()) return;
     if (k.transform == Transform::r2c)
       where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
                                         mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
+  };
+  std::vector<KernelSpec> possible;
+  for (auto& k : variants) {
+    try {
+      check(k);
+    } catch (const PlanError& e) {
+      if (!skipped) throw;
+      skipped->push_back({k.name, e.what()});
+      continue;
+    }
+    possible.push_back(std::move(k));
   }
-  return variants;
+  return possible;
 }
 
 // nlohmann keeps the last of duplicate object keys silently; a plan with "name" twice is a mistake
@@ -599,7 +665,7 @@ std::string clean_json_message(const std::string& what) {
   return out;
 }
 
-Plan parse_document(const json& doc, const std::string& source) {
+Plan parse_document(const json& doc, const std::string& source, bool skip_impossible) {
   Where top{source, ""};
   if (!doc.is_object())
     top.fail("", "the top level must be a JSON object with a 'kernels' list, got " + describe(doc));
@@ -646,7 +712,7 @@ Plan parse_document(const json& doc, const std::string& source) {
                                      "clash as file names on case-insensitive file systems",
                                      quote(other), seen->second, quote(name), i));
     }
-    for (auto& v : expand_kernel(k, source, name, plan.kernels.size())) {
+    for (auto& v : expand_kernel(k, source, name, plan.kernels.size(), skip_impossible ? &plan.skipped : nullptr)) {
       auto [it, ok] = variant_names.emplace(lower(v.name), Origin{v.name, name, i});
       if (!ok) {
         const Origin& o = it->second;
@@ -660,7 +726,9 @@ Plan parse_document(const json& doc, const std::string& source) {
       try {
         (void)make_layout(v);
       } catch (const PlanError& e) {
-        throw PlanError(source + ": " + e.what());
+        if (!skip_impossible) throw PlanError(source + ": " + e.what());
+        plan.skipped.push_back({v.name, source + ": " + e.what()});
+        continue;
       }
       plan.kernels.push_back(std::move(v));
     }
@@ -697,14 +765,12 @@ struct WisdomEntry {
   std::optional<double> winner_gbps, default_gbps;
 };
 
-// A field's value in a kernel, spelt as in a plan.
+// A field's value in a kernel, spelt as in a plan: "auto", "[8, 8, 16]", "49152".
 std::string field_text(const KernelSpec& k, const std::string& field) {
-  if (field == "radices") return k.radices.empty() ? "auto" : fmt::format("[{}]", fmt::join(k.radices, ", "));
-  if (field == "index_math") return std::string(to_string(k.index_math));
-  if (field == "twiddles") return std::string(to_string(k.twiddles));
-  if (field == "workgroup_size") return k.workgroup_size == 0 ? "auto" : std::to_string(k.workgroup_size);
-  if (field == "shared_memory_bytes") return std::to_string(k.shared_memory_bytes);
-  throw PlanError("internal error: wisdom cannot spell field '" + field + "'");
+  const json value = field_entry(field).spell(k);
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) return fmt::format("[{}]", fmt::join(value.get<std::vector<uint32_t>>(), ", "));
+  return value.dump();
 }
 
 std::optional<double> read_gbps(const json& entry, const Where& where, const char* field) {
@@ -791,21 +857,49 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
   return table;
 }
 
-}  // namespace
-
-Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
+Plan parse_plan_document(const nlohmann::json& doc, const std::string& source, bool skip_impossible) {
   try {
-    return parse_document(doc, source);
+    return parse_document(doc, source, skip_impossible);
   } catch (const json::exception& e) {
     // Every access above is type-checked first; this keeps a missed case a PlanError, not a crash.
     throw PlanError(source + ": " + clean_json_message(e.what()));
   }
 }
 
-Plan parse_plan(const std::string& text, const std::string& source) {
+// Text -> plan, with the empty-text check.
+Plan parse_plan_text(const std::string& text, const std::string& source, bool skip_impossible) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw PlanError(source + ": the plan is empty; expected a JSON object with a 'kernels' list");
-  return parse_plan(parse_json_text(text, source, "plan"), source);
+  return parse_plan_document(parse_json_text(text, source, "plan"), source, skip_impossible);
+}
+
+}  // namespace
+
+const std::vector<PlanField>& plan_fields() {
+  static const std::vector<PlanField> fields = [] {
+    std::vector<PlanField> out;
+    for (const FieldEntry& e : registry()) out.push_back(e.info);
+    return out;
+  }();
+  return fields;
+}
+
+nlohmann::ordered_json variant_fields(const KernelSpec& kernel) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  for (const FieldEntry& e : registry()) values[e.info.name] = e.spell(kernel);
+  return values;
+}
+
+Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
+  return parse_plan_document(doc, source, false);
+}
+
+Plan parse_sweep_plan(const std::string& text, const std::string& source) {
+  return parse_plan_text(text, source, true);
+}
+
+Plan parse_plan(const std::string& text, const std::string& source) {
+  return parse_plan_text(text, source, false);
 }
 
 Plan parse_plan(const char* text, const std::string& source) {
