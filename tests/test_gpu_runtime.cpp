@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 #include <string>
@@ -719,6 +720,44 @@ TEST_CASE("verify reports a batch the device cannot hold as an error, not a fail
   b.trials = 1;
   b.calls_per_trial = 0;
   CHECK_THROWS_AS(time_calls(device, b, [](VkCommandBuffer) {}), UsageError);
+  require_no_validation_messages(device);
+}
+
+TEST_CASE("batch 0, wrong buffer sizes and strides are usage errors", "[gpu][runtime][bad-input]") {
+  Device& device = shared_device();
+  Manifest m = load_manifest(make_fixture_manifest());
+  Kernel kernel(device, m, "dft16");
+  auto require_usage_error = [](const std::function<void()>& f, const std::string& needle) {
+    try {
+      f();
+      FAIL("no error");
+    } catch (const UsageError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+    }
+  };
+  Buffer a(device, 16 * 8 * 4), b(device, 16 * 8 * 4);
+  KernelIo io;
+  io.input = {a.handle(), 0};
+  io.output = {b.handle(), 0};
+  io.max_batch = 0;
+  require_usage_error([&] { kernel.bind(io); }, "max_batch must be > 0");
+  io.max_batch = 4;
+  io.input_stride = 8;
+  require_usage_error([&] { kernel.bind(io); }, "the input stride 8 is less than the 16 complex64 elements");
+  io.input_stride = 0;
+  io.output = io.input;
+  require_usage_error([&] { kernel.bind(io); }, "input and output must be different buffers");
+  io.output = {b.handle(), 0};
+  KernelBindings bindings = kernel.bind(io);
+  require_usage_error(
+      [&] { device.run_commands([&](VkCommandBuffer cmd) { kernel.record(cmd, Direction::forward, bindings, 5); }); },
+      "batch 5 exceeds the bindings' max_batch 4");
+  // Batch 0 records nothing (and is no error).
+  device.run_commands([&](VkCommandBuffer cmd) { kernel.record(cmd, Direction::forward, bindings, 0); });
+  const auto x = random_normal(16 * 2, 1);
+  require_usage_error([&] { execute(device, kernel, Direction::forward, x, 3); },
+                      "input holds 32 values (pairs of floats), batch 3 needs 48");
   require_no_validation_messages(device);
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
     sub->add_option("--device", device_index,
                     "Physical device index (see `fftgen-vk devices`); default: the first "
                     "discrete GPU, else integrated, else CPU")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
     sub->add_flag("--validation", validation,
                   "Enable the Khronos validation layer and print its messages");
   };
@@ -126,10 +127,10 @@ int main(int argc, char** argv) {
                         "Bytes of one buffer (capped at 1/4 of the device-local heap)")->capture_default_str();
   bench_cmd->add_option("--trials", bopt.trials, "Timed trials (median reported)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
   bench_cmd->add_option("--calls", bopt.calls_per_trial, "Back-to-back calls per trial")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 

@@ -29,7 +29,13 @@ struct TypeTable {
   std::unordered_map<uint32_t, std::vector<uint32_t>> members;  // struct id -> member types
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> member_offset;  // (struct, member) -> Offset
 
+  // `w` points at an instruction of `count` words (count >= 1); operands past it are not read.
   void declare(uint32_t op, const uint32_t* w, uint32_t count) {
+    const uint32_t needs = op == OpTypeInt || op == OpTypeFloat ? 3
+                           : op == OpTypeStruct                 ? 2
+                           : op == OpMemberDecorate             ? 5
+                                                                : 4;
+    if (count < needs) return;
     switch (op) {
       case OpTypeInt:
       case OpTypeFloat: size[w[1]] = w[2] / 8; break;
@@ -43,11 +49,9 @@ struct TypeTable {
         members[w[1]].assign(w + 2, w + count);
         break;
       }
-      case OpConstant:
-        if (count >= 4) constant[w[2]] = w[3];
-        break;
+      case OpConstant: constant[w[2]] = w[3]; break;
       case OpMemberDecorate:
-        if (count >= 5 && w[3] == DecorationOffset) member_offset[{w[1], w[2]}] = w[4];
+        if (w[3] == DecorationOffset) member_offset[{w[1], w[2]}] = w[4];
         break;
       default: break;
     }
