@@ -11,11 +11,12 @@
 #include "fftgen/layout.hpp"
 #include "fftgen/program.hpp"
 
-#include "cpu_model.hpp"
+#include "cpu_numerics.hpp"
 
 using fftgen::KernelLayout;
 using fftgen::KernelSpec;
 using cd = std::complex<double>;
+using fftgen_test::rel_l2;
 
 namespace {
 
@@ -44,32 +45,13 @@ void reference_fft(std::vector<cd>& a, int sign) {
   }
 }
 
-double rel_l2(const std::vector<cd>& a, const std::vector<cd>& b) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < a.size(); ++i) num += std::norm(a[i] - b[i]), den += std::norm(b[i]);
-  return std::sqrt(num / den);
-}
-
 // Runs the kernel's passes on the CPU (tests/cpu_model.hpp) for a batch of two transforms and
 // compares each with the reference, scaled as the plan asks.
 void check_numerics(const KernelSpec& spec) {
-  const fftgen::KernelProgram program = fftgen::make_program(spec);
-  const uint32_t n = spec.n(), batch = 2;
-  std::mt19937 rng(n);
-  std::normal_distribution<double> normal;
-  std::vector<cd> x(size_t{n} * batch);
-  for (auto& v : x) v = {normal(rng), normal(rng)};
-  for (auto dir : {fftgen::Direction::forward, fftgen::Direction::inverse}) {
-    const auto got = fftgen_test::run_program(program, dir, x, batch);
-    for (uint32_t b = 0; b < batch; ++b) {
-      std::vector<cd> want(x.begin() + size_t{b} * n, x.begin() + size_t{b + 1} * n);
-      reference_fft(want, dir == fftgen::Direction::forward ? -1 : 1);
-      for (cd& w : want) w *= fftgen::direction_scale(spec, dir);
-      const std::vector<cd> one(got.begin() + size_t{b} * n, got.begin() + size_t{b + 1} * n);
-      INFO("N = " << n << ", passes = " << program.layout.passes.size() << ", " << fftgen::to_string(dir) << ", transform " << b);
-      CHECK(rel_l2(one, want) < 1e-6);  // table rounded to float: ~1e-7
-    }
-  }
+  fftgen_test::check_numerics_against(spec, [](std::vector<cd> a, int sign) {
+    reference_fft(a, sign);
+    return a;
+  });
 }
 
 }  // namespace

@@ -103,6 +103,30 @@ struct PassPrinter {
 
   std::string constant(uint32_t x) const { return fmt::format("{}u", x); }
 
+  // Where value e of an invocation lies during `stage` (null: a pass without stages): its offset
+  // from q within the sub-transform, and the condition under which its butterfly exists (empty:
+  // always). Balanced passes hold value e at q + e*step in every stage.
+  struct Place {
+    uint32_t offset;
+    std::string guard;
+  };
+  Place place(const StageLayout* stage, uint32_t e) const {
+    if (stage == nullptr) return {e * step(), ""};
+    const PassLayout::ValuePlace p = fft.value_place(*stage, e);
+    if (!p.guarded) return {p.offset, ""};
+    return {p.offset, fmt::format("q < {}", constant(fft.size / stage->radix - p.guard))};
+  }
+  // Values an invocation holds in `stage`: P*R (E in a balanced pass).
+  uint32_t values_in(const StageLayout* stage) const {
+    return stage == nullptr ? fft.elems_per_thread : fft.butterflies_per_invocation(*stage) * stage->radix;
+  }
+  const StageLayout* first_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.front(); }
+  const StageLayout* last_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.back(); }
+  // `statement`, only where `guard` holds.
+  static std::string guarded(const std::string& guard, const std::string& statement) {
+    return guard.empty() ? statement : fmt::format("if ({}) {}", guard, statement);
+  }
+
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (pass.twiddles == TwiddleSource::table)
@@ -181,8 +205,10 @@ struct PassPrinter {
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = {}[src_base + {}];", v(e), src, constant(e * step() * view.element_stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = {}[src_base + {}];", v(e), src, constant(at.offset * view.element_stride))));
+        }
         break;
       case LoadKind::c2r: {
         // Value e is Z[k], k = kq + e*step*K, from X[k] and X[H-k] of the half spectrum.
@@ -218,9 +244,9 @@ struct PassPrinter {
   void print_pass_twiddles() {
     const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) {
+    for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
       std::string m = fmt::format("m{}", e);
-      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
+      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(first_stage(), e).offset)));
       std::string w;
       if (pass.twiddles == TwiddleSource::table)
         w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
@@ -239,12 +265,14 @@ struct PassPrinter {
   // shared memory was read since the last barrier (`after_reads`).
   struct WriteGroup {
     std::string round;
+    std::string guard;  ///< a condition for the group's writes (empty: none)
     uint32_t at = 0;
     std::vector<std::pair<std::string, std::string>> slots_values;
   };
   struct Read {
     std::string var, slot;
     uint32_t round = 0;
+    std::string guard;
   };
   void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
     const uint32_t rounds = fft.exchange_rounds();
@@ -264,12 +292,14 @@ struct PassPrinter {
         for (const WriteGroup& group : writes) {
           if (group.round.empty() && group.at != k) continue;
           if (!group.round.empty()) body.open(fmt::format("if ({} == {})", group.round, constant(k)));
+          if (!group.guard.empty()) body.open(fmt::format("if ({})", group.guard));
           for (const auto& [slot, value] : group.slots_values) body.line(fmt::format("{} = {}{};", slot, value, part));
+          if (!group.guard.empty()) body.close();
           if (!group.round.empty()) body.close();
         }
         barrier();
         for (const Read& r : reads)
-          if (r.round == k) body.line(fmt::format("{}{} = {};", target(r), part, r.slot));
+          if (r.round == k) body.line(guarded(r.guard, fmt::format("{}{} = {};", target(r), part, r.slot)));
         barrier_needed = true;
       }
     }
@@ -279,21 +309,24 @@ struct PassPrinter {
     }
   }
 
-  // Next stage's reads: value e is slot q + e*step, which lies in round e div (E/rounds).
-  std::vector<Read> column_reads() const {
+  // The reads of stage `next`: value e is slot q + place(e) (q + e*step when balanced), which lies in
+  // round e div (E/rounds) (several rounds only in balanced passes).
+  std::vector<Read> column_reads(const StageLayout& next) const {
     const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
     std::vector<Read> reads;
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
-      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(e % per_round * step()))), e / per_round});
+    for (uint32_t e = 0; e < values_in(&next); ++e) {
+      const Place at = place(&next, e);
+      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()))),
+                       e / per_round, at.guard});
+    }
     return reads;
   }
 
   void print_stages() {
-    const uint32_t e_count = fft.elems_per_thread;
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
-      const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
+      const uint32_t per_thread = fft.butterflies_per_invocation(stage);
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
@@ -319,6 +352,7 @@ struct PassPrinter {
         std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                        im.mod(jj, stage.stride));
         WriteGroup group;
+        group.guard = place(&stage, i).guard;
         if (fft.exchange_rounds() > 1) {
           group.round = im.div(jj, slice / r_count);
           base = im.mod("(" + base + ")", slice);
@@ -329,7 +363,7 @@ struct PassPrinter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      print_exchange(writes, column_reads(), s > 0);
+      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0);
     }
   }
 
@@ -360,7 +394,7 @@ struct PassPrinter {
       const std::string position = fft.mirror_tiles() ? "pq" : im.mod(fmt::format("({} - q)", constant(t)), t);
       reads.push_back({fmt::format("p{}", e),
                        sh(column, fmt::format("({} + {})", position, constant(mirror % per_round * t))),
-                       mirror / per_round});
+                       mirror / per_round, ""});
     }
     if (fft.mirror_tiles()) {
       const uint32_t half = fft.columns_per_workgroup / 2;
@@ -417,7 +451,7 @@ struct PassPrinter {
       for (uint32_t e = 0; e < e_count; ++e) {
         writes.slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
         const std::string o = fmt::format("(q + {})", constant(e * step()));
-        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0});
+        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0, ""});
       }
       print_exchange({writes}, reads, fft.stages.size() > 1);
       store.kind = StoreKind::plain;  // then as a plain store
@@ -425,8 +459,11 @@ struct PassPrinter {
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, constant(e * step() * store.view.element_stride), v(e), scaled));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const Place at = place(last_stage(), e);
+        body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = {}{};", dst,
+                                                constant(at.offset * store.view.element_stride), v(e), scaled)));
+      }
       body.close();
       return;
     }
@@ -446,7 +483,7 @@ struct PassPrinter {
       writes[k].at = k;
       writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
       std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
-      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
+      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k, ""});
       out_index.push_back(fft.exchange_rounds() == 1
                               ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * fft.workgroup_size)))
                               : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), fft.size), im.mod(l, slice),
