@@ -16,6 +16,8 @@
 using cd = std::complex<double>;
 using fftgen::KernelSpec;
 
+using fftgen_test::check_numerics;
+
 namespace {
 
 KernelSpec spec_for(uint32_t n, std::vector<uint32_t> radices = {}) {
@@ -28,22 +30,6 @@ KernelSpec spec_for(uint32_t n, std::vector<uint32_t> radices = {}) {
 }
 
 bool factors_within_13(uint32_t n) { return fftgen::largest_prime_factor(n) <= 13; }
-
-// Reference: the DFT by its definition in double, exponents reduced mod n (independent of
-// everything under test).
-std::vector<cd> reference_dft(const std::vector<cd>& x, int sign) {
-  const size_t n = x.size();
-  std::vector<cd> w(n), y(n);
-  for (size_t k = 0; k < n; ++k) w[k] = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n));
-  for (size_t k = 0; k < n; ++k) {
-    cd sum = 0;
-    for (size_t j = 0; j < n; ++j) sum += x[j] * w[(j * k) % n];
-    y[k] = sum;
-  }
-  return y;
-}
-
-void check_numerics(const KernelSpec& spec) { fftgen_test::check_numerics_against(spec, reference_dft); }
 
 // The invariants every layout keeps (layout.hpp), at the budget of `spec`.
 void check_layout(const KernelSpec& spec) {

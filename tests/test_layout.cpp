@@ -30,29 +30,8 @@ KernelSpec spec_for(uint32_t n, std::vector<uint32_t> radices = {}, fftgen::Twid
   return s;
 }
 
-// Reference: recursive radix-2 DIT in double (independent of everything under test).
-void reference_fft(std::vector<cd>& a, int sign) {
-  const size_t n = a.size();
-  if (n == 1) return;
-  std::vector<cd> even(n / 2), odd(n / 2);
-  for (size_t i = 0; i < n / 2; ++i) even[i] = a[2 * i], odd[i] = a[2 * i + 1];
-  reference_fft(even, sign);
-  reference_fft(odd, sign);
-  for (size_t k = 0; k < n / 2; ++k) {
-    cd w = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n)) * odd[k];
-    a[k] = even[k] + w;
-    a[k + n / 2] = even[k] - w;
-  }
-}
-
-// Runs the kernel's passes on the CPU (tests/cpu_model.hpp) for a batch of two transforms and
-// compares each with the reference, scaled as the plan asks.
-void check_numerics(const KernelSpec& spec) {
-  fftgen_test::check_numerics_against(spec, [](std::vector<cd> a, int sign) {
-    reference_fft(a, sign);
-    return a;
-  });
-}
+using fftgen_test::check_numerics;
+using fftgen_test::reference_fft;
 
 }  // namespace
 
@@ -317,6 +296,9 @@ TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and colum
   small.shared_memory_bytes = 2048;
   CHECK(fftgen::make_program(small).forward.size() == 4);
   check_transform(small, 2);
+  // Sides that are not powers of two: mixed-radix rows and column passes (1080 in two along Y).
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {100, 12}, {3, 5}, {1080, 6}, {6, 1920}})
+    check_transform(spec_2d(ny, nx), 1);
 }
 
 TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][real]") {
@@ -333,6 +315,15 @@ TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][
   check_transform(small);
   for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{2, 2}, {4, 8}, {8, 4}, {64, 64}, {16, 256}, {256, 16}, {2, 4096}})
     check_transform(spec_2d(ny, nx, fftgen::Transform::r2c));
+  // Even lengths that are not powers of two: the half-length transform in mixed radices, balanced
+  // (1000: 10x10x5) or not (1536: 16x16x3, 3000: 15x10x10), in 1D and along X of 2D.
+  for (uint32_t n : {6u, 10u, 26u, 1000u, 1536u, 3000u}) {
+    auto spec = spec_for(n);
+    spec.transform = fftgen::Transform::r2c;
+    check_transform(spec);
+  }
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {5, 1536}, {1080, 6}})
+    check_transform(spec_2d(ny, nx, fftgen::Transform::r2c), 1);
 }
 
 TEST_CASE("r2c_pair kernels separate two real signals and merge them back", "[layout][real]") {

@@ -211,14 +211,17 @@ struct PassPrinter {
         }
         break;
       case LoadKind::c2r: {
-        // Value e is Z[k], k = kq + e*step*K, from X[k] and X[H-k] of the half spectrum.
+        // Value e is Z[k], k = kq + place(e)*K (e*step*K when balanced), from X[k] and X[H-k] of
+        // the half spectrum.
         const uint32_t h = fft.length, stride = view.element_stride;
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
         body.line("uint src_row = src_base - kq;");
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
-                                constant(e * step() * stride), src, constant(h - e * step() * stride),
-                                real_twiddle(e * step() * stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const uint32_t k = place(first_stage(), e).offset * stride;
+          body.line(guarded(place(first_stage(), e).guard,
+                            fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
+                                        constant(k), src, constant(h - k), real_twiddle(k))));
+        }
         break;
       }
       case LoadKind::pair_merge: {
@@ -373,7 +376,32 @@ struct PassPrinter {
   // (k = j + (q + e*step)*S): the mirror column S - j holds Z[H-k] at element M-1-i, i.e. slot
   // (step-1-q) + (E-1-e)*step of the other half of the tile; columns 0 and S/2 pair with
   // themselves, column 0 as row mode does.
+  // A pass whose invocations hold different numbers of values (row mode, one round): value e is
+  // Z[k], k = q + place(e), and its partner Z[M - k] is read from slot M - k (slot 0 for k = 0).
+  void print_unbalanced_partner_exchange() {
+    body.line("// exchange: each value meets its mirror Z[M - k]");
+    std::vector<Read> reads;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      body.line(fmt::format("vec2 p{};", e));
+      const std::string mirror = at.offset == 0 ? fmt::format("(q == 0u ? 0u : {} - q)", constant(fft.size))
+                                                : fmt::format("({} - q)", constant(fft.size - at.offset));
+      reads.push_back({fmt::format("p{}", e), sh("c", mirror), 0, at.guard});
+    }
+    // Guarded values are written by the invocations that hold them: one group per guard.
+    std::vector<WriteGroup> groups;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
+      if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
+      it->slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(at.offset))), v(e));
+    }
+    print_exchange(groups, reads, fft.stages.size() > 1);
+    body.line("uint kq = q;");
+  }
+
   void print_partner_exchange() {
+    if (!fft.balanced()) return print_unbalanced_partner_exchange();
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
     if (t == 1 && fft.row_mode()) {  // one invocation holds the whole transform
@@ -419,11 +447,15 @@ struct PassPrinter {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (store.kind == StoreKind::r2c) {
-        // X[k] for k = kq + e*step*S; X[H] from Z[0] by the invocation that holds it.
+        // X[k] for k = kq + place(e)*S (e*step*S when balanced); X[H] from Z[0] by the invocation
+        // that holds it.
         const uint32_t stride = store.view.element_stride;
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step() * stride), v(e),
-                                e, real_twiddle(e * step() * stride), scaled));
+        for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+          const Place at = place(last_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst,
+                                                  constant(at.offset * stride), v(e), e,
+                                                  real_twiddle(at.offset * stride), scaled)));
+        }
         body.open("if (kq == 0u)");
         body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.length), v(0), scaled));
         body.close();

@@ -558,15 +558,20 @@ KernelLayout make_layout(const KernelSpec& spec) {
       const ExchangeChoice choice = choose_tiling(spec, pass, radices, axes[a].split.exchange_rounds, budget, index);
       pass.shared = shared_memory_scheme(pass, radices, choice);
       place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
-      // The real separations (the r2c store, the c2r load) pair value e of an invocation with
-      // another invocation's value E-1-e: they need every invocation to hold E values at q + e*step.
-      const bool separates = a == 0 && spec.transform != Transform::c2c && (pass.store_exchange || pass.stride == 1);
-      if (separates && !pass.balanced())
+      // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
+      // invocation with another invocation's value E-1-e: they need every invocation to hold E
+      // values at q + e*step, and (tiles) a power-of-two count of columns.
+      const bool pair_separates = spec.transform == Transform::r2c_pair && (pass.store_exchange || pass.stride == 1);
+      if ((pair_separates || pass.mirror_tiles()) &&
+          !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
         fail(spec, "shape",
-             fmt::format("{} of N = {}: the complex transform of {} splits into stages {} that its invocations do "
-                         "not share evenly, which the separation of the real spectrum needs; use c2c, or a length "
-                         "whose half factors evenly (e.g. a power of two, or 2 x 10^k)",
-                         to_string(spec.transform), nx, layout.n, fmt::join(radices, "x")));
+             fmt::format("{} of N = {}: the complex transform of {} ({}stages {}) is not shared evenly by its "
+                         "invocations, which {} needs; use c2c, or a length whose stages divide evenly (e.g. a "
+                         "power of two, or 2 x 10^k){}",
+                         to_string(spec.transform), nx, layout.n, pass.row_mode() ? "" : "a column pass of ",
+                         fmt::join(radices, "x"),
+                         pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
+                         pair_separates ? "" : ", or one short enough for one pass"));
       layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
       layout.passes.push_back(std::move(pass));
     }
