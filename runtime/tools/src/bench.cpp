@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 
@@ -11,6 +12,7 @@
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/timer.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/reference.hpp"
 
 namespace fftgen::vk {
@@ -105,6 +107,14 @@ void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
   fill_tiled(device, dst, random_normal(std::min<uint64_t>(bytes / 8, uint64_t{1} << 22), seed), bytes);
 }
 
+void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
+  // The halves are tiled as the bytes of float pairs (four halves in each).
+  const std::vector<uint16_t> halves = to_half(random_normal(std::min<uint64_t>(bytes / 4, uint64_t{1} << 22), seed));
+  std::vector<std::complex<float>> sample(halves.size() / 4);
+  std::memcpy(static_cast<void*>(sample.data()), halves.data(), sample.size() * 8);
+  fill_tiled(device, dst, sample, bytes);
+}
+
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
   BenchBuffers b;
   b.bytes = bench_bytes(device, o.bytes);
@@ -132,7 +142,9 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     if (!buffers) own = make_bench_buffers(device, o);
     BenchBuffers& shared = buffers ? *buffers : own;
     const Buffer &in = shared.input, &out = shared.output;
-    fill_random(device, in.handle(), (r.batch * in_bytes + 15) / 16 * 16, info.n());
+    const uint64_t fill_bytes = (r.batch * in_bytes + 15) / 16 * 16;
+    if (is_half(info.input(d).element)) fill_random_half(device, in.handle(), fill_bytes, info.n());
+    else fill_random(device, in.handle(), fill_bytes, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};

@@ -61,6 +61,9 @@ struct BenchBuffers {
   Buffer input, output;
   uint64_t bytes = 0;
 };
+/// The same in half floats (pairs of fp16), the data of fp16 kernels.
+void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
+
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& options);
 
 /// Forward direction (inverse if the kernel has no forward), batch = bytes / (the larger buffer
