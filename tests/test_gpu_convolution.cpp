@@ -195,3 +195,24 @@ TEST_CASE("convolution: fftgen-vk convolve reads and writes PNG and .npy; bad fi
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("convolution: fftgen-vk verify checks both kernels of each convolution; bench times the chain",
+          "[gpu][convolution][verify]") {
+  Manifest m = load_manifest(output_dir());
+  VerifyOptions o;
+  for (const auto& k : m.kernels) {
+    const VerifyResult r = verify_convolution(device(), m, k, o);
+    INFO(format_verify_table({r}));
+    CHECK(r.pass);
+    CHECK(r.rel_l2_forward.value_or(1.0) < 1e-6);
+    CHECK(r.rel_l2_forward.value_or(0.0) > 0.0);  // it measured something
+  }
+  BenchOptions b;
+  b.trials = 1;
+  b.calls_per_trial = 1;
+  b.warmup_ms = 0;
+  const BenchResult r = bench_convolution(device(), m, m.kernel("rgba"), b);
+  CHECK(r.error.empty());
+  CHECK(r.median_ms > 0);
+  CHECK(r.batch == 4);
+}

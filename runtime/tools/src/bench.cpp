@@ -12,6 +12,7 @@
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/timer.hpp"
+#include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/reference.hpp"
 
@@ -27,13 +28,13 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-void finish(BenchResult& r) {
+}  // namespace
+
+void finish_bench_result(BenchResult& r) {
   r.median_ms = median(r.trial_ms);
   const uint64_t traffic = r.traffic ? r.traffic : 2 * r.bytes;
   r.gb_per_s = r.median_ms > 0 ? static_cast<double>(traffic) / (r.median_ms * 1e6) : 0;
 }
-
-}  // namespace
 
 std::vector<double> time_calls(Device& device, const BenchOptions& o,
                                const std::function<void(VkCommandBuffer)>& record_call) {
@@ -125,10 +126,15 @@ BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
 
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                          const BenchOptions& o, BenchBuffers* buffers) {
+  // A convolution runs as its chain; its filter kernel is timed as part of nothing (made once).
+  if (info.transform == "convolution") return bench_convolution(device, manifest, info, o);
   BenchResult r;
   r.name = info.name;
   r.n = info.n();
   try {
+    if (info.transform == "convolution_filter")
+      throw UsageError("kernel '" + info.name + "' makes a filter spectrum once; bench its convolution '" +
+                       (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
     Kernel kernel(device, info, manifest.files);
     const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
@@ -154,7 +160,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
       kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch));
     });
-    finish(r);
+    finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -239,7 +245,7 @@ BenchResult bench_copy(Device& device, const BenchOptions& o, BenchBuffers* buff
         vkCmdDispatch(cmd, static_cast<uint32_t>(std::min<uint64_t>(max_groups, groups - first)), 1, 1);
       }
     });
-    finish(r);
+    finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();
   }

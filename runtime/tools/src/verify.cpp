@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/reference.hpp"
@@ -49,6 +50,8 @@ bool stores_half(const KernelInfo& info) {
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                            const VerifyOptions& options) {
+  if (info.transform == "convolution" || info.transform == "convolution_filter")
+    return verify_convolution(device, manifest, info, options);
   VerifyResult r;
   r.kernel = info.name;
   r.n = info.n();

@@ -34,6 +34,9 @@ struct BenchResult {
   std::string error;       ///< set when the kernel could not run
 };
 
+/// Sets median_ms and gb_per_s from trial_ms, traffic and bytes.
+void finish_bench_result(BenchResult& r);
+
 /// The buffer size actually used: `requested` capped at 1/4 of the largest device-local heap and
 /// at maxStorageBufferRange, rounded down to a multiple of 16 bytes.
 uint64_t bench_bytes(const Device& device, uint64_t requested);
