@@ -198,6 +198,7 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
       }
     }
     init_from_physical_device();
+    storage_buffer_16bit_access_ = storage_buffer_16bit_access_ && options.enable_16bit_storage;
 
     const auto families = queue_families(physical_device_);
     const auto family_count = static_cast<uint32_t>(families.size());
@@ -226,6 +227,10 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    storage16.storageBuffer16BitAccess = VK_TRUE;
+    if (storage_buffer_16bit_access_) dci.pNext = &storage16;
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
     create_command_objects();
@@ -270,6 +275,13 @@ Device::Device(const ExternalDevice& external)
 void Device::init_from_physical_device() {
   vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  if (properties_.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &storage16;
+    vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+    storage_buffer_16bit_access_ = storage16.storageBuffer16BitAccess == VK_TRUE;
+  }
 }
 
 void Device::create_command_objects() {
