@@ -15,6 +15,7 @@
 
 #include "fftgen/compile.hpp"
 #include "fftgen/generate.hpp"
+#include "fftgen/write_output.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/convolve.hpp"

@@ -67,16 +67,24 @@ struct CrossCompileOptions {
   uint32_t msl_version_minor = 0;
 };
 
+/// A variant a sweep leaves out: no kernel can have that combination of field values.
+struct SkippedVariant {
+  std::string name;    ///< the variant's name, e.g. "fft64__r4x4x4__smem1024"
+  std::string reason;  ///< the plan error a plan of that variant alone gets
+};
+
 struct Plan {
   std::vector<KernelSpec> kernels;  ///< after expansion; names unique
+  std::vector<SkippedVariant> skipped;  ///< only from parse_sweep_plan
   std::vector<Target> targets;      ///< default: all four, in enum order
   CrossCompileOptions cross;
   std::string wisdom;               ///< name of the wisdom table applied (apply_wisdom), if any
 };
 
-/// A plan may expand to at most this many variants in all; more is almost surely a mistake in the
-/// value lists, and refusing early keeps a typo from exhausting memory.
-inline constexpr std::size_t kMaxPlanVariants = 65536;
+/// A plan may expand to at most this many variants in all (at ~0.35 s of compiling a variant, 4096
+/// are already some 25 minutes); more is almost surely a mistake in the value lists, refused with
+/// the count before any work.
+inline constexpr std::size_t kMaxPlanVariants = 4096;
 
 /// Parses plan text (JSON). `source` names the plan in messages ("plan.json").
 /// Throws PlanError on any malformed or unsupported input.
@@ -85,6 +93,28 @@ Plan parse_plan(const nlohmann::json& doc, const std::string& source = "plan");
 /// Plan text given as a C string. Without this overload a string literal would be ambiguous:
 /// nlohmann::json is implicitly constructible from const char* as well (as a JSON string value).
 Plan parse_plan(const char* text, const std::string& source = "plan");
+
+/// As parse_plan, but a variant whose combination of values no kernel can have (radices that do not
+/// multiply to N, a layout that does not fit the shared memory) is left out and listed in
+/// Plan::skipped with the reason, instead of failing the plan. Other errors still throw.
+Plan parse_sweep_plan(const std::string& text, const std::string& source = "plan");
+
+/// One kernel field of the plan format: the field registry that the parser, the variant names,
+/// wisdom and `fftgen --list-variants` share.
+struct PlanField {
+  std::string name;
+  nlohmann::json default_value;  ///< spelt as in a plan ("auto", "c2c", 32768); null where required
+  bool wisdom_tunable = false;   ///< a wisdom winner may set it (it changes speed, not results)
+  /// Put before the value in a variant's name when the kernel lists several values: "__smem" + "49152".
+  std::string suffix;
+};
+
+/// The kernel fields in expansion order (the first varies slowest, suffixes follow this order).
+const std::vector<PlanField>& plan_fields();
+
+/// Every field of a variant, spelt as in a plan: {"name": plan name, "shape": [4096], ...,
+/// "radices": "auto" or [8, 8, 64], "workgroup_size": "auto" or 256, ...}.
+nlohmann::ordered_json variant_fields(const KernelSpec& kernel);
 
 /// What wisdom changed in one kernel variant.
 struct WisdomChange {
