@@ -241,8 +241,11 @@ struct PassPrinter {
         break;
       }
       case LoadKind::image:
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = load_image(src_base + {});", v(e), constant(e * step() * view.element_stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
+                                                  constant(at.offset * view.element_stride))));
+        }
         break;
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.

@@ -476,6 +476,15 @@ const std::vector<FieldEntry>& registry() {
                                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
                  },
                  [](const KernelSpec& k) { return json(k.shared_memory_bytes); }});
+    // Not expanded: expand_kernel() rewrites a convolution into its padded r2c plane first.
+    f.push_back({{"convolution", nullptr, false, ""}, nullptr, [](const KernelSpec& k) {
+                   if (!k.convolution) return json(nullptr);
+                   const ConvolutionSpec& c = *k.convolution;
+                   json filter{c.filter_h, c.filter_w};
+                   if (c.filter_channels > 1) filter.push_back(c.filter_channels);
+                   return json{{"image", {c.image_h, c.image_w}}, {"filter", filter}, {"channels", c.channels},
+                               {"mode", c.circular ? "circular" : "same"}};
+                 }});
     return f;
   }();
   return fields;

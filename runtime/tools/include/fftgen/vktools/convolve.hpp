@@ -44,6 +44,9 @@ void write_image(const std::filesystem::path& path, const Image& image);
 /// with the image wrapped around for "circular". `filter` has one channel or one per image channel.
 /// In double, directly: the reference of the tests and of `fftgen-vk verify`.
 std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter);
+/// The same through FFTW in double over the padded plane (image zero-padded, filter centred at the
+/// origin): rounding ~1e-15, for sizes where the direct sum would take too long.
+std::vector<double> fftw_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter);
 
 /// The filter kernel and the apply kernel of one convolution with their buffers, bound once:
 /// set_filter() makes the filter's spectrum (once), set_image() uploads an image, record() the
