@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +23,7 @@
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 #include "sweep_command.hpp"
+#include "fftgen/write_output.hpp"
 
 namespace {
 
@@ -29,6 +32,9 @@ constexpr int kExitCompile = 2;  // a generated shader failed to compile
 
 // `what` names the file in the message: "plan", "wisdom file".
 std::string read_file(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw fftgen::PlanError(fmt::format("{} '{}' is a folder; give the {} itself (a JSON file)", what, path, what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   std::ostringstream ss;
@@ -90,6 +96,26 @@ void print_variants(const fftgen::Plan& plan, const std::string& source, bool as
   fmt::print("{}\n", doc.dump(1));
 }
 
+// --targets: a comma-separated list of distinct targets.
+std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
+  constexpr const char* allowed = "allowed: spirv, glsl, hlsl, msl, comma-separated, each once";
+  if (csv.empty()) throw fftgen::PlanError(fmt::format("--targets is empty; {}", allowed));
+  std::vector<fftgen::Target> targets;
+  for (std::size_t start = 0; start <= csv.size();) {
+    const std::size_t comma = std::min(csv.find(',', start), csv.size());
+    const std::string item = csv.substr(start, comma - start);
+    start = comma + 1;
+    auto t = fftgen::parse_target(item);
+    if (!t)
+      throw fftgen::PlanError(item.empty() ? fmt::format("--targets '{}' has an empty item; {}", csv, allowed)
+                                           : fmt::format("--targets: unknown target '{}'; {}", item, allowed));
+    if (std::find(targets.begin(), targets.end(), *t) != targets.end())
+      throw fftgen::PlanError(fmt::format("--targets: '{}' is listed twice; {}", item, allowed));
+    targets.push_back(*t);
+  }
+  return targets;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,10 +136,10 @@ int main(int argc, char** argv) {
   app.add_option("--wisdom", wisdom_path,
                  "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
                  "measured winner for its N, except fields the plan sets itself; prints what it changed");
-  app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
+  auto* targets_option = app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
-  app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
+  auto* explain_option = app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
                  "(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   unsigned jobs = 0;
@@ -138,6 +164,9 @@ int main(int argc, char** argv) {
       "Example: fftgen generated/default.json -o out/\n"
       "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100");
 
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, reported and undone, instead of
+  // killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -159,7 +188,7 @@ int main(int argc, char** argv) {
       fmt::print("{}", fftgen::plan_schema_text());
       return 0;
     }
-    if (explain != 0) {
+    if (explain_option->count() > 0) {
       explain_radix(explain, explain_inverse);
       return 0;
     }
@@ -179,15 +208,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
       }
     }
-    if (!targets_csv.empty()) {
-      plan.targets.clear();
-      std::stringstream ss(targets_csv);
-      for (std::string item; std::getline(ss, item, ',');) {
-        auto t = fftgen::parse_target(item);
-        if (!t) throw fftgen::PlanError(fmt::format("--targets: unknown target '{}'; allowed: spirv, glsl, hlsl, msl", item));
-        plan.targets.push_back(*t);
-      }
-    }
+    if (targets_option->count() > 0) plan.targets = parse_targets_option(targets_csv);
     if (list_variants) {
       print_variants(plan, source, as_json);
       return 0;
@@ -206,10 +227,16 @@ int main(int argc, char** argv) {
     if (!quiet && wants_progress_bar()) generate_options.progress = print_progress;
     auto output = fftgen::generate(plan, source, generate_options);
     fftgen::add_build_step_files(output, source, build_step);
-    fftgen::write_output(output, out_dir);
+    fftgen::WriteOptions write_options;
+    write_options.inputs = {plan_path, wisdom_path};
+    write_options.on_wait = [&] {
+      if (!quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", out_dir);
+    };
+    const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
     fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
-      fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {}\n", output.files.size(), plan.kernels.size(), out_dir);
+      fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {} ({} changed, {} unchanged, {} stale removed)\n",
+                 output.files.size(), plan.kernels.size(), out_dir, written.written, written.unchanged, written.removed);
     return 0;
   } catch (const fftgen::CompileError& e) {
     std::fprintf(stderr, "fftgen: error: %s\n", e.what());

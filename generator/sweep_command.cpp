@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/sweep.hpp"
+#include "fftgen/write_output.hpp"
 
 namespace fftgen_cli {
 namespace {
@@ -96,7 +98,10 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
 int run_sweep(const SweepArguments& args, const char* argv0) {
   const fs::path dir = args.out_dir;
   const std::string source = fs::path(args.plan).filename().string();
-  const fftgen::Plan plan = fftgen::parse_sweep_plan(read_text(args.plan), source);
+  fftgen::Plan plan = fftgen::parse_sweep_plan(read_text(args.plan), source);
+  // The instruction mix is read from the SPIR-V, and fftgen-vk runs it: always generate it.
+  if (std::find(plan.targets.begin(), plan.targets.end(), fftgen::Target::spirv) == plan.targets.end())
+    plan.targets.insert(plan.targets.begin(), fftgen::Target::spirv);
   if (plan.kernels.empty())
     throw fftgen::PlanError(fmt::format("{}: every variant is impossible; nothing to sweep ({} skipped, e.g. {})", source,
                                         plan.skipped.size(), plan.skipped.front().reason));

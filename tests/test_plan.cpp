@@ -364,7 +364,28 @@ TEST_CASE("a plan that would expand to too many variants is refused before expan
                {{{"name", "k"}, {"shape", {8}}, {"direction", {"forward", "inverse", "both"}},
                  {"shared_memory_bytes", smem}}}}};
   CHECK_THROWS_WITH(parse_plan(doc, "big.json"),
-                    Catch::Contains("big.json: kernel 'k'") && Catch::Contains("more than 65536 variants"));
+                    Catch::Contains("big.json: kernel 'k': the plan expands to 96771 variants up to this kernel "
+                                    "(this kernel 96771: 3 direction x 32257 shared_memory_bytes); at most 4096 are "
+                                    "allowed"));
+}
+
+TEST_CASE("a plan may expand to 4096 variants, not one more, counted over its kernels", "[plan][errors]") {
+  STATIC_REQUIRE(fftgen::kMaxPlanVariants == 4096);
+  json smem = json::array();
+  for (int b = 1024; b < 1024 + 4096; ++b) smem.push_back(b);
+  json doc = {{"kernels", {{{"name", "a"}, {"shape", {8}}, {"direction", "forward"}, {"shared_memory_bytes", smem}}}}};
+  CHECK(parse_plan(doc, "max.json").kernels.size() == 4096);
+  doc["kernels"].push_back({{"name", "b"}, {"shape", {8}}});
+  CHECK_THROWS_WITH(parse_plan(doc, "max.json"),
+                    Catch::Contains("max.json: kernel 'b': the plan expands to 4097 variants up to this kernel (4096 "
+                                    "before it, this kernel 1); at most 4096 are allowed"));
+  // The count names each list that multiplies into it.
+  json many = json::array();
+  for (int b = 1024; b < 1024 + 5000; ++b) many.push_back(b);
+  json wide = {{"kernels",
+                {{{"name", "w"}, {"shape", {8}}, {"workgroup_size", {1, 2, 4, 8}}, {"shared_memory_bytes", many}}}}};
+  CHECK_THROWS_WITH(parse_plan(wide, "wide.json"),
+                    Catch::Contains("expands to 20000 variants") && Catch::Contains("4 workgroup_size x 5000"));
 }
 
 TEST_CASE("every malformed plan in tests/plans/bad is rejected with the expected message", "[plan][errors]") {

@@ -252,8 +252,13 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                              ShaderCache& cache, bool keep_unoptimised) {
   KernelOutput out;
   const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
-  const KernelProgram program = make_program(spec);
-  const KernelProgram text_program = text_target_program(plan, spec, program);
+  KernelProgram program, text_program;
+  try {
+    program = make_program(spec);
+    text_program = text_target_program(plan, spec, program);
+  } catch (const PlanError& e) {
+    throw PlanError(plan_source + ": " + e.what());  // named like the parser's plan errors
+  }
   const KernelLayout& layout = program.layout;
   json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
               {"transform", to_string(spec.transform)}};
@@ -425,37 +430,6 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source, const
   out.files.push_back({"manifest.json", out.manifest.dump(2) + "\n"});
   out.shaders_compiled = cache.compiled();
   return out;
-}
-
-void write_output(const GeneratedOutput& output, const std::filesystem::path& dir) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> created;
-  const bool dir_existed = fs::exists(dir);
-  try {
-    fs::create_directories(dir);
-    for (const OutputFile& file : output.files) {
-      const fs::path target = dir / file.name;
-      if (fs::exists(target) && fs::file_size(target) == file.bytes.size()) {
-        std::ifstream in(target, std::ios::binary);
-        std::string current((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (current == file.bytes) continue;
-      }
-      const fs::path tmp = dir / (file.name + ".fftgen-tmp");
-      {
-        std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
-        os.write(file.bytes.data(), static_cast<std::streamsize>(file.bytes.size()));
-        if (!os) throw std::runtime_error("cannot write " + tmp.string());
-      }
-      fs::rename(tmp, target);
-      created.push_back(target);
-    }
-  } catch (...) {
-    std::error_code ec;
-    for (const fs::path& p : created) fs::remove(p, ec);
-    for (const OutputFile& file : output.files) fs::remove(dir / (file.name + ".fftgen-tmp"), ec);
-    if (!dir_existed) fs::remove_all(dir, ec);
-    throw;
-  }
 }
 
 std::string_view default_plan_text() { return embedded_template("default.json"); }

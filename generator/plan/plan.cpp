@@ -29,6 +29,9 @@ using json = nlohmann::json;
 // The kernel fields (name, shape, ...) and which of them wisdom may set come from the field
 // registry (plan_fields(), below the parsers); these are the other keys a plan or a wisdom table may hold.
 const std::vector<std::string> kWisdomEntryFields{"n", "measured", "default_gbps", "winner", "winner_gbps"};
+// The top level of a wisdom table: what bench/wisdom.py writes, and a schema and description.
+const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver",
+                                                "min_gain", "fixed",       "source", "sizes"};
 const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
                                                "targets",          "hlsl_shader_model", "msl_version"};
 const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
@@ -267,6 +270,15 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::st
   return out;
 }
 
+// A radix list as messages show it: "[8, 8, 16]", the first 16 only of a longer list (a hostile
+// plan's 100,000 radices would otherwise make a 300 KB message).
+std::string radix_list_text(const std::vector<uint32_t>& radices) {
+  constexpr size_t kShown = 16;
+  if (radices.size() <= kShown) return fmt::format("[{}]", fmt::join(radices, ", "));
+  return fmt::format("[{}, ... ({} radices)]", fmt::join(radices.begin(), radices.begin() + kShown, ", "),
+                     radices.size());
+}
+
 std::vector<Choice> parse_radices_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "radices";
   if (!v) return {{[](KernelSpec& k) { k.radices.clear(); }, "", ""}};
@@ -311,7 +323,7 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where, std::
       radices.push_back(static_cast<uint32_t>(x));
     }
     std::string choice_suffix = fmt::format("{}{}", suffix, fmt::join(radices, "x"));
-    std::string shown = fmt::format("[{}]", fmt::join(radices, ", "));
+    std::string shown = radix_list_text(radices);
     out.push_back({[=](KernelSpec& k) { k.radices = radices; }, choice_suffix, shown});
   }
   reject_duplicates(out, where, field);
@@ -496,7 +508,7 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
   uint64_t product = 1;
   for (uint32_t r : radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
   if (product == n) return "";
-  return fmt::format("radices [{}] multiply to {}{}", fmt::join(radices, ", "), product,
+  return fmt::format("radices {} multiply to {}{}", radix_list_text(radices), product,
                      product >= (uint64_t{1} << 40) ? " or more" : "");
 }
 
@@ -515,13 +527,21 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   }
 
   // Refuse before building anything: a few long lists multiply into more variants than memory holds.
+  // Each list holds at most a few thousand distinct values, so the product cannot overflow before
+  // it is capped here.
   size_t count = 1;
+  std::vector<std::string> factors;
   for (const auto& [key, choices] : fields) {
-    count *= choices.size();
-    if (variants_so_far + count > kMaxPlanVariants)
-      where.fail(key, fmt::format("the plan expands to more than {} variants; shorten the value lists",
-                                  kMaxPlanVariants));
+    count = std::min(count * choices.size(), kMaxPlanVariants * kMaxPlanVariants);
+    if (choices.size() > 1) factors.push_back(fmt::format("{} {}", choices.size(), key));
   }
+  if (variants_so_far + count > kMaxPlanVariants)
+    where.fail("", fmt::format("the plan expands to {}{} variants up to this kernel ({}this kernel {}); at most {} "
+                               "are allowed; shorten the value lists or split the plan",
+                               variants_so_far + count, count == kMaxPlanVariants * kMaxPlanVariants ? " or more" : "",
+                               variants_so_far > 0 ? fmt::format("{} before it, ", variants_so_far) : "",
+                               factors.empty() ? "1" : fmt::format("{}: {}", count, join(factors, " x ")),
+                               kMaxPlanVariants));
 
   KernelSpec base;
   base.name = name;
@@ -805,6 +825,7 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
   Where top{source, ""};
   if (!doc.is_object())
     top.fail("", "the top level of a wisdom file must be a JSON object with a 'sizes' list, got " + describe(doc));
+  reject_unknown_fields(doc, kWisdomTopFields, top, "top-level wisdom");
   auto sizes = doc.find("sizes");
   if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
   if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);

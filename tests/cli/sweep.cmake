@@ -80,6 +80,18 @@ if(NOT html MATCHES "<script type=\"application/json\" id=\"sweep-data\">{" OR h
   message(FATAL_ERROR "sweep.html is not self-contained or lacks its data")
 endif()
 
+# Targets without SPIR-V: the sweep generates it anyway (it counts instructions in it); the
+# targets the plan leaves out have no size.
+file(WRITE ${WORK_DIR}/msl.json [=[{"targets": ["msl"], "kernels": [{"name": "m", "shape": [64], "index_math": ["bitwise", "divmod"]}]}]=])
+expect_run(0 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/msl)
+file(READ ${WORK_DIR}/msl/sweep.json report)
+string(JSON msl GET "${report}" variants 1 msl_bytes)
+string(JSON hlsl_type TYPE "${report}" variants 1 hlsl_bytes)
+string(JSON divmods GET "${report}" variants 1 inverse before_opt int_divmod)
+if(NOT msl GREATER 1000 OR NOT hlsl_type STREQUAL "NULL" OR NOT divmods GREATER 0)
+  message(FATAL_ERROR "MSL-only sweep: msl_bytes ${msl}, hlsl_bytes ${hlsl_type}, inverse div/mod ${divmods}")
+endif()
+
 # Every variant impossible: a clear error.
 file(WRITE ${WORK_DIR}/none.json [=[{"kernels": [{"name": "y", "shape": [64], "radices": [[16, 16], [8, 16]]}]}]=])
 expect_run(1 out sweep ${WORK_DIR}/none.json -o ${WORK_DIR}/none)

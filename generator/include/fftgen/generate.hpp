@@ -58,10 +58,7 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source, const
 /// Names of the files generate() would write, without compiling anything (for --dry-run).
 std::vector<std::string> planned_files(const Plan& plan);
 
-/// Writes the files into `dir` (created if missing). Each file goes to a temporary name first and
-/// is renamed into place; a file whose contents are unchanged is left alone (its timestamp too),
-/// so build systems see no change. On failure, files this call created are removed.
-void write_output(const GeneratedOutput& output, const std::filesystem::path& dir);
+// write_output() (fftgen/write_output.hpp) puts them into a folder.
 
 /// The plan compiled into the binary (generated/default.json), used when no plan is given.
 std::string_view default_plan_text();
