@@ -21,9 +21,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& path) {
+// `what` names the file in the message: "plan", "results file".
+std::string read_text(const fs::path& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw fftgen::PlanError(fmt::format("cannot read plan '{}': {}", path.string(), std::strerror(errno)));
+  if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path.string(), std::strerror(errno)));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -69,7 +70,7 @@ nlohmann::json run_vk(const std::string& vk, const std::string& subcommand, cons
     return nullptr;
   }
   try {
-    return nlohmann::json::parse(read_text(json_path));
+    return nlohmann::json::parse(read_text(json_path, "fftgen-vk results"));
   } catch (const nlohmann::json::exception& e) {
     throw fftgen::PlanError(fmt::format("fftgen-vk {} wrote unreadable JSON to {}: {}", subcommand, json_path.string(), e.what()));
   }
@@ -88,6 +89,11 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
   sweep->add_option("--device", args.device, "measure on Vulkan device N (index from `fftgen-vk devices`)")
       ->check(CLI::Range(0, 64));
   sweep->add_option("--vk", args.vk, "the fftgen-vk to measure with (default: beside fftgen, then PATH); implies measuring");
+  sweep->add_option("--results", args.results,
+                    "take the device figures from verify.json, bench.json and stats.json in this folder (fftgen-vk's\n"
+                    "--json output over DIR/kernels, measured on another machine) instead of running fftgen-vk")
+      ->excludes("--vk")
+      ->excludes("--device");
   sweep->add_option("--bytes", args.bytes, "fftgen-vk bench --bytes: one buffer's size")->capture_default_str();
   sweep->add_option("--trials", args.trials, "fftgen-vk bench --trials")->capture_default_str();
   sweep->add_option("-j,--jobs", args.jobs, "variants generated at once (default 0: one per core)");
@@ -98,7 +104,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
 int run_sweep(const SweepArguments& args, const char* argv0) {
   const fs::path dir = args.out_dir;
   const std::string source = fs::path(args.plan).filename().string();
-  fftgen::Plan plan = fftgen::parse_sweep_plan(read_text(args.plan), source);
+  fftgen::Plan plan = fftgen::parse_sweep_plan(read_text(args.plan, "plan"), source);
   // The instruction mix is read from the SPIR-V, and fftgen-vk runs it: always generate it.
   if (std::find(plan.targets.begin(), plan.targets.end(), fftgen::Target::spirv) == plan.targets.end())
     plan.targets.insert(plan.targets.begin(), fftgen::Target::spirv);
@@ -117,7 +123,22 @@ int run_sweep(const SweepArguments& args, const char* argv0) {
   fftgen::write_output(output, dir / "kernels");
   nlohmann::ordered_json report = fftgen::sweep_report(plan, output, source);
 
-  if (args.device >= 0 || !args.vk.empty()) {
+  if (!args.results.empty()) {
+    const fs::path from = args.results;
+    if (!fs::is_directory(from)) throw fftgen::PlanError(fmt::format("--results: no folder '{}'", from.string()));
+    auto read_json = [&](const char* name) -> nlohmann::json {
+      if (!fs::exists(from / name)) return nullptr;
+      try {
+        return nlohmann::json::parse(read_text(from / name, "results file"));
+      } catch (const nlohmann::json::exception& e) {
+        throw fftgen::PlanError(fmt::format("--results: {} is not JSON: {}", (from / name).string(), e.what()));
+      }
+    };
+    const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
+    if (verify.is_null() && bench.is_null() && stats.is_null())
+      throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
+    fftgen::add_device_results(report, verify, bench, stats);
+  } else if (args.device >= 0 || !args.vk.empty()) {
     const std::string vk = find_vk(args.vk, argv0);
     const nlohmann::json verify = run_vk(vk, "verify", "", args, dir);
     const nlohmann::json bench =

@@ -7,7 +7,7 @@
 namespace fftgen_cli {
 
 struct SweepArguments {
-  std::string plan, out_dir, vk, bytes = "64MiB";
+  std::string plan, out_dir, vk, results, bytes = "64MiB";
   int device = -1;  ///< -1: no Vulkan measurement unless --vk is given
   unsigned jobs = 0, trials = 7;
   bool quiet = false;

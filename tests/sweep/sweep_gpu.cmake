@@ -42,6 +42,21 @@ foreach(i RANGE ${last})
   endif()
 endforeach()
 
+# The same figures through --results (measured on another machine): taken from the folder's
+# verify.json and bench.json, not run again.
+expect_run(0 out sweep ${WORK_DIR}/plan.json -o ${WORK_DIR}/elsewhere --results ${WORK_DIR}/sweep)
+file(READ ${WORK_DIR}/elsewhere/sweep.json again)
+foreach(field gb_per_s rel_l2_forward)
+  string(JSON measured GET "${report}" variants 3 device ${field})
+  string(JSON taken GET "${again}" variants 3 device ${field})
+  if(NOT measured STREQUAL taken)
+    message(FATAL_ERROR "--results: ${field} ${taken}, the measurement said ${measured}")
+  endif()
+endforeach()
+if(EXISTS ${WORK_DIR}/elsewhere/bench.json)
+  message(FATAL_ERROR "--results ran fftgen-vk")
+endif()
+
 find_program(CHROMIUM NAMES chromium chromium-browser)
 if(NOT CHROMIUM)
   message(FATAL_ERROR "Debian's chromium is needed to render sweep.html (scripts/deps.sh installs it)")
