@@ -136,11 +136,13 @@ int main(int argc, char** argv) {
   app.add_option("--wisdom", wisdom_path,
                  "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
                  "measured winner for its N, except fields the plan sets itself; prints what it changed");
-  auto* targets_option = app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
+  auto* targets_option = app.add_option("--targets", targets_csv,
+                                        "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
-  auto* explain_option = app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
-                 "(R = 2 ... 13, 15, 16, 32, 64) and exit");
+  auto* explain_option = app.add_option(
+      "--explain", explain,
+      "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   unsigned jobs = 0;
   app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")
@@ -222,6 +224,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
+    fftgen::check_output_folder(out_dir, {plan_path, wisdom_path});
     fftgen::GenerateOptions generate_options;
     generate_options.jobs = jobs;
     if (!quiet && wants_progress_bar()) generate_options.progress = print_progress;
@@ -235,7 +238,7 @@ int main(int argc, char** argv) {
     const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
     fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
-      fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {} ({} changed, {} unchanged, {} stale removed)\n",
+      fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",
                  output.files.size(), plan.kernels.size(), out_dir, written.written, written.unchanged, written.removed);
     return 0;
   } catch (const fftgen::CompileError& e) {

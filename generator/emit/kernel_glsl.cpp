@@ -103,6 +103,30 @@ struct PassPrinter {
 
   std::string constant(uint32_t x) const { return fmt::format("{}u", x); }
 
+  // Where value e of an invocation lies during `stage` (null: a pass without stages): its offset
+  // from q within the sub-transform, and the condition under which its butterfly exists (empty:
+  // always). Balanced passes hold value e at q + e*step in every stage.
+  struct Place {
+    uint32_t offset;
+    std::string guard;
+  };
+  Place place(const StageLayout* stage, uint32_t e) const {
+    if (stage == nullptr) return {e * step(), ""};
+    const PassLayout::ValuePlace p = fft.value_place(*stage, e);
+    if (!p.guarded) return {p.offset, ""};
+    return {p.offset, fmt::format("q < {}", constant(fft.size / stage->radix - p.guard))};
+  }
+  // Values an invocation holds in `stage`: P*R (E in a balanced pass).
+  uint32_t values_in(const StageLayout* stage) const {
+    return stage == nullptr ? fft.elems_per_thread : fft.butterflies_per_invocation(*stage) * stage->radix;
+  }
+  const StageLayout* first_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.front(); }
+  const StageLayout* last_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.back(); }
+  // `statement`, only where `guard` holds.
+  static std::string guarded(const std::string& guard, const std::string& statement) {
+    return guard.empty() ? statement : fmt::format("if ({}) {}", guard, statement);
+  }
+
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (pass.twiddles == TwiddleSource::table)
@@ -181,18 +205,23 @@ struct PassPrinter {
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = {}[src_base + {}];", v(e), src, constant(e * step() * view.element_stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = {}[src_base + {}];", v(e), src, constant(at.offset * view.element_stride))));
+        }
         break;
       case LoadKind::c2r: {
-        // Value e is Z[k], k = kq + e*step*K, from X[k] and X[H-k] of the half spectrum.
+        // Value e is Z[k], k = kq + place(e)*K (e*step*K when balanced), from X[k] and X[H-k] of
+        // the half spectrum.
         const uint32_t h = fft.length, stride = view.element_stride;
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
         body.line("uint src_row = src_base - kq;");
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
-                                constant(e * step() * stride), src, constant(h - e * step() * stride),
-                                real_twiddle(e * step() * stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const uint32_t k = place(first_stage(), e).offset * stride;
+          body.line(guarded(place(first_stage(), e).guard,
+                            fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
+                                        constant(k), src, constant(h - k), real_twiddle(k))));
+        }
         break;
       }
       case LoadKind::pair_merge: {
@@ -218,9 +247,9 @@ struct PassPrinter {
   void print_pass_twiddles() {
     const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) {
+    for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
       std::string m = fmt::format("m{}", e);
-      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
+      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(first_stage(), e).offset)));
       std::string w;
       if (pass.twiddles == TwiddleSource::table)
         w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
@@ -239,12 +268,14 @@ struct PassPrinter {
   // shared memory was read since the last barrier (`after_reads`).
   struct WriteGroup {
     std::string round;
+    std::string guard;  ///< a condition for the group's writes (empty: none)
     uint32_t at = 0;
     std::vector<std::pair<std::string, std::string>> slots_values;
   };
   struct Read {
     std::string var, slot;
     uint32_t round = 0;
+    std::string guard;
   };
   void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
     const uint32_t rounds = fft.exchange_rounds();
@@ -264,12 +295,14 @@ struct PassPrinter {
         for (const WriteGroup& group : writes) {
           if (group.round.empty() && group.at != k) continue;
           if (!group.round.empty()) body.open(fmt::format("if ({} == {})", group.round, constant(k)));
+          if (!group.guard.empty()) body.open(fmt::format("if ({})", group.guard));
           for (const auto& [slot, value] : group.slots_values) body.line(fmt::format("{} = {}{};", slot, value, part));
+          if (!group.guard.empty()) body.close();
           if (!group.round.empty()) body.close();
         }
         barrier();
         for (const Read& r : reads)
-          if (r.round == k) body.line(fmt::format("{}{} = {};", target(r), part, r.slot));
+          if (r.round == k) body.line(guarded(r.guard, fmt::format("{}{} = {};", target(r), part, r.slot)));
         barrier_needed = true;
       }
     }
@@ -279,21 +312,24 @@ struct PassPrinter {
     }
   }
 
-  // Next stage's reads: value e is slot q + e*step, which lies in round e div (E/rounds).
-  std::vector<Read> column_reads() const {
+  // The reads of stage `next`: value e is slot q + place(e) (q + e*step when balanced), which lies in
+  // round e div (E/rounds) (several rounds only in balanced passes).
+  std::vector<Read> column_reads(const StageLayout& next) const {
     const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
     std::vector<Read> reads;
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
-      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(e % per_round * step()))), e / per_round});
+    for (uint32_t e = 0; e < values_in(&next); ++e) {
+      const Place at = place(&next, e);
+      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()))),
+                       e / per_round, at.guard});
+    }
     return reads;
   }
 
   void print_stages() {
-    const uint32_t e_count = fft.elems_per_thread;
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
-      const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
+      const uint32_t per_thread = fft.butterflies_per_invocation(stage);
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
@@ -319,6 +355,7 @@ struct PassPrinter {
         std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                        im.mod(jj, stage.stride));
         WriteGroup group;
+        group.guard = place(&stage, i).guard;
         if (fft.exchange_rounds() > 1) {
           group.round = im.div(jj, slice / r_count);
           base = im.mod("(" + base + ")", slice);
@@ -329,7 +366,7 @@ struct PassPrinter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      print_exchange(writes, column_reads(), s > 0);
+      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0);
     }
   }
 
@@ -339,7 +376,32 @@ struct PassPrinter {
   // (k = j + (q + e*step)*S): the mirror column S - j holds Z[H-k] at element M-1-i, i.e. slot
   // (step-1-q) + (E-1-e)*step of the other half of the tile; columns 0 and S/2 pair with
   // themselves, column 0 as row mode does.
+  // A pass whose invocations hold different numbers of values (row mode, one round): value e is
+  // Z[k], k = q + place(e), and its partner Z[M - k] is read from slot M - k (slot 0 for k = 0).
+  void print_unbalanced_partner_exchange() {
+    body.line("// exchange: each value meets its mirror Z[M - k]");
+    std::vector<Read> reads;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      body.line(fmt::format("vec2 p{};", e));
+      const std::string mirror = at.offset == 0 ? fmt::format("(q == 0u ? 0u : {} - q)", constant(fft.size))
+                                                : fmt::format("({} - q)", constant(fft.size - at.offset));
+      reads.push_back({fmt::format("p{}", e), sh("c", mirror), 0, at.guard});
+    }
+    // Guarded values are written by the invocations that hold them: one group per guard.
+    std::vector<WriteGroup> groups;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
+      if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
+      it->slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(at.offset))), v(e));
+    }
+    print_exchange(groups, reads, fft.stages.size() > 1);
+    body.line("uint kq = q;");
+  }
+
   void print_partner_exchange() {
+    if (!fft.balanced()) return print_unbalanced_partner_exchange();
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
     if (t == 1 && fft.row_mode()) {  // one invocation holds the whole transform
@@ -360,7 +422,7 @@ struct PassPrinter {
       const std::string position = fft.mirror_tiles() ? "pq" : im.mod(fmt::format("({} - q)", constant(t)), t);
       reads.push_back({fmt::format("p{}", e),
                        sh(column, fmt::format("({} + {})", position, constant(mirror % per_round * t))),
-                       mirror / per_round});
+                       mirror / per_round, ""});
     }
     if (fft.mirror_tiles()) {
       const uint32_t half = fft.columns_per_workgroup / 2;
@@ -385,11 +447,15 @@ struct PassPrinter {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (store.kind == StoreKind::r2c) {
-        // X[k] for k = kq + e*step*S; X[H] from Z[0] by the invocation that holds it.
+        // X[k] for k = kq + place(e)*S (e*step*S when balanced); X[H] from Z[0] by the invocation
+        // that holds it.
         const uint32_t stride = store.view.element_stride;
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step() * stride), v(e),
-                                e, real_twiddle(e * step() * stride), scaled));
+        for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+          const Place at = place(last_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst,
+                                                  constant(at.offset * stride), v(e), e,
+                                                  real_twiddle(at.offset * stride), scaled)));
+        }
         body.open("if (kq == 0u)");
         body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.length), v(0), scaled));
         body.close();
@@ -417,7 +483,7 @@ struct PassPrinter {
       for (uint32_t e = 0; e < e_count; ++e) {
         writes.slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
         const std::string o = fmt::format("(q + {})", constant(e * step()));
-        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0});
+        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0, ""});
       }
       print_exchange({writes}, reads, fft.stages.size() > 1);
       store.kind = StoreKind::plain;  // then as a plain store
@@ -425,8 +491,11 @@ struct PassPrinter {
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, constant(e * step() * store.view.element_stride), v(e), scaled));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const Place at = place(last_stage(), e);
+        body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = {}{};", dst,
+                                                constant(at.offset * store.view.element_stride), v(e), scaled)));
+      }
       body.close();
       return;
     }
@@ -446,7 +515,7 @@ struct PassPrinter {
       writes[k].at = k;
       writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
       std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
-      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
+      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k, ""});
       out_index.push_back(fft.exchange_rounds() == 1
                               ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * fft.workgroup_size)))
                               : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), fft.size), im.mod(l, slice),

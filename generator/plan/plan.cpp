@@ -49,12 +49,13 @@ constexpr uint64_t kMaxSharedMemory = 65536;
 
 const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
-const std::string kAllowedN =
-    fmt::format("a power of two from {} to {} (2^{})", kMinN, kMaxN, kMaxLog2N);
-const std::string kAllowedSide = fmt::format("a power of two from {} to {} (2^{})", kMinN, 1u << kMaxLog2Side, kMaxLog2Side);
+const std::string kAllowedN = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN, kMaxN,
+                                          kMaxLog2N, kMaxPrimeFactor);
+const std::string kAllowedSide = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN,
+                                             1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
     "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
-const std::string kAllowedRadixValues = "2, 4, 8, 16, 32, 64";
+const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
 const std::string kAllowedRadices =
     "\"auto\" or a list of radices from {" + kAllowedRadixValues + "} whose product is N";
 const std::string kAllowedWorkgroup =
@@ -233,6 +234,15 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
   return out;
 }
 
+// A transform length: in range, and a product of the primes the codelets cover.
+uint32_t read_length(const json& v, const Where& where, std::string_view what, uint64_t max, const std::string& allowed) {
+  const uint64_t n = read_in_range(v, where, "shape", what, kMinN, max, false, allowed);
+  if (const uint64_t p = largest_prime_factor(n); p > kMaxPrimeFactor)
+    where.fail("shape", fmt::format("{} = {} has the prime factor {}; every prime factor must be at most {}", what, n, p,
+                                    kMaxPrimeFactor), allowed);
+  return static_cast<uint32_t>(n);
+}
+
 std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "shape";
   if (!v) where.fail(field, "missing; every kernel needs a shape, e.g. \"shape\": [1024]", kAllowedShape);
@@ -257,13 +267,13 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::st
                  kAllowedShape);
     if (s.size() == 2) {
       const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
-      uint32_t ny = static_cast<uint32_t>(read_in_range(s[0], where, field, "NY", kMinN, max_side, true, kAllowedSide));
-      uint32_t nx = static_cast<uint32_t>(read_in_range(s[1], where, field, "NX", kMinN, max_side, true, kAllowedSide));
+      uint32_t ny = read_length(s[0], where, "NY", max_side, kAllowedSide);
+      uint32_t nx = read_length(s[1], where, "NX", max_side, kAllowedSide);
       out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("{}{}x{}", suffix, ny, nx),
                      fmt::format("[{}, {}]", ny, nx)});
       continue;
     }
-    uint32_t n = static_cast<uint32_t>(read_in_range(s[0], where, field, "N", kMinN, kMaxN, true, kAllowedN));
+    uint32_t n = read_length(s[0], where, "N", kMaxN, kAllowedN);
     out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("{}{}", suffix, n), fmt::format("[{}]", n)});
   }
   reject_duplicates(out, where, field);
@@ -572,6 +582,11 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
                                           "separation) or r2c per channel", which),
                  "c2c or r2c for a 2D shape");
+    if (k.transform != Transform::c2c && k.n() % 2 != 0)
+      where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: it computes a complex "
+                                      "transform of half the length; use an even length, or c2c with the imaginary "
+                                      "parts zero", to_string(k.transform), k.is_2d() ? "NX" : "N", k.n(), which),
+                 "an even N (NX in 2D) for r2c and r2c_pair");
     // An r2c kernel's butterflies compute the half-length complex transform.
     const uint32_t fft_length = k.transform == Transform::r2c ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);

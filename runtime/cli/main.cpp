@@ -1,9 +1,12 @@
 // fftgen-vk: run, verify and benchmark fftgen kernels on a Vulkan device.
 // Exit codes: 0 success, 1 bad usage or an error that stopped the work, 2 a kernel failed
 // verification.
+#include <cmath>
 #include <cstdio>
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,11 +30,28 @@ std::vector<const KernelInfo*> select_kernels(const Manifest& m,
   return out;
 }
 
+// Written under a temporary name and renamed: a failed write leaves no partial --json file.
 void write_json(const std::string& path, const nlohmann::json& j) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write '" + path + "'");
-  out << j.dump(2) << '\n';
-  if (!out) throw std::runtime_error("writing '" + path + "' failed");
+  const std::string tmp = path + ".tmp-fftgen-" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("cannot write '" + path + "' (is the folder there and writable?)");
+    out << j.dump(2) << '\n';
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("writing '" + path + "' failed (disk full?)");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("cannot rename the temporary file into '" + path + "'");
+  }
+}
+
+// A manifest with nothing to verify or time is an error, not a silent success.
+void require_kernels(const Manifest& m, const std::string& path) {
+  if (m.kernels.empty()) throw std::runtime_error(path + ": the manifest lists no kernels");
 }
 
 void check_validation(const Device& device) {
@@ -48,7 +68,8 @@ int main(int argc, char** argv) {
   auto add_common = [&](CLI::App* sub) {
     sub->add_option("--device", device_index,
                     "Physical device index (see `fftgen-vk devices`); default: the first "
-                    "discrete GPU, else integrated, else CPU");
+                    "discrete GPU, else integrated, else CPU")
+        ->check(CLI::Range(0, std::numeric_limits<int>::max()));
     sub->add_flag("--validation", validation,
                   "Enable the Khronos validation layer and print its messages");
   };
@@ -78,7 +99,19 @@ int main(int argc, char** argv) {
   auto* verify_cmd = app.add_subcommand("verify", "Check kernels against FFTW in double precision");
   verify_cmd->add_option("manifest", manifest_path, "manifest.json (or its directory)")->required();
   verify_cmd->add_option("kernels", kernel_names, "Kernels to check (default: all)");
-  verify_cmd->add_option("--tolerance", vopt.tolerance, "Bound on relative L2 error")->capture_default_str();
+  verify_cmd->add_option("--tolerance", vopt.tolerance, "Bound on relative L2 error (a positive number)")
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            double v = 0;
+            try {
+              v = std::stod(text);
+            } catch (const std::exception&) {
+              return "'" + text + "' is not a number";
+            }
+            return std::isfinite(v) && v > 0 ? "" : "must be a positive finite number (found " + text + ")";
+          },
+          "POSITIVE", "positive finite"));
   verify_cmd->add_option("--batches", vopt.batches, "Batch counts to run, comma-separated")->capture_default_str()
       ->delimiter(',');
   verify_cmd->add_option("--seed", vopt.seed, "Random seed")->capture_default_str();
@@ -92,8 +125,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("kernels", kernel_names, "Kernels to time (default: all)");
   bench_cmd->add_option("--bytes", bytes_text,
                         "Bytes of one buffer (capped at 1/4 of the device-local heap)")->capture_default_str();
-  bench_cmd->add_option("--trials", bopt.trials, "Timed trials (median reported)")->capture_default_str();
-  bench_cmd->add_option("--calls", bopt.calls_per_trial, "Back-to-back calls per trial")->capture_default_str();
+  bench_cmd->add_option("--trials", bopt.trials, "Timed trials (median reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
+  bench_cmd->add_option("--calls", bopt.calls_per_trial, "Back-to-back calls per trial")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 
@@ -139,6 +176,7 @@ int main(int argc, char** argv) {
       for (auto b : vopt.batches)
         if (b == 0) throw std::runtime_error("--batches: counts must be positive");
       Manifest m = load_manifest(manifest_path);
+      require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
@@ -147,6 +185,10 @@ int main(int argc, char** argv) {
       std::cout << format_verify_table(results);
       check_validation(device);
       if (!json_path.empty()) write_json(json_path, verify_json(device, results, vopt));
+      // A kernel that could not run (out of memory, beyond a device limit, a broken file) stopped
+      // the work: 1; a kernel that ran and gave wrong results failed verification: 2.
+      for (const auto& r : results)
+        if (!r.error.empty()) return 1;
       bool ok = device.validation_messages().empty();
       for (const auto& r : results) ok &= r.pass;
       return ok ? 0 : 2;
@@ -186,6 +228,7 @@ int main(int argc, char** argv) {
         throw std::runtime_error(std::string("--bytes: ") + e.what());
       }
       Manifest m = load_manifest(manifest_path);
+      require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";

@@ -136,6 +136,49 @@ ShaderCode load_spirv_file(const FileSource& files, const KernelInfo& k, const P
   return code;
 }
 
+// What the module declares against what the manifest says about its pass: a module of another
+// kernel or pass, a module edited or truncated, or a manifest edited by hand shows up here as
+// a ManifestError naming both figures, before the driver sees the module. (A module of the same
+// interface and shared-memory size but another N cannot be told apart: see docs/runtime.md.)
+void check_module_matches_pass(const KernelInfo& k, const PassInfo& p, const ShaderCode& code,
+                               const std::string& what) {
+  const SpirvInterface m = reflect_spirv(code.spirv, what);
+  const std::string pass = "kernel '" + k.name + "' pass " + p.name + ": " + what;
+  auto mismatch = [&](const std::string& item, const std::string& module_says, const std::string& manifest_says) {
+    throw ManifestError(pass + " declares " + item + " " + module_says + ", the manifest says " + manifest_says +
+                        " (is the file another kernel's, or the manifest edited?)");
+  };
+  if (std::find(m.entry_points.begin(), m.entry_points.end(), code.entry_point) == m.entry_points.end()) {
+    std::string found;
+    for (const auto& e : m.entry_points) found += (found.empty() ? "'" : ", '") + e + "'";
+    mismatch("compute entry points", found.empty() ? "none" : found, "'" + code.entry_point + "'");
+  }
+  for (int i = 0; i < 3; ++i)
+    if (m.local_size[i] && *m.local_size[i] != p.local_size[i])
+      mismatch(std::string("workgroup size ") + "xyz"[i], std::to_string(*m.local_size[i]),
+               std::to_string(p.local_size[i]) + " (local_size)");
+  auto binding_list = [](std::vector<uint32_t> b) {
+    std::sort(b.begin(), b.end());
+    std::string s;
+    for (auto x : b) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return "[" + s + "]";
+  };
+  std::vector<uint32_t> module_bindings, manifest_bindings;
+  for (const auto& b : m.bindings) {
+    if (b.set != 0) mismatch("a binding in descriptor set", std::to_string(b.set), "set 0 only");
+    module_bindings.push_back(b.binding);
+  }
+  for (const auto& b : p.bindings) manifest_bindings.push_back(b.binding);
+  if (binding_list(module_bindings) != binding_list(manifest_bindings))
+    mismatch("storage-buffer bindings", binding_list(module_bindings), binding_list(manifest_bindings));
+  if (m.push_constant_bytes > p.push_constant_bytes)
+    mismatch("a push-constant block of bytes", std::to_string(m.push_constant_bytes),
+             std::to_string(p.push_constant_bytes) + " (push_constant_bytes)");
+  if (m.workgroup_bytes != p.shared_memory_bytes)
+    mismatch("shared memory bytes", std::to_string(m.workgroup_bytes),
+             std::to_string(p.shared_memory_bytes) + " (shared_memory_bytes)");
+}
+
 }  // namespace
 
 Kernel::Kernel(Device& device, const Manifest& manifest, const std::string& name,
@@ -160,6 +203,7 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
           throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
                               " writes its input; fftgen kernels never do");
       }
+  const bool from_files = !loader;
   if (!loader)
     loader = [files](const KernelInfo& k, const PassInfo& p) {
       return load_spirv_file(files, k, p);
@@ -191,6 +235,9 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
       for (size_t i = 0; i < passes.size(); ++i) {
         const PassInfo& p = info_.passes(d)[i];
         ShaderCode code = loader(info_, p);
+        check_module_matches_pass(info_, p, code,
+                                  from_files ? files.describe(p.files.at("spirv"))
+                                             : "the ShaderLoader's module");
         // The manifest's figure is checked before anything is loaded; the shader's own
         // declaration is what the driver enforces, so check that too.
         const uint64_t shared = spirv_workgroup_bytes(code.spirv);
@@ -244,8 +291,14 @@ void Kernel::destroy() {
 }
 
 void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass) {
+  // record() writes these words of a push_constant_bytes-long block; a KernelInfo made by hand
+  // (not read by parse_manifest, which checks the same) must not make it write past the end.
   auto word = [&](const char* name) {
     const PushConstant* pc = info.push_constant(name);
+    if (pc && (pc->offset % 4 || uint64_t{pc->offset} + 4 > info.push_constant_bytes))
+      throw ManifestError("kernel '" + info_.name + "' pass " + info.name + ": push constant '" + name +
+                          "' at offset " + std::to_string(pc->offset) + " does not fit in push_constant_bytes " +
+                          std::to_string(info.push_constant_bytes));
     return pc ? static_cast<int>(pc->offset / 4) : -1;
   };
   pass.batch_word = word("batch");

@@ -20,6 +20,7 @@ const std::vector<uint32_t>& copy_vec4_spirv();  // embedded at build time
 namespace {
 
 double median(std::vector<double> v) {
+  if (v.empty()) throw UsageError("no trials to take the median of (trials must be at least 1)");
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
@@ -35,6 +36,9 @@ void finish(BenchResult& r) {
 
 std::vector<double> time_calls(Device& device, const BenchOptions& o,
                                const std::function<void(VkCommandBuffer)>& record_call) {
+  if (o.trials == 0 || o.calls_per_trial == 0)
+    throw UsageError("bench: trials (" + std::to_string(o.trials) + ") and calls per trial (" +
+                     std::to_string(o.calls_per_trial) + ") must be at least 1");
   GpuTimer timer(device, 2);
   VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   ai.commandPool = device.command_pool();

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <new>
 
+#include "fftgen/runtime/error.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/reference.hpp"
 
@@ -47,9 +49,25 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   const double rt_tol = round_trip_tolerance(options);
   ExecuteOptions exec;
   exec.record = options.record;
+  uint32_t batch = 0;
   try {
     Kernel kernel(device, info, manifest.files, options.loader);
-    for (uint32_t batch : options.batches) {
+    // A batch the device cannot hold is an error of the run, found before any buffer is made
+    // (not a failed comparison of whatever a failed allocation left behind).
+    for (uint32_t b : options.batches) {
+      if (b > kernel.max_batch())
+        throw DeviceLimitError("batch " + std::to_string(b) + " exceeds the device's largest bindable batch " +
+                               std::to_string(kernel.max_batch()) + " for kernel '" + info.name +
+                               "' (maxStorageBufferRange)");
+      const uint64_t device_bytes = (info.forward_input.bytes() + info.forward_output.bytes()) * uint64_t{b};
+      if (device_bytes > device.device_local_heap_bytes())
+        throw DeviceLimitError("batch " + std::to_string(b) + " of kernel '" + info.name + "' needs " +
+                               std::to_string(device_bytes) + " bytes of device memory; device '" + device.name() +
+                               "' has " + std::to_string(device.device_local_heap_bytes()) +
+                               " (largest device-local heap)");
+    }
+    for (uint32_t b : options.batches) {
+      batch = b;
       const uint64_t seed = options.seed * 1000003u + batch;
       std::vector<std::complex<float>> forward_in, forward_out;
       for (Direction d : info.directions) {
@@ -76,6 +94,14 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
     auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
     r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, options.tolerance) &&
              ok(r.rel_l2_inverse, options.tolerance) && ok(r.round_trip, rt_tol);
+  } catch (const std::bad_alloc&) {
+    r.error = "out of host memory at batch " + std::to_string(batch) + " (input, output and the FFTW "
+              "reference in double are held in memory; use smaller --batches)";
+    r.pass = false;
+  } catch (const VulkanError& e) {
+    const bool memory = e.result() == VK_ERROR_OUT_OF_DEVICE_MEMORY || e.result() == VK_ERROR_OUT_OF_HOST_MEMORY;
+    r.error = (memory ? "out of memory at batch " + std::to_string(batch) + ": " : std::string()) + e.what();
+    r.pass = false;
   } catch (const std::exception& e) {
     r.error = e.what();
     r.pass = false;
