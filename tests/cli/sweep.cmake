@@ -99,6 +99,20 @@ if(NOT out MATCHES "every variant is impossible")
   message(FATAL_ERROR "unclear error for a plan with no possible variant:\n${out}")
 endif()
 
+# A --results folder or --vk program that is not there: exit 1, naming it.
+expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --results ${WORK_DIR}/no-such-folder)
+if(NOT out MATCHES "--results: no folder '[^']*no-such-folder'")
+  message(FATAL_ERROR "unclear error for a missing --results folder:\n${out}")
+endif()
+expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --results ${WORK_DIR}/msl)
+if(NOT out MATCHES "has none of verify.json, bench.json, stats.json")
+  message(FATAL_ERROR "unclear error for a --results folder without results:\n${out}")
+endif()
+expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --vk ${WORK_DIR}/no-such-fftgen-vk)
+if(NOT out MATCHES "--vk: no such file '[^']*no-such-fftgen-vk'")
+  message(FATAL_ERROR "unclear error for a missing --vk program:\n${out}")
+endif()
+
 # Parallel generation: byte-identical to serial.
 file(WRITE ${WORK_DIR}/jobs.json [=[
 {"kernels": [{"name": "j", "shape": [[64], [256], [2048]], "index_math": ["bitwise", "divmod"],
