@@ -102,7 +102,8 @@ TEST_CASE("HLSL and MSL keep D3D12's and Metal's rules on 1D, 2D and real kernel
   check_kernels(R"({"kernels": [
     {"name": "p", "shape": [[64], [4096], [65536], [1048576]]},
     {"name": "img", "shape": [[64, 64], [4096, 8]], "transform": ["c2c", "r2c"]},
-    {"name": "pair", "shape": [1024], "transform": "r2c_pair"}
+    {"name": "pair", "shape": [1024], "transform": "r2c_pair"},
+    {"name": "half", "shape": [[1024], [65536], [64, 64]], "transform": ["c2c", "r2c"], "precision": "fp16"}
   ]})");
 }
 

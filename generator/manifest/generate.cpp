@@ -124,6 +124,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
   auto size_rule = [&](const PassBinding& b) {
     const uint64_t per = elements_per_vec2(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
+    if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
     if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
     const std::string entries = pass.batch_scale == 1 ? "batch" : fmt::format("batch * {}", pass.batch_scale);
     return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
@@ -262,6 +263,20 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
   const KernelLayout& layout = program.layout;
   json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
               {"transform", to_string(spec.transform)}};
+  if (spec.convolution) {
+    const ConvolutionSpec& c = *spec.convolution;
+    const std::string apply = spec.convolution_filter ? spec.name.substr(0, spec.name.size() - 8) : spec.name;
+    kernel["transform"] = spec.convolution_filter ? "convolution_filter" : "convolution";
+    kernel["convolution"] = {{"image", {c.image_h, c.image_w}},
+                             {"filter", {c.filter_h, c.filter_w}},
+                             {"channels", c.channels},
+                             {"filter_channels", c.filter_channels},
+                             {"mode", c.circular ? "circular" : "same"},
+                             {"padded", {c.padded_h, c.padded_w}},
+                             {"centre", {c.centre_y(), c.centre_x()}},
+                             {"filter_kernel", apply + "__filter"},
+                             {"apply_kernel", apply}};
+  }
   // What the input and output buffers of each direction hold per transform.
   json buffers = json::object();
   for (Direction d : directions_of(spec.direction)) {

@@ -173,6 +173,7 @@ std::string_view to_string(BufferRole role) {
     case BufferRole::output: return "output";
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
+    case BufferRole::filter: return "filter";
   }
   return "?";
 }

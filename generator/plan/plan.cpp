@@ -221,12 +221,7 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
     if (!e->is_string()) where.fail(field, "must be a string, got " + describe(*e), allowed);
     const std::string& s = e->get_ref<const std::string&>();
     std::optional<E> parsed = parse(s);
-    if (!parsed) {
-      if (field == "precision" && s == "fp16")
-        where.fail(field, "'fp16' is reserved for a later version (fp16 storage, fp32 arithmetic) and not supported yet",
-                   allowed);
-      where.fail(field, "unknown value " + quote(s), allowed);
-    }
+    if (!parsed) where.fail(field, "unknown value " + quote(s), allowed);
     E value = *parsed;
     out.push_back({[=](KernelSpec& k) { set(k, value); }, std::string(suffix) + std::string(to_string(value)), quote(s)});
   }
@@ -522,16 +517,102 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
                      product >= (uint64_t{1} << 40) ? " or more" : "");
 }
 
+// "convolution": {"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": C, "mode": "same" |
+// "circular"}: one value (not a list). The padded plane is the smallest power of two per axis
+// that holds the linear convolution (same) or the image itself (circular).
+ConvolutionSpec parse_convolution(const json& v, const Where& where) {
+  const std::string field = "convolution";
+  const std::string allowed =
+      R"({"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": 1 to 4, "mode": "same" or "circular"})";
+  if (!v.is_object()) where.fail(field, "must be an object, got " + describe(v), allowed);
+  for (const auto& item : v.items())
+    if (item.key() != "image" && item.key() != "filter" && item.key() != "channels" && item.key() != "mode")
+      where.fail(field, "unknown field " + quote(item.key()), allowed);
+  const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
+  auto sides = [&](const char* key, size_t min_rank, size_t max_rank) {
+    auto it = v.find(key);
+    if (it == v.end()) where.fail(field, fmt::format("'{}' is missing", key), allowed);
+    if (!it->is_array() || it->size() < min_rank || it->size() > max_rank)
+      where.fail(field, fmt::format("'{}' must be a list of {} sizes, got {}", key,
+                                    min_rank == max_rank ? std::to_string(min_rank) : "2 or 3", describe(*it)),
+                 allowed);
+    std::vector<uint32_t> out;
+    for (const json& s : *it)
+      out.push_back(static_cast<uint32_t>(
+          read_in_range(s, where, field, key, 1, max_side, false, "sizes from 1 to " + std::to_string(max_side))));
+    return out;
+  };
+  ConvolutionSpec c;
+  const auto image = sides("image", 2, 2), filter = sides("filter", 2, 3);
+  c.image_h = image[0], c.image_w = image[1], c.filter_h = filter[0], c.filter_w = filter[1];
+  auto channels = v.find("channels");
+  c.channels = channels == v.end() ? 1
+                                   : static_cast<uint32_t>(read_in_range(*channels, where, field, "channels", 1, 4,
+                                                                         false, "1 to 4"));
+  c.filter_channels = filter.size() == 3 ? filter[2] : 1;
+  if (filter.size() == 3 && c.filter_channels != c.channels)
+    where.fail(field, fmt::format("the filter has {} channels and the image {}; a filter [KH, KW, C] has one "
+                                  "channel per image channel",
+                                  c.filter_channels, c.channels),
+               allowed);
+  auto mode = v.find("mode");
+  const std::string m = mode == v.end() ? "same" : mode->is_string() ? mode->get<std::string>() : "";
+  if (m != "same" && m != "circular")
+    where.fail(field, "'mode' must be \"same\" or \"circular\", got " + (mode == v.end() ? "" : describe(*mode)),
+               allowed);
+  c.circular = m == "circular";
+  if (c.circular) {
+    if (!is_power_of_two(c.image_h) || !is_power_of_two(c.image_w) || c.image_h < 2 || c.image_w < 2)
+      where.fail(field, fmt::format("a circular convolution transforms the image itself, so its sides must be powers "
+                                    "of two from 2 to {}; the image is [{}, {}] (use \"same\" for other sizes)",
+                                    max_side, c.image_h, c.image_w),
+                 allowed);
+    if (c.filter_h > c.image_h || c.filter_w > c.image_w)
+      where.fail(field, fmt::format("the filter [{}, {}] is larger than the padded size [{}, {}] of a circular "
+                                    "convolution (the image)",
+                                    c.filter_h, c.filter_w, c.image_h, c.image_w),
+                 allowed);
+    c.padded_h = c.image_h, c.padded_w = c.image_w;
+  } else {
+    const uint64_t need_h = uint64_t{c.image_h} + c.filter_h - 1, need_w = uint64_t{c.image_w} + c.filter_w - 1;
+    c.padded_h = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_h)));
+    c.padded_w = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_w)));
+    if (c.padded_h > max_side || c.padded_w > max_side)
+      where.fail(field, fmt::format("image [{}, {}] and filter [{}, {}] need a padded plane of [{}, {}] (image + "
+                                    "filter - 1 per axis, rounded up to a power of two); the largest side is {}",
+                                    c.image_h, c.image_w, c.filter_h, c.filter_w, c.padded_h, c.padded_w, max_side),
+                 allowed);
+  }
+  return c;
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
-std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
+std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string& source,
                                       const std::string& name, size_t variants_so_far,
                                       std::vector<SkippedVariant>* skipped) {
   Where where{source, "kernel " + quote(name)};
+  // A convolution kernel is an r2c kernel of its padded plane; the fields that would say otherwise
+  // are its own.
+  std::optional<ConvolutionSpec> convolution;
+  json rewritten;
+  if (plan_kernel.contains("convolution")) {
+    for (const char* derived : {"shape", "transform", "direction", "normalize", "radices"})
+      if (plan_kernel.contains(derived))
+        where.fail(derived, "a convolution kernel derives it from \"convolution\"; remove the field",
+                   "no shape, transform, direction, normalize or radices beside \"convolution\"");
+    convolution = parse_convolution(plan_kernel["convolution"], where);
+    rewritten = plan_kernel;
+    rewritten.erase("convolution");
+    rewritten["shape"] = {convolution->padded_h, convolution->padded_w};
+    rewritten["transform"] = "r2c";
+    rewritten["normalize"] = "none";
+  }
+  const json& kernel = convolution ? rewritten : plan_kernel;
   reject_unknown_fields(kernel, kKernelFields, where, "kernel");
   // Fields in expansion order; the first varies slowest.
   std::vector<std::pair<std::string, std::vector<Choice>>> fields;
   for (const std::string& key : kKernelFields) {
-    if (key == "name") continue;
+    if (key == "name" || key == "convolution") continue;  // a convolution is rewritten above
     auto it = kernel.find(key);
     fields.emplace_back(key, parse_kernel_field(key, it == kernel.end() ? nullptr : &*it, where));
   }
@@ -556,7 +637,8 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   KernelSpec base;
   base.name = name;
   base.plan_name = name;
-  for (const auto& item : kernel.items()) base.explicit_fields.insert(item.key());
+  for (const auto& item : plan_kernel.items()) base.explicit_fields.insert(item.key());
+  base.convolution = convolution;
   std::vector<KernelSpec> variants{base};
   for (const auto& [key, choices] : fields) {
     std::vector<KernelSpec> next;
@@ -574,6 +656,8 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
   // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
   auto check = [&](const KernelSpec& k) {
     const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    if (k.convolution && k.precision != Precision::fp32)
+      where.fail("precision", "a convolution kernel computes in fp32 storage" + which, "fp32 beside \"convolution\"");
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
                                         "for 1D kernels", which), "\"auto\" for a 2D shape");
@@ -607,7 +691,18 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
     }
     possible.push_back(std::move(k));
   }
-  return possible;
+  if (!convolution) return possible;
+  // Each convolution variant is two kernels: the filter's spectrum, then the apply kernel.
+  std::vector<KernelSpec> pairs;
+  for (const KernelSpec& k : possible) {
+    KernelSpec filter = k;
+    filter.name += "__filter";
+    filter.convolution_filter = true;
+    filter.direction = DirectionSet::forward;
+    pairs.push_back(std::move(filter));
+    pairs.push_back(k);
+  }
+  return pairs;
 }
 
 // nlohmann keeps the last of duplicate object keys silently; a plan with "name" twice is a mistake

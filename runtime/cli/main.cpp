@@ -1,6 +1,7 @@
 // fftgen-vk: run, verify and benchmark fftgen kernels on a Vulkan device.
 // Exit codes: 0 success, 1 bad usage or an error that stopped the work, 2 a kernel failed
 // verification.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
+#include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
 
@@ -85,13 +87,32 @@ int main(int argc, char** argv) {
       "[NY, NX]; an r2c kernel's forward takes float32 [NY,] NX and gives complex64 [NY,] NX/2+1 (the\n"
       "half spectrum), its inverse (--inverse, c2r) the other way round; an r2c_pair kernel's forward\n"
       "gives complex64 [2, N/2+1] (the spectra of the real and imaginary parts). A leading batch\n"
-      "dimension is allowed everywhere.");
+      "dimension is allowed everywhere. fp16 kernels (precision fp16) take and give the same complex64\n"
+      "and float32 arrays: the values are converted to half floats on upload and back on download.");
   run_cmd->add_option("manifest", run_manifest, "manifest.json (or its directory)")->required();
   run_cmd->add_option("kernel", run.kernel, "Kernel name")->required();
   run_cmd->add_option("--input,-i", run_input, "Input .npy (dtype and shape as above)")->required();
   run_cmd->add_option("--output,-o", run_output, "Output .npy (written whole or not at all)")->required();
   run_cmd->add_flag("--inverse", run_inverse, "Run the inverse direction");
   add_common(run_cmd);
+
+  ConvolveRequest conv;
+  std::string conv_manifest, conv_input, conv_filter, conv_output;
+  auto* convolve_cmd = app.add_subcommand(
+      "convolve",
+      "Convolve an image with a filter through a convolution kernel (a plan's \"convolution\" field):\n"
+      "the filter kernel makes the filter's spectrum, the kernel runs the fused chain. Images: .npy\n"
+      "float32 [H, W] or [H, W, C], or 8-bit .png (linear values v/255; the output clamped to 0..1 and\n"
+      "rounded). The result equals scipy.signal.fftconvolve(image, filter, mode=\"same\") per channel\n"
+      "(the filter's centre ((KH-1)/2, (KW-1)/2) on each output pixel); mode circular wraps the image.");
+  convolve_cmd->add_option("manifest", conv_manifest, "manifest.json (or its directory)")->required();
+  convolve_cmd->add_option("kernel", conv.kernel, "The convolution kernel (the plan kernel's name)")->required();
+  convolve_cmd->add_option("--input,-i", conv_input, "Image: .npy or .png, the kernel's [H, W, C]")->required();
+  convolve_cmd->add_option("--filter,-f", conv_filter, "Filter: .npy or .png, [KH, KW] or [KH, KW, C] as planned")
+      ->required();
+  convolve_cmd->add_option("--output,-o", conv_output, "Output image: .npy or .png (written whole or not at all)")
+      ->required();
+  add_common(convolve_cmd);
 
   std::string manifest_path, json_path;
   std::vector<std::string> kernel_names;
@@ -168,6 +189,16 @@ int main(int argc, char** argv) {
       run_npy(run);
       return 0;
     }
+    if (*convolve_cmd) {
+      conv.manifest = conv_manifest;
+      conv.input = conv_input;
+      conv.filter = conv_filter;
+      conv.output = conv_output;
+      conv.device_index = device_index;
+      conv.validation = validation;
+      run_convolve(conv);
+      return 0;
+    }
     DeviceOptions dopt;
     dopt.device_index = device_index;
     dopt.validation = validation;
@@ -230,6 +261,11 @@ int main(int argc, char** argv) {
       Manifest m = load_manifest(manifest_path);
       require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);
+      // A convolution's filter kernel runs once per filter: its chain is what is timed.
+      if (kernel_names.empty())
+        kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                                     [](const KernelInfo* k) { return k->transform == "convolution_filter"; }),
+                      kernels.end());
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       std::vector<BenchResult> results;

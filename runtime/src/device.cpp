@@ -208,6 +208,7 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
       }
     }
     init_from_physical_device();
+    storage_buffer_16bit_access_ = storage_buffer_16bit_access_ && options.enable_16bit_storage;
 
     const auto families = queue_families(physical_device_);
     const auto family_count = static_cast<uint32_t>(families.size());
@@ -245,6 +246,13 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
       dci.enabledExtensionCount = 1;
       dci.ppEnabledExtensionNames = &statistics_extension;
       pipeline_statistics_ = true;
+    }
+    // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    storage16.storageBuffer16BitAccess = VK_TRUE;
+    if (storage_buffer_16bit_access_) {
+      storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
+      dci.pNext = &storage16;
     }
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
@@ -290,6 +298,13 @@ Device::Device(const ExternalDevice& external)
 void Device::init_from_physical_device() {
   vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  if (properties_.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &storage16;
+    vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+    storage_buffer_16bit_access_ = storage16.storageBuffer16BitAccess == VK_TRUE;
+  }
 }
 
 void Device::create_command_objects() {

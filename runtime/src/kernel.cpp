@@ -65,6 +65,13 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
            "maxPushConstantsSize");
       need(pass + ": storage buffers", p.bindings.size(), lim.maxPerStageDescriptorStorageBuffers,
            "maxPerStageDescriptorStorageBuffers");
+      for (const auto& b : p.bindings)
+        if (is_half(b.element) && !device.storage_buffer_16bit_access()) {
+          problems.push_back("kernel '" + info.name + "' " + pass + ": binding " + std::to_string(b.binding) +
+                             " holds " + to_string(b.element) + " (precision fp16), which needs the Vulkan "
+                             "feature storageBuffer16BitAccess; " + dev + " does not have it (use an fp32 kernel)");
+          break;
+        }
     }
   }
   need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
@@ -538,6 +545,13 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             break;
           case BufferRole::twiddles:
             buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
+            break;
+          case BufferRole::filter:
+            if (io.filter.buffer == VK_NULL_HANDLE)
+              throw UsageError("kernel '" + info_.name + "' pass " + infos[i].name +
+                               " multiplies by a filter spectrum: KernelIo::filter is required (the output of "
+                               "its filter kernel)");
+            buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
             break;
         }
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

@@ -14,6 +14,21 @@
 
 namespace fftgen {
 
+/// A fused convolution (plan field "convolution", docs/graphics.md): out = image ⊛ filter per
+/// channel, computed as r2c of the zero-padded image, a multiplication by the filter's spectrum
+/// and c2r, over planes of padded_h × padded_w.
+struct ConvolutionSpec {
+  uint32_t image_h = 0, image_w = 0;
+  uint32_t filter_h = 0, filter_w = 0;
+  uint32_t channels = 1;         ///< of the image, interleaved: [H, W, C]
+  uint32_t filter_channels = 1;  ///< 1 (one filter for every channel) or `channels` ([KH, KW, C])
+  bool circular = false;         ///< "circular": the image wraps around; "same": zero padding
+  uint32_t padded_h = 0, padded_w = 0;
+  /// The filter tap that lands on the output pixel it is applied at (scipy's fftconvolve "same").
+  uint32_t centre_y() const { return (filter_h - 1) / 2; }
+  uint32_t centre_x() const { return (filter_w - 1) / 2; }
+};
+
 /// One kernel variant with every field resolved to a single value.
 struct KernelSpec {
   std::string name;       ///< unique variant name, e.g. "fft4096__divmod__computed"
@@ -31,6 +46,11 @@ struct KernelSpec {
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
+  /// Set for a convolution kernel: its shape is the padded plane, its transform r2c. The plan
+  /// kernel becomes two manifest kernels: the filter kernel (`convolution_filter`, forward only,
+  /// the filter's half spectrum scaled by 1/(padded_h·padded_w)) and the apply kernel.
+  std::optional<ConvolutionSpec> convolution;
+  bool convolution_filter = false;
 
   /// N along X (the contiguous axis): the transform length of a 1D kernel.
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }

@@ -24,6 +24,8 @@ struct DeviceOptions {
   /// capture the driver's statistics (registers, spills, ...: Kernel::pipeline_statistics). Off by
   /// default: capturing may cost pipeline-creation time.
   bool pipeline_statistics = false;
+  /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it.
+  bool enable_16bit_storage = true;
 };
 
 /// An engine's Vulkan objects, for a Device that uses them without owning them (docs/runtime.md,
@@ -99,6 +101,11 @@ class Device {
   std::string driver_version() const;
   /// Size of the largest DEVICE_LOCAL heap.
   VkDeviceSize device_local_heap_bytes() const;
+  /// Whether shaders may load and store 16-bit floats in storage buffers
+  /// (storageBuffer16BitAccess, Vulkan 1.1), which kernels of precision fp16 need. A Device it
+  /// creates enables the feature wherever the device has it; an ExternalDevice reports what the
+  /// physical device supports (the engine enables it on its own device).
+  bool storage_buffer_16bit_access() const { return storage_buffer_16bit_access_; }
   /// Timestamp bits of the queue (0: no timestamps on this queue).
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
 
@@ -141,6 +148,7 @@ class Device {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t timestamp_valid_bits_ = 0;
+  bool storage_buffer_16bit_access_ = false;
   bool validation_ = false;
   mutable std::mutex messages_mutex_;
   std::vector<ValidationMessage> messages_;

@@ -47,6 +47,9 @@ struct KernelIo {
   /// caller that runs one direction binds only that one.
   std::vector<Direction> directions;
   BufferRange scratch;            ///< optional; allocated by bind() when the kernel needs one
+  /// A convolution's filter spectrum (the filter kernel's forward output), for the apply kernel's
+  /// passes that bind role `filter`; required by them, ignored otherwise.
+  BufferRange filter;
 };
 
 struct RecordOptions {
