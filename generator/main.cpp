@@ -1,6 +1,9 @@
 // fftgen: the command-line front end of the generator library. Everything but argument handling
 // and error reporting lives in the library (generator/include/fftgen).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <csignal>
 #include <cstring>
 #include <cstdio>
@@ -19,6 +22,7 @@
 #include "fftgen/emit_codelet.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
+#include "sweep_command.hpp"
 #include "fftgen/write_output.hpp"
 
 namespace {
@@ -53,24 +57,17 @@ void explain_radix(uint32_t radix, bool inverse) {
   fmt::print("{}", fftgen::emit_codelet_glsl(dag, fmt::format("radix{}_{}", radix, inverse ? "inv" : "fwd")));
 }
 
-// --targets: a comma-separated list of distinct targets.
-std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
-  constexpr const char* allowed = "allowed: spirv, glsl, hlsl, msl, comma-separated, each once";
-  if (csv.empty()) throw fftgen::PlanError(fmt::format("--targets is empty; {}", allowed));
-  std::vector<fftgen::Target> targets;
-  for (std::size_t start = 0; start <= csv.size();) {
-    const std::size_t comma = std::min(csv.find(',', start), csv.size());
-    const std::string item = csv.substr(start, comma - start);
-    start = comma + 1;
-    auto t = fftgen::parse_target(item);
-    if (!t)
-      throw fftgen::PlanError(item.empty() ? fmt::format("--targets '{}' has an empty item; {}", csv, allowed)
-                                           : fmt::format("--targets: unknown target '{}'; {}", item, allowed));
-    if (std::find(targets.begin(), targets.end(), *t) != targets.end())
-      throw fftgen::PlanError(fmt::format("--targets: '{}' is listed twice; {}", item, allowed));
-    targets.push_back(*t);
-  }
-  return targets;
+// A progress bar only for a person watching: stdout is a terminal and no CI system is running us.
+bool wants_progress_bar() { return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO) && !std::getenv("CI"); }
+
+// "\r[#########           ] 12/40 fft4096__divmod", redrawn in place; a newline when all are done.
+void print_progress(size_t done, size_t total, const std::string& name) {
+  constexpr size_t kWidth = 30;
+  const size_t filled = total ? done * kWidth / total : kWidth;
+  fmt::print(stderr, "\r\x1b[2K[{}{}] {}/{} {}", std::string(filled, '#'), std::string(kWidth - filled, ' '), done,
+             total, name);
+  if (done == total) fmt::print(stderr, "\n");
+  std::fflush(stderr);
 }
 
 // --list-variants: each variant's name (also the stem of its files: <stem>.<pass>.<ext>) and every
@@ -97,6 +94,26 @@ void print_variants(const fftgen::Plan& plan, const std::string& source, bool as
   nlohmann::ordered_json doc{{"plan", source}, {"fields", fields}, {"variants", variants}};
   if (!plan.wisdom.empty()) doc["wisdom"] = plan.wisdom;
   fmt::print("{}\n", doc.dump(1));
+}
+
+// --targets: a comma-separated list of distinct targets.
+std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
+  constexpr const char* allowed = "allowed: spirv, glsl, hlsl, msl, comma-separated, each once";
+  if (csv.empty()) throw fftgen::PlanError(fmt::format("--targets is empty; {}", allowed));
+  std::vector<fftgen::Target> targets;
+  for (std::size_t start = 0; start <= csv.size();) {
+    const std::size_t comma = std::min(csv.find(',', start), csv.size());
+    const std::string item = csv.substr(start, comma - start);
+    start = comma + 1;
+    auto t = fftgen::parse_target(item);
+    if (!t)
+      throw fftgen::PlanError(item.empty() ? fmt::format("--targets '{}' has an empty item; {}", csv, allowed)
+                                           : fmt::format("--targets: unknown target '{}'; {}", item, allowed));
+    if (std::find(targets.begin(), targets.end(), *t) != targets.end())
+      throw fftgen::PlanError(fmt::format("--targets: '{}' is listed twice; {}", item, allowed));
+    targets.push_back(*t);
+  }
+  return targets;
 }
 
 }  // namespace
@@ -127,6 +144,9 @@ int main(int argc, char** argv) {
       "--explain", explain,
       "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
+  unsigned jobs = 0;
+  app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")
+      ->check(CLI::Range(0u, 1024u));
   fftgen::BuildStepOptions build_step;
   bool print_schema = false;
   app.add_flag("--print-schema", print_schema, "print the JSON Schema of the plan format (docs/plan.schema.json) and exit");
@@ -139,6 +159,8 @@ int main(int argc, char** argv) {
   app.add_option("--depfile", build_step.depfile,
                  "write a Make-style dependency file: the outputs (or --stamp) depend on the plan, wisdom file and fftgen");
   app.add_option("--stamp", build_step.stamp, "rewrite this file after every successful run (a build system's output)");
+  fftgen_cli::SweepArguments sweep_args;
+  CLI::App* sweep = fftgen_cli::add_sweep_command(app, sweep_args);
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
       "Example: fftgen generated/default.json -o out/\n"
@@ -159,6 +181,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (sweep->parsed()) return fftgen_cli::run_sweep(sweep_args, argv[0]);
     if (print_default) {
       fmt::print("{}", fftgen::default_plan_text());
       return 0;
@@ -202,9 +225,10 @@ int main(int argc, char** argv) {
     }
     if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
     fftgen::check_output_folder(out_dir, {plan_path, wisdom_path});
-    auto output = fftgen::generate(plan, source, [&](const std::string& name) {
-      if (!quiet) fmt::print(stderr, "fftgen: {}\n", name);
-    });
+    fftgen::GenerateOptions generate_options;
+    generate_options.jobs = jobs;
+    if (!quiet && wants_progress_bar()) generate_options.progress = print_progress;
+    auto output = fftgen::generate(plan, source, generate_options);
     fftgen::add_build_step_files(output, source, build_step);
     fftgen::WriteOptions write_options;
     write_options.inputs = {plan_path, wisdom_path};

@@ -260,6 +260,7 @@ CompiledShader compile_glsl(const std::string& glsl, const std::string& name, bo
 
   CompiledShader result;
   result.spirv = optimize(unoptimised, name, glsl);
+  result.unoptimised_spirv = unoptimised;
   if (std::string log = validate_spirv(result.spirv); !log.empty()) {
     fail("SPIR-V validation of optimised output", name, glsl, log + disassemble_spirv(result.spirv));
   }

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "fftgen/digest.hpp"
 #include "fftgen/layout.hpp"
 
 namespace fftgen {
@@ -1070,6 +1071,7 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
   }
   plan.kernels = std::move(kernels);
   plan.wisdom = wisdom_name;
+  plan.wisdom_sha256 = sha256_hex(wisdom_text);
   return changes;
 }
 

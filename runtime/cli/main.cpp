@@ -155,6 +155,14 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 
+  auto* stats_cmd = app.add_subcommand(
+      "stats", "The driver's pipeline statistics of each pass (registers, spills, ...) where the device offers\n"
+               "VK_KHR_pipeline_executable_properties; says so, and writes supported: false, where it does not");
+  stats_cmd->add_option("manifest", manifest_path, "manifest.json (or its directory)")->required();
+  stats_cmd->add_option("kernels", kernel_names, "Kernels to report (default: all)");
+  stats_cmd->add_option("--json", json_path, "Also write the statistics as JSON");
+  add_common(stats_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -215,6 +223,34 @@ int main(int argc, char** argv) {
       bool ok = device.validation_messages().empty();
       for (const auto& r : results) ok &= r.pass;
       return ok ? 0 : 2;
+    }
+    if (*stats_cmd) {
+      Manifest m = load_manifest(manifest_path);
+      auto kernels = select_kernels(m, kernel_names);
+      dopt.pipeline_statistics = true;
+      Device device(dopt);
+      std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
+      nlohmann::json doc{{"device", device.name()},
+                         {"driver_version", device.driver_version()},
+                         {"supported", device.pipeline_statistics()},
+                         {"kernels", nlohmann::json::array()}};
+      if (!device.pipeline_statistics())
+        std::cout << "the device does not offer VK_KHR_pipeline_executable_properties: no statistics\n";
+      for (const auto* info : device.pipeline_statistics() ? kernels : decltype(kernels){}) {
+        Kernel kernel(device, m, info->name);
+        nlohmann::json passes = kernel.pipeline_statistics();
+        for (const auto& pass : passes)
+          for (const auto& exe : pass["executables"]) {
+            std::cout << info->name << ' ' << pass["pass"].get<std::string>() << ' '
+                      << exe["name"].get<std::string>() << ':';
+            for (const auto& [name, value] : exe["statistics"].items()) std::cout << ' ' << name << '=' << value.dump();
+            std::cout << '\n';
+          }
+        doc["kernels"].push_back({{"kernel", info->name}, {"passes", passes}});
+      }
+      check_validation(device);
+      if (!json_path.empty()) write_json(json_path, doc);
+      return 0;
     }
     if (*bench_cmd) {
       try {

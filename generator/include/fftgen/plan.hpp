@@ -79,6 +79,7 @@ struct Plan {
   std::vector<Target> targets;      ///< default: all four, in enum order
   CrossCompileOptions cross;
   std::string wisdom;               ///< name of the wisdom table applied (apply_wisdom), if any
+  std::string wisdom_sha256;        ///< SHA-256 of that table's text, lower-case hex
 };
 
 /// A plan may expand to at most this many variants in all (at ~0.35 s of compiling a variant, 4096

@@ -20,6 +20,10 @@ struct DeviceOptions {
   /// with validation_messages()). Throws if the layer is not installed.
   bool validation = false;
   const char* application_name = "fftgen";
+  /// Enable VK_KHR_pipeline_executable_properties where the device offers it, so that pipelines
+  /// capture the driver's statistics (registers, spills, ...: Kernel::pipeline_statistics). Off by
+  /// default: capturing may cost pipeline-creation time.
+  bool pipeline_statistics = false;
   /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it.
   bool enable_16bit_storage = true;
 };
@@ -85,6 +89,8 @@ class Device {
   /// synchronises a cache internally, so kernels may be made from several threads.
   void set_pipeline_cache(VkPipelineCache cache) { pipeline_cache_ = cache; }
   VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
+  /// DeviceOptions::pipeline_statistics was asked for and the device offers the extension.
+  bool pipeline_statistics() const { return pipeline_statistics_; }
 
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
@@ -130,6 +136,7 @@ class Device {
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  bool pipeline_statistics_ = false;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <vulkan/vulkan.h>
 
 #include "fftgen/runtime/buffer.hpp"
@@ -121,6 +122,12 @@ class Kernel {
   /// before (making the input visible to compute shaders) and after (before reading the output).
   void record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
               uint32_t batch, const RecordOptions& options = {}) const;
+
+  /// The driver's statistics of each pass's pipeline (VK_KHR_pipeline_executable_properties; the
+  /// Device must have been made with DeviceOptions::pipeline_statistics and offer it, else this
+  /// returns an empty list): [{"pass": "fwd0", "executables": [{"name", "description",
+  /// "statistics": {name: number}}]}], forward passes first.
+  nlohmann::json pipeline_statistics() const;
 
  private:
   struct Pass {
