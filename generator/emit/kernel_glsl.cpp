@@ -190,6 +190,12 @@ struct PassPrinter {
   std::string frequency_base(uint32_t element_stride) const {
     return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
   }
+  // Bluestein's chirp w_n (conjugated in the inverse kernel), n = q + offset, from the table.
+  std::string chirp(uint32_t offset) const {
+    const std::string w = fmt::format("tw.data[{}u + q]", pass.chirp.chirp_offset + offset);
+    return pass.chirp.conjugate ? fmt::format("conj_chirp({})", w) : w;
+  }
+
   // W_N^k of an r2c kernel's separation (N = 2H), k = kq + offset: from the table or computed.
   std::string real_twiddle(uint32_t offset) const {
     if (pass.twiddles == TwiddleSource::table)
@@ -221,6 +227,15 @@ struct PassPrinter {
           body.line(guarded(place(first_stage(), e).guard,
                             fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
                                         constant(k), src, constant(h - k), real_twiddle(k))));
+        }
+        break;
+      }
+      case LoadKind::chirp: {
+        // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const uint32_t offset = place(first_stage(), e).offset;
+          body.line(fmt::format("if (q < {}) {} = cmul({}[src_base + {}], {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
+                                v(e), src, constant(offset), chirp(offset)));
         }
         break;
       }
@@ -473,6 +488,21 @@ struct PassPrinter {
       body.close();
       return;
     }
+    if (store.kind == StoreKind::chirp_filter || store.kind == StoreKind::chirp_crop) {
+      // Value e is frequency k = q + place(e) of the transform of M (row mode).
+      const bool crop = store.kind == StoreKind::chirp_crop;
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const uint32_t offset = place(last_stage(), e).offset;
+        const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
+        const std::string write = fmt::format("{}[dst_base + {}] = cmul({}, {}){};", dst, constant(offset), v(e), factor, scaled);
+        if (!crop) body.line(write);
+        else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
+      }
+      body.close();
+      return;
+    }
     if (store.kind == StoreKind::grid) {
       // Value e of invocation q is frequency p = q + e*step in the order kx*NY + ky; element o of
       // the row-major output (ky*NX + kx) is read from slot (o mod NX)*NY + o div NX.
@@ -580,6 +610,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+    add_snippet("chirp_conjugate.glsl");
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)
