@@ -7,14 +7,17 @@
 # docs/transforms.md). CI runs a sample of it (tests/test_gpu_anysize.cpp).
 #
 # usage: scripts/sweep_sizes.sh [out_dir]     (default: sweep_out; FFTGEN_BUILD_DIR: build)
+#   TRANSFORMS="c2c r2c"   which transforms (r2c: the even lengths up to 16384)
+#   ALL_LENGTHS=0          1: every N from 2 to 2048, those with a prime factor above 13 through
+#                          Bluestein too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${FFTGEN_BUILD_DIR:-build}"
 out="${1:-sweep_out}"
 mkdir -p "$out"
 
-python3 - "$out/sweep.json" <<'EOF'
-import json, sys
+TRANSFORMS="${TRANSFORMS:-c2c r2c}" ALL_LENGTHS="${ALL_LENGTHS:-0}" python3 - "$out/sweep.json" <<'EOF'
+import json, os, sys
 
 def smooth(n):  # no prime factor above 13
     for p in (2, 3, 5, 7, 11, 13):
@@ -22,7 +25,9 @@ def smooth(n):  # no prime factor above 13
             n //= p
     return n == 1
 
-dense = [n for n in range(2, 2049) if smooth(n)]
+all_lengths = os.environ["ALL_LENGTHS"] == "1"
+transforms = os.environ["TRANSFORMS"].split()
+dense = [n for n in range(2, 2049) if all_lengths or smooth(n)]
 sample = [2187, 2197, 2401, 3375, 4095, 4096 * 3, 6561, 7203, 10000, 14641, 28561, 30030, 44100, 48000,
           59049, 65536 * 3, 1000000, 1990656, 4826809, 12582912, 14348907]
 sample = sorted(set(n for n in sample if smooth(n) and n <= 1 << 24))
@@ -30,10 +35,12 @@ norms = ["none", "inverse", "ortho"]
 kernels = []
 for i, norm in enumerate(norms):
     lengths = [n for n in dense + sample if (dense + sample).index(n) % 3 == i]
-    kernels.append({"name": f"c2c_{norm}", "shape": [[n] for n in lengths], "normalize": norm})
-    even = [n for n in lengths if n % 2 == 0 and n <= 16384]
-    kernels.append({"name": f"r2c_{norm}", "shape": [[n] for n in even], "transform": "r2c", "normalize": norm})
-kernels.append({"name": "grid", "shape": [[1080, 1920], [720, 1280], [1000, 1000]], "transform": ["c2c", "r2c"]})
+    if "c2c" in transforms:
+        kernels.append({"name": f"c2c_{norm}", "shape": [[n] for n in lengths], "normalize": norm})
+    even = [n for n in lengths if n % 2 == 0 and n <= 16384 and smooth(n)]
+    if "r2c" in transforms:
+        kernels.append({"name": f"r2c_{norm}", "shape": [[n] for n in even], "transform": "r2c", "normalize": norm})
+kernels.append({"name": "grid", "shape": [[1080, 1920], [720, 1280], [1000, 1000]], "transform": transforms})
 json.dump({"description": "scripts/sweep_sizes.sh: every N from 2 to 2048 with prime factors up to 13, and a sample beyond",
            "targets": ["spirv"], "kernels": kernels}, open(sys.argv[1], "w"))
 EOF

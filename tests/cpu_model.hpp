@@ -45,6 +45,11 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
     return conj_if(from_table ? twiddle_entry(table, pass.real_twiddle_offset + k)
                               : exact_twiddle(k, 2 * uint64_t{fft.length}));
   };
+  // Bluestein's chirp w_n, conjugated in the inverse kernel.
+  auto chirp = [&](uint64_t i) {
+    const cd w = twiddle_entry(table, pass.chirp.chirp_offset + i);
+    return pass.chirp.conjugate ? std::conj(w) : w;
+  };
   // The separating stores need the whole half-length transform Z of a batch entry: collected
   // from every column first (at frequency k = the store view's position), separated after.
   const bool separates = pass.store.kind == StoreKind::r2c || pass.store.kind == StoreKind::pair_split;
@@ -62,6 +67,12 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
             const uint64_t k = in.column_offset(j) + uint64_t{r} * in.element_stride;
             const cd x = src.at(at), y = std::conj(src.at(b * in.binding.stride + (fft.length - k)));
             a[r] = (x + y) + cd(0, 1) * ((x - y) * real_twiddle(k));
+            break;
+          }
+          case LoadKind::chirp: {
+            // Bluestein: x[n] times the chirp for n < N, zero padding up to M.
+            const uint32_t n = pass.chirp.n;
+            a[r] = r < n ? src.at(b * in.binding.stride + r) * chirp(r) : cd(0);
             break;
           }
           case LoadKind::pair_merge: {
@@ -117,6 +128,13 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           for (uint32_t p = 0; p < m; ++p) dst.at(out_base + (p % ny) * nx + p / ny) = a[p] * scale;
           break;
         }
+        case StoreKind::chirp_filter:
+          for (uint32_t r = 0; r < m; ++r)
+            dst.at(out_base + r) = a[r] * twiddle_entry(table, pass.chirp.spectrum_offset + r) * scale;
+          break;
+        case StoreKind::chirp_crop:
+          for (uint32_t r = 0; r < pass.chirp.n; ++r) dst.at(out_base + r) = a[r] * chirp(r) * scale;
+          break;
         case StoreKind::plain:
         case StoreKind::transposed:
           for (uint32_t r = 0; r < m; ++r) dst.at(out_base + uint64_t{r} * out.element_stride) = a[r] * scale;

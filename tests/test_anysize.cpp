@@ -117,14 +117,40 @@ TEST_CASE("plans accept lengths with prime factors up to 13 and refuse others wi
   const auto plan = fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5, 5]}]})");
   CHECK(plan.kernels.at(0).radices == std::vector<uint32_t>{8, 5, 5, 5});
   CHECK(fftgen::make_layout(plan.kernels.at(0)).radices == std::vector<uint32_t>{8, 5, 5, 5});
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1003]}]})"),
-                    Catch::Contains("prime factor 59") && Catch::Contains("at most 13"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17000]}]})"),
+                    Catch::Contains("prime factor 17") && Catch::Contains("supported up to 8192"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 17]}]})"),
+                    Catch::Contains("NX = 17 has the prime factor 17") && Catch::Contains("at most 13"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "transform": "r2c"}]})"),
+                    Catch::Contains("Bluestein") && Catch::Contains("1D c2c"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "radices": [2, 17]}]})"),
+                    Catch::Contains("radix 17 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 25]}]})"),
                     Catch::Contains("radix 25 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5]}]})"),
                     Catch::Contains("multiply to 200"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [945], "transform": "r2c"}]})"),
                     Catch::Contains("odd length"));
+}
+
+TEST_CASE("Bluestein: lengths with a prime factor above 13 compute the DFT (CPU execution)", "[anysize][bluestein]") {
+  // Two passes per direction: FFT of M with the chirp on the way in and the filter spectrum on
+  // the way out, then the inverse FFT of M with the chirp, the scale and the crop to N.
+  for (uint32_t n : {17u, 19u, 34u, 97u, 289u, 1009u, 4097u}) {
+    INFO("N = " << n);
+    const fftgen::KernelProgram program = fftgen::make_program(spec_for(n));
+    CHECK(program.layout.bluestein_n == n);
+    CHECK(program.layout.n == fftgen::bluestein_length(n));
+    CHECK(program.layout.n >= 2 * n - 1);
+    CHECK(program.forward.size() == 2);
+    check_numerics(spec_for(n));
+  }
+  KernelSpec ortho = spec_for(4097);
+  ortho.normalize = fftgen::Normalize::ortho;
+  ortho.twiddles = fftgen::TwiddleSource::computed;
+  check_numerics(ortho);
+  // The longest: N = 8192 - 1 needs M = 16384 (one register-resident dispatch each way).
+  CHECK(fftgen::make_layout(spec_for(8191)).passes.size() == 1);
 }
 
 TEST_CASE("index division by any constant is exact in both index maths", "[anysize][divisor]") {

@@ -205,6 +205,12 @@ struct PassPrinter {
   std::string frequency_base(uint32_t element_stride) const {
     return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
   }
+  // Bluestein's chirp w_n (conjugated in the inverse kernel), n = q + offset, from the table.
+  std::string chirp(uint32_t offset) const {
+    const std::string w = fmt::format("tw.data[{}u + q]", pass.chirp.chirp_offset + offset);
+    return pass.chirp.conjugate ? fmt::format("conj_chirp({})", w) : w;
+  }
+
   // W_N^k of an r2c kernel's separation (N = 2H), k = kq + offset: from the table or computed.
   std::string real_twiddle(uint32_t offset) const {
     if (pass.twiddles == TwiddleSource::table)
@@ -247,6 +253,15 @@ struct PassPrinter {
                                                   constant(at.offset * view.element_stride))));
         }
         break;
+      case LoadKind::chirp: {
+        // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const uint32_t offset = place(first_stage(), e).offset;
+          body.line(fmt::format("if (q < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
+                                v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset)));
+        }
+        break;
+      }
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
         const uint32_t n = fft.size, half = n / 2 + 1;
@@ -496,6 +511,22 @@ struct PassPrinter {
       body.close();
       return;
     }
+    if (store.kind == StoreKind::chirp_filter || store.kind == StoreKind::chirp_crop) {
+      // Value e is frequency k = q + place(e) of the transform of M (row mode).
+      const bool crop = store.kind == StoreKind::chirp_crop;
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const uint32_t offset = place(last_stage(), e).offset;
+        const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
+        const std::string write = store_value(store.view, "dst_base + " + constant(offset),
+                                              fmt::format("cmul({}, {}){}", v(e), factor, scaled));
+        if (!crop) body.line(write);
+        else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
+      }
+      body.close();
+      return;
+    }
     if (store.kind == StoreKind::grid) {
       // Value e of invocation q is frequency p = q + e*step in the order kx*NY + ky; element o of
       // the row-major output (ky*NX + kx) is read from slot (o mod NX)*NY + o div NX.
@@ -635,6 +666,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   };
   if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
   if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+    add_snippet("chirp_conjugate.glsl");
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)

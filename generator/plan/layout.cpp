@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -501,7 +502,70 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
 
 }  // namespace
 
+namespace {
+
+// Bluestein's algorithm for N with a prime factor above 13 (1D c2c, N <= kMaxBluesteinN): the
+// passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
+// and the two filter spectra placed in its table.
+KernelLayout bluestein_layout(const KernelSpec& spec) {
+  const uint32_t n = spec.n();
+  if (spec.is_2d() || spec.transform != Transform::c2c || n > kMaxBluesteinN)
+    fail(spec, "shape",
+         fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
+                     "algorithm, which fftgen has for 1D c2c kernels up to N = {}",
+                     spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
+  if (!spec.radices.empty())
+    fail(spec, "radices", fmt::format("N = {} runs through Bluestein's algorithm, whose transforms of {} choose their own "
+                                      "radices; use \"auto\"", n, bluestein_length(n)));
+  KernelSpec inner = spec;
+  inner.shape = {bluestein_length(n)};
+  KernelLayout layout = make_layout(inner);
+  const uint32_t m = layout.n;
+  layout.bluestein_n = n;
+  layout.chirp_offset = layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0});
+  layout.spectrum_offset[0] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0});
+  layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  return layout;
+}
+
+// x <- FFT(x) (sign -1) or its inverse without scaling (sign +1), in double; x.size() a power of two.
+void host_fft(std::vector<std::complex<double>>& x, int sign) {
+  const size_t n = x.size();
+  for (size_t i = 1, j = 0; i < n; ++i) {
+    size_t bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(x[i], x[j]);
+  }
+  for (size_t len = 2; len <= n; len *= 2)
+    for (size_t i = 0; i < n; i += len)
+      for (size_t k = 0; k < len / 2; ++k) {
+        const auto w = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(len));
+        const auto a = x[i + k], b = x[i + k + len / 2] * w;
+        x[i + k] = a + b;
+        x[i + k + len / 2] = a - b;
+      }
+}
+
+// Bluestein's filter spectrum FFT_M(b) / M, b as TwiddleRun::Kind::chirp_spectrum says.
+std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool inverse) {
+  std::vector<std::complex<double>> b(m);
+  for (uint64_t k = 0; k < n; ++k) {
+    const double angle = M_PI * double(k * k % (2 * uint64_t{n})) / double(n);  // conj(w_k) = exp(+pi i k^2 / N)
+    const std::complex<double> w = std::polar(1.0, inverse ? -angle : angle);
+    b[k] = w;
+    if (k > 0) b[m - k] = w;
+  }
+  host_fft(b, -1);
+  for (auto& v : b) v /= double(m);
+  return b;
+}
+
+}  // namespace
+
 KernelLayout make_layout(const KernelSpec& spec) {
+  for (uint32_t side : spec.shape)
+    if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
   KernelLayout layout;
   const uint32_t nx = spec.n();
   const bool two_d = spec.is_2d();
@@ -628,6 +692,9 @@ uint64_t TwiddleRun::exponent(uint32_t e) const {
     case Kind::pass_lo: return e;
     case Kind::pass_hi: return uint64_t{e} << lo_log2;
     case Kind::real: return e;
+    case Kind::chirp: return uint64_t{e} * e % length;
+    case Kind::chirp_spectrum:
+    case Kind::chirp_spectrum_inverse: return 0;  // not roots of unity (values())
   }
   return 0;
 }
@@ -642,13 +709,22 @@ uint32_t TwiddleTable::place(TwiddleRun run) {
 std::vector<float> TwiddleTable::values() const {
   std::vector<float> table(2 * size_t{count});
   // exp(-2*pi*i*m/l) in double, rounded once to float.
-  for (const TwiddleRun& run : runs)
+  for (const TwiddleRun& run : runs) {
+    if (run.kind == TwiddleRun::Kind::chirp_spectrum || run.kind == TwiddleRun::Kind::chirp_spectrum_inverse) {
+      const auto b = chirp_spectrum(run.stride, run.count, run.kind == TwiddleRun::Kind::chirp_spectrum_inverse);
+      for (uint32_t e = 0; e < run.count; ++e) {
+        table[2 * size_t{run.offset + e}] = static_cast<float>(b[e].real());
+        table[2 * size_t{run.offset + e} + 1] = static_cast<float>(b[e].imag());
+      }
+      continue;
+    }
     for (uint32_t e = 0; e < run.count; ++e) {
       const double angle =
           -2.0 * M_PI * static_cast<double>(run.exponent(e) % run.length) / static_cast<double>(run.length);
       table[2 * size_t{run.offset + e}] = static_cast<float>(std::cos(angle));
       table[2 * size_t{run.offset + e} + 1] = static_cast<float>(std::sin(angle));
     }
+  }
   return table;
 }
 

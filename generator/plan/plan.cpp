@@ -49,8 +49,9 @@ constexpr uint64_t kMaxSharedMemory = 65536;
 
 const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
-const std::string kAllowedN = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN, kMaxN,
-                                          kMaxLog2N, kMaxPrimeFactor);
+const std::string kAllowedN =
+    fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}, or (c2c, Bluestein) any integer up to {}",
+                kMinN, kMaxN, kMaxLog2N, kMaxPrimeFactor, kMaxBluesteinN);
 const std::string kAllowedSide = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN,
                                              1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
@@ -229,12 +230,19 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
   return out;
 }
 
-// A transform length: in range, and a product of the primes the codelets cover.
-uint32_t read_length(const json& v, const Where& where, std::string_view what, uint64_t max, const std::string& allowed) {
+// A transform length: in range, and a product of the primes the codelets cover or (1D, Bluestein)
+// short enough; make_layout refuses Bluestein for what it does not cover (2D, r2c).
+uint32_t read_length(const json& v, const Where& where, std::string_view what, uint64_t max, const std::string& allowed,
+                     uint64_t max_bluestein = 0) {
   const uint64_t n = read_in_range(v, where, "shape", what, kMinN, max, false, allowed);
-  if (const uint64_t p = largest_prime_factor(n); p > kMaxPrimeFactor)
-    where.fail("shape", fmt::format("{} = {} has the prime factor {}; every prime factor must be at most {}", what, n, p,
-                                    kMaxPrimeFactor), allowed);
+  if (const uint64_t p = largest_prime_factor(n); p > kMaxPrimeFactor && n > max_bluestein)
+    where.fail("shape",
+               max_bluestein == 0
+                   ? fmt::format("{} = {} has the prime factor {}; every prime factor must be at most {}", what, n, p,
+                                 kMaxPrimeFactor)
+                   : fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} (Bluestein) "
+                                 "are supported up to {}", what, n, p, kMaxPrimeFactor, max_bluestein),
+               allowed);
   return static_cast<uint32_t>(n);
 }
 
@@ -268,7 +276,7 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::st
                      fmt::format("[{}, {}]", ny, nx)});
       continue;
     }
-    uint32_t n = read_length(s[0], where, "N", kMaxN, kAllowedN);
+    uint32_t n = read_length(s[0], where, "N", kMaxN, kAllowedN, kMaxBluesteinN);
     out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("{}{}", suffix, n), fmt::format("[{}]", n)});
   }
   reject_duplicates(out, where, field);

@@ -47,6 +47,7 @@ std::string_view to_string(LoadKind kind) {
     case LoadKind::c2r: return "c2r";
     case LoadKind::pair_merge: return "pair_merge";
     case LoadKind::image: return "image";
+    case LoadKind::chirp: return "chirp";
   }
   return "?";
 }
@@ -59,6 +60,8 @@ std::string_view to_string(StoreKind kind) {
     case StoreKind::pair_split: return "pair_split";
     case StoreKind::grid: return "grid";
     case StoreKind::image: return "image";
+    case StoreKind::chirp_filter: return "chirp_filter";
+    case StoreKind::chirp_crop: return "chirp_crop";
   }
   return "?";
 }
@@ -208,9 +211,59 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
 
 }  // namespace
 
-KernelProgram make_program(const KernelSpec& spec) {
+namespace {
+
+// Bluestein's algorithm (layout.hpp): per kernel direction, the forward FFT of M whose load
+// multiplies by the chirp and pads with zeros and whose store multiplies by the filter spectrum
+// (into scratch), then the inverse FFT of M whose store multiplies by the chirp, scales and keeps
+// the first N values. X_k = w_k sum_n x_n w_n conj(w_(k-n)), w_n = exp(-pi i n^2 / N).
+KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
-  program.layout = make_layout(spec);
+  const uint32_t n = layout.bluestein_n, m = layout.n;
+  if (layout.passes.size() != 1)
+    throw PlanError(fmt::format("kernel '{}': field 'shared_memory_bytes': Bluestein's transforms of {} for N = {} need "
+                                "one dispatch each; raise it", spec.name, m, n));
+  program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, n};
+  program.scratch_elements = m;
+  const PassLayout& fft = layout.passes.front();
+  for (Direction d : directions_of(spec.direction)) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    for (uint32_t i = 0; i < 2; ++i) {
+      PassProgram pass;
+      pass.name = pass_name(d, i);
+      pass.direction = i == 0 ? Direction::forward : Direction::inverse;
+      pass.index = i;
+      pass.count = 2;
+      pass.fft = fft;
+      pass.twiddles = spec.twiddles;
+      pass.index_math = spec.index_math;
+      pass.n = n;
+      pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
+                    d == Direction::inverse};
+      const PassBinding input{kSourceSlot, BufferRole::input, ElementType::complex64, n, n, "src_stride"};
+      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, m, m, "src_stride"};
+      const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, m, m, "dst_stride"};
+      const PassBinding output{kDestinationSlot, BufferRole::output, ElementType::complex64, n, n, "dst_stride"};
+      const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
+      pass.bindings = {i == 0 ? input : scratch_in, i == 0 ? scratch_out : output, table};
+      pass.twiddle_table = true;
+      pass.load = {i == 0 ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], 1, 0, 0}, false};
+      pass.store = {i == 0 ? StoreKind::chirp_filter : StoreKind::chirp_crop, {pass.bindings[1], 1, 0, 0},
+                    i == 0 ? 1.0 : direction_scale(spec, d)};
+      passes.push_back(std::move(pass));
+    }
+  }
+  program.layout = std::move(layout);
+  return program;
+}
+
+}  // namespace
+
+KernelProgram make_program(const KernelSpec& spec) {
+  KernelLayout laid_out = make_layout(spec);
+  if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
+  KernelProgram program;
+  program.layout = std::move(laid_out);
   const KernelLayout& layout = program.layout;
   const uint32_t nx = spec.n(), ny = layout.ny;
   const uint64_t points = spec.points();

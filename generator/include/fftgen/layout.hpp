@@ -90,8 +90,12 @@ struct SharedMemoryMap {
 ///   stage:   L = radix*stride, e = (r-1)*stride + k -> m = r*k   (r = 1..radix-1, k < stride)
 ///   pass_lo: m = e;  pass_hi: m = e << lo_log2   (two-level table of an inter-pass twiddle)
 ///   real:    m = e   (L = N of an r2c kernel: the separation twiddles W_N^k, k < N/2)
+///   chirp:   m = e^2 mod L, L = 2N: Bluestein's chirp w_n = exp(-pi i n^2 / N), n < N
+///   chirp_spectrum, chirp_spectrum_inverse: not roots of unity but FFT_M(b) / M of Bluestein's
+///            filter b (M = length, N = stride): b_m = conj(w_m) for m < N, b_(M-m) = b_m, zero
+///            between; the inverse kernel's filter is conj(b)
 struct TwiddleRun {
-  enum class Kind { stage, pass_lo, pass_hi, real };
+  enum class Kind { stage, pass_lo, pass_hi, real, chirp, chirp_spectrum, chirp_spectrum_inverse };
   Kind kind = Kind::stage;
   uint32_t offset = 0;   ///< first entry in the table
   uint32_t count = 0;    ///< entries
@@ -197,6 +201,11 @@ struct KernelLayout {
   /// r2c: the table offset of W_N^k, k < N/2, for the separation of the half-length transform (0
   /// with computed twiddles).
   uint32_t real_twiddle_offset = 0;
+  /// Bluestein (N with a prime factor above 13): N, and where the chirp and the filter spectra
+  /// (forward, inverse kernel) start in the table; the passes are those of a c2c transform of
+  /// n = M. bluestein_n = 0: not Bluestein.
+  uint32_t bluestein_n = 0;
+  uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
   size_t x_passes() const;        ///< passes along X (the first ones)
 };
 

@@ -125,6 +125,7 @@ enum class LoadKind {
   pair_merge,  ///< the inverse of r2c_pair, from the half spectra X[0..N/2] then Y[0..N/2]:
                ///< Z[k] = X[k] + i Y[k], with X[N-k] = conj X[k] (likewise Y) above N/2
   image,       ///< v = pair i of a zero-padded real image (ImageView): known zeros are not loaded
+  chirp,       ///< Bluestein: v = x[n] w_n for n < N (conj w_n in the inverse kernel), 0 up to M
 };
 std::string_view to_string(LoadKind);
 
@@ -141,6 +142,8 @@ enum class StoreKind {
   grid,        ///< a 2D transform done in one pass: value kx*NY + ky goes to ky*NX + kx, through
                ///< shared memory so that the stores stay contiguous
   image,       ///< reals 2i, 2i+1 into a real image (ImageView), cropped: what lies outside it is dropped
+  chirp_filter,  ///< Bluestein, after the forward FFT of M: view[k] = v * S[k] (S = FFT_M(b) / M)
+  chirp_crop,    ///< Bluestein, after the inverse FFT of M: view[k] = v * w_k * scale for k < N only
 };
 std::string_view to_string(StoreKind);
 
@@ -179,6 +182,13 @@ struct PassProgram {
   IndexMath index_math = IndexMath::bitwise;
   uint32_t n = 0;                     ///< points of one transform (NY * NX)
   uint32_t real_twiddle_offset = 0;   ///< c2r and r2c: where W_N^k, k < N/2, starts in the table
+  /// Bluestein passes (LoadKind::chirp, StoreKind::chirp_filter, chirp_crop): N, where the chirp
+  /// and this kernel direction's filter spectrum start in the table, and whether the chirp is
+  /// conjugated (the inverse kernel). `direction` is the FFT's (forward, then inverse).
+  struct Chirp {
+    uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
+    bool conjugate = false;
+  } chirp;
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;
