@@ -7,3 +7,8 @@ bash scripts/deps.sh
 bash scripts/build.sh
 build_dir="${FFTGEN_BUILD_DIR:-build}"
 ctest --test-dir "$build_dir" --output-on-failure --timeout 1500 -j "$(nproc)"
+# Then the same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in build-sanitize/
+# (scripts/test_sanitize.sh; FFTGEN_SKIP_SANITIZE=1 skips it for a quick local run).
+if [ "${FFTGEN_SKIP_SANITIZE:-0}" != 1 ]; then
+  bash scripts/test_sanitize.sh
+fi

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 #include <string>
@@ -16,6 +17,7 @@
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
 #include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
@@ -236,6 +238,48 @@ TEST_CASE("a kernel that needs more than the device has is refused clearly", "[g
   CHECK(device_limit_problems(device, m.kernel("dft16")).empty());
 }
 
+TEST_CASE("fp16 kernels need storageBuffer16BitAccess: refused clearly without it", "[gpu][runtime][fp16]") {
+  Manifest m = load_manifest(make_fixture_manifest());
+  KernelInfo info = m.kernel("dft16");
+  for (auto* passes : {&info.forward, &info.inverse})
+    for (auto& p : *passes)
+      for (auto& b : p.bindings)
+        if (b.role != BufferRole::twiddles) b.element = ElementType::complex32;
+  info.forward_input.element = info.forward_output.element = ElementType::complex32;
+  DeviceOptions o;
+  o.enable_16bit_storage = false;
+  Device without(o);
+  CHECK_FALSE(without.storage_buffer_16bit_access());
+  const auto problems = device_limit_problems(without, info);
+  REQUIRE(problems.size() == 2);  // one line per pass
+  CHECK_THAT(problems[0], Catch::Contains("dft16") && Catch::Contains("complex32") &&
+                              Catch::Contains("storageBuffer16BitAccess") && Catch::Contains(without.name()));
+  CHECK_THROWS_AS(Kernel(without, info, m.directory), DeviceLimitError);
+  // lavapipe has the feature, and a Device enables it by default.
+  CHECK(shared_device().storage_buffer_16bit_access());
+  CHECK(device_limit_problems(shared_device(), info).empty());
+}
+
+TEST_CASE("half floats: round to nearest even, both ways exact where they can be", "[fp16]") {
+  CHECK(float_to_half(1.0f) == 0x3c00);
+  CHECK(float_to_half(-2.0f) == 0xc000);
+  CHECK(float_to_half(65504.0f) == 0x7bff);
+  CHECK(float_to_half(65519.0f) == 0x7bff);
+  CHECK(float_to_half(65520.0f) == 0x7c00);  // rounds to infinity
+  CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);
+  CHECK(float_to_half(std::ldexp(1.0f, -26)) == 0x0000);
+  CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);      // tie: to even
+  CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);  // tie: to even (up)
+  CHECK(std::isnan(half_to_float(float_to_half(std::nanf("")))));
+  // Every finite half survives the trip through float, and the float it gives converts back.
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    if ((h & 0x7c00u) == 0x7c00u) continue;
+    const float f = half_to_float(static_cast<uint16_t>(h));
+    if (float_to_half(f) != h) FAIL("half " << h << " -> " << f << " -> " << float_to_half(f));
+  }
+  CHECK(half_to_float(0x3555) == Approx(0.333251953125f));
+}
+
 TEST_CASE("manifest errors name the file, the kernel and the field", "[gpu][runtime]") {
   Manifest m = load_manifest(make_fixture_manifest());
   try {
@@ -363,6 +407,403 @@ TEST_CASE("timestamps and the bench loop", "[gpu][runtime][bench]") {
   require_no_validation_messages(device);
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Bad input (docs/errors.md, "Runtime"): each hostile manifest, module, .npy file or option gets
+// a clear error naming what is wrong, before anything reaches the driver.
+
+namespace {
+
+json fixture_doc() { return json::parse(std::ifstream(make_fixture_manifest() / "manifest.json")); }
+
+// parse_manifest(doc) must throw a ManifestError whose message holds every needle.
+void require_manifest_error(const json& doc, const std::vector<std::string>& needles) {
+  try {
+    parse_manifest(doc, "hostile.json", make_fixture_manifest());
+    FAIL("no error for " << doc.dump().substr(0, 200));
+  } catch (const ManifestError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    for (const auto& n : needles) CHECK(msg.find(n) != std::string::npos);
+  }
+}
+
+// A copy of the fixture folder to damage.
+fs::path fixture_copy(const std::string& tag) {
+  const fs::path dir = make_temp_dir(tag);
+  fs::copy(make_fixture_manifest(), dir, fs::copy_options::recursive);
+  return dir;
+}
+
+// Making kernel `name` from `dir` must throw a ManifestError holding every needle, with no
+// validation message (nothing reached the driver).
+void require_kernel_error(const fs::path& dir, const std::string& name,
+                          const std::vector<std::string>& needles) {
+  Device& device = shared_device();
+  Manifest m = load_manifest(dir);
+  try {
+    Kernel kernel(device, m, name);
+    FAIL("no error");
+  } catch (const ManifestError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    for (const auto& n : needles) CHECK(msg.find(n) != std::string::npos);
+  }
+  require_no_validation_messages(device);
+}
+
+void write_bytes(const fs::path& p, const std::vector<char>& bytes) {
+  std::ofstream(p, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<char> read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+TEST_CASE("hostile manifest fields are refused with the field and the allowed range",
+          "[gpu][runtime][bad-input]") {
+  SECTION("push-constant offset that would wrap offset + 4") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["push_constants"][1]["offset"] = 4294967292u;
+    require_manifest_error(doc, {"hostile.json", "dft16", "push_constants[1].offset", "4294967292", "below 256"});
+  }
+  SECTION("push_constant_bytes beyond any device") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["push_constant_bytes"] = 4294967295u;
+    require_manifest_error(doc, {"push_constant_bytes", "4294967295", "to 256"});
+  }
+  SECTION("binding number of 4e9") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["bindings"][2]["binding"] = 4000000000u;
+    require_manifest_error(doc, {"bindings[2].binding", "below 16", "4000000000"});
+  }
+  SECTION("binding number repeated") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["bindings"][2]["binding"] = 1;
+    require_manifest_error(doc, {"bindings[2].binding", "found 1 twice"});
+  }
+  SECTION("columns_per_transform of 2^31") {
+    json doc = fixture_doc();
+    doc["kernels"][1]["forward"][0]["dispatch"]["columns_per_transform"] = 2147483648u;
+    require_manifest_error(doc, {"dft32s", "columns_per_transform", "32 points"});
+  }
+  SECTION("batch_scale beyond the kernel's points") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["inverse"][0]["dispatch"]["batch_scale"] = 17;
+    require_manifest_error(doc, {"inverse[0].dispatch.batch_scale", "16 points"});
+  }
+  SECTION("scratch_elements beyond the kernel's points") {
+    json doc = fixture_doc();
+    doc["kernels"][1]["scratch_elements"] = uint64_t{1} << 40;
+    require_manifest_error(doc, {"dft32s", "scratch_elements"});
+  }
+  SECTION("a shape of more than 2^32 points") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["shape"] = {4294967295u, 4294967295u};
+    require_manifest_error(doc, {"dft16", "shape", "at most 4294967296 points"});
+  }
+  SECTION("file names that leave the manifest's folder") {
+    for (const char* bad : {"../dft16.fwd0.spv", "/etc/passwd", "sub/../../x.spv", ""}) {
+      json doc = fixture_doc();
+      doc["kernels"][0]["forward"][0]["files"]["spirv"] = bad;
+      require_manifest_error(doc, {"files.spirv", "relative to the manifest's folder", std::string("'") + bad + "'"});
+    }
+    json doc = fixture_doc();
+    doc["kernels"][0]["twiddles"]["file"] = "../../twiddles.bin";
+    require_manifest_error(doc, {"twiddles.file", "'../../twiddles.bin'"});
+  }
+  SECTION("another format_version names both versions") {
+    json doc = fixture_doc();
+    doc["format_version"] = 3;
+    require_manifest_error(doc, {"hostile.json", "format_version 3", "versions 1 and 2"});
+  }
+  SECTION("a hand-made KernelInfo with a wrapping offset cannot make record() write out of bounds") {
+    Manifest m = load_manifest(make_fixture_manifest());
+    KernelInfo info = m.kernel("dft16");
+    info.forward[0].push_constants[1].offset = 4294967292u;
+    Device& device = shared_device();
+    try {
+      Kernel kernel(device, info, m.files);
+      FAIL("no error");
+    } catch (const ManifestError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find("does not fit in push_constant_bytes 16") != std::string::npos);
+    }
+    require_no_validation_messages(device);
+  }
+}
+
+TEST_CASE("SPIR-V that is truncated, foreign or unlike its manifest is refused naming the file",
+          "[gpu][runtime][bad-input]") {
+  const fs::path dir = fixture_copy("spirv");
+  const fs::path spv = dir / "dft16.fwd0.spv";
+  const auto good = read_bytes(spv);
+  SECTION("truncated at a word boundary") {
+    write_bytes(spv, std::vector<char>(good.begin(), good.begin() + (good.size() / 8) * 4));
+    require_kernel_error(dir, "dft16", {spv.string(), "truncated"});
+  }
+  SECTION("truncated inside a word") {
+    write_bytes(spv, std::vector<char>(good.begin(), good.end() - 3));
+    require_kernel_error(dir, "dft16", {spv.string(), "is not SPIR-V", "size"});
+  }
+  SECTION("an empty file") {
+    write_bytes(spv, {});
+    require_kernel_error(dir, "dft16", {spv.string(), "is not SPIR-V"});
+  }
+  SECTION("not SPIR-V at all") {
+    std::vector<char> text(64, 'x');
+    write_bytes(spv, text);
+    require_kernel_error(dir, "dft16", {spv.string(), "bad magic number"});
+  }
+  SECTION("another kernel's module: its bindings differ") {
+    fs::copy_file(dir / "dft32s.fwd0.spv", spv, fs::copy_options::overwrite_existing);
+    require_kernel_error(dir, "dft16", {spv.string(), "storage-buffer bindings [0, 1]", "says [0, 1, 2]"});
+  }
+  SECTION("the manifest's workgroup size edited") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["local_size"] = {128, 1, 1};
+    std::ofstream(dir / "manifest.json") << doc.dump();
+    require_kernel_error(dir, "dft16", {"fwd0", spv.string(), "workgroup size x 64", "says 128"});
+  }
+  SECTION("the manifest's shared memory edited") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["shared_memory_bytes"] = 1024;
+    std::ofstream(dir / "manifest.json") << doc.dump();
+    require_kernel_error(dir, "dft16", {spv.string(), "shared memory bytes 0", "says 1024"});
+  }
+  SECTION("the manifest's push constants shortened") {
+    json doc = fixture_doc();
+    auto& pass = doc["kernels"][0]["forward"][0];
+    pass["push_constants"].erase(3);
+    pass["push_constants"].erase(2);
+    pass["push_constant_bytes"] = 8;
+    std::ofstream(dir / "manifest.json") << doc.dump();
+    require_kernel_error(dir, "dft16", {spv.string(), "push-constant block of bytes 16", "says 8"});
+  }
+  SECTION("the manifest's entry point edited") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["entry_point"]["spirv"] = "main2";
+    std::ofstream(dir / "manifest.json") << doc.dump();
+    require_kernel_error(dir, "dft16", {spv.string(), "entry points 'main'", "says 'main2'"});
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a generated kernel's .spv swapped for another N is detected", "[gpu][runtime][bad-input]") {
+  // generated/ holds the default plan's output: kernels of several N whose passes differ in
+  // shared memory or workgroup size. Every swap of one kernel's first forward module for another
+  // kernel's that the reflection can tell apart is refused; the test needs at least one.
+  const fs::path dir = make_temp_dir("generated_swap");
+  fs::copy(fs::path(FFTGEN_SOURCE_DIR) / "generated", dir, fs::copy_options::recursive);
+  Manifest m = load_manifest(dir);
+  REQUIRE(m.kernels.size() >= 2);
+  const KernelInfo& a = m.kernels[0];
+  int refused = 0;
+  const auto original = read_bytes(dir / a.forward[0].files.at("spirv"));
+  for (const auto& b : m.kernels) {
+    if (b.n() == a.n()) continue;
+    write_bytes(dir / a.forward[0].files.at("spirv"), read_bytes(dir / b.forward[0].files.at("spirv")));
+    const PassInfo& pa = a.forward[0];
+    const PassInfo& pb = b.forward[0];
+    const bool tellable = pa.local_size[0] != pb.local_size[0] || pa.shared_memory_bytes != pb.shared_memory_bytes;
+    INFO(a.name << " with " << b.name << "'s module");
+    if (tellable) {
+      try {
+        Kernel kernel(shared_device(), m, a.name);
+        FAIL("no error");
+      } catch (const ManifestError& e) {
+        INFO(e.what());
+        CHECK(std::string(e.what()).find("another kernel's") != std::string::npos);
+        ++refused;
+      } catch (const DeviceLimitError&) {
+        // a kernel beyond lavapipe's limits is refused before its module is read
+      }
+    }
+    write_bytes(dir / a.forward[0].files.at("spirv"), original);
+  }
+  CHECK(refused >= 1);
+  require_no_validation_messages(shared_device());
+  fs::remove_all(dir);
+}
+
+TEST_CASE(".npy files whose header lies are refused before any allocation", "[gpu][runtime][bad-input][npy]") {
+  const fs::path dir = make_temp_dir("npy");
+  const auto x = random_normal(3 * 16, 2);
+  const auto good = encode_npy_complex64({{3, 16}, x});
+  // A version 1.0 file with this header text (padded as numpy pads it) and the good file's data.
+  auto with_header = [&](std::string header) {
+    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
+    header += '\n';
+    std::vector<char> bytes = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<char>(header.size() & 0xff),
+                               static_cast<char>(header.size() >> 8)};
+    bytes.insert(bytes.end(), header.begin(), header.end());
+    bytes.insert(bytes.end(), good.end() - 3 * 16 * 8, good.end());
+    return bytes;
+  };
+  auto expect = [&](const std::string& file, const std::vector<char>& bytes,
+                    const std::vector<std::string>& needles) {
+    const fs::path p = dir / file;
+    write_bytes(p, bytes);
+    try {
+      read_npy(p);
+      FAIL("no error for " << file);
+    } catch (const NpyError& e) {
+      const std::string msg = e.what();
+      INFO(msg);
+      CHECK(msg.find(p.string()) == 0);
+      for (const auto& n : needles) CHECK(msg.find(n) != std::string::npos);
+    }
+  };
+  // The helper's file with a true header reads (so each failure below is the header's doing).
+  write_bytes(dir / "true.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (3, 16), }"));
+  CHECK(read_npy(dir / "true.npy").values.size() == 3 * 16 * 2);
+  {
+    // A 72-byte version-2 file claiming a 0xFFFFFFF0-byte header.
+    std::vector<char> bytes = {'\x93', 'N', 'U', 'M', 'P', 'Y', 2, 0, '\xf0', '\xff', '\xff', '\xff'};
+    bytes.resize(72, ' ');
+    expect("huge_header.npy", bytes, {"claims 4294967280 bytes", "at most 65536"});
+    bytes[8] = '\x00', bytes[9] = '\x01', bytes[10] = 0, bytes[11] = 0;  // 256 bytes in a 72-byte file
+    expect("long_header.npy", bytes, {"truncated header", "claims 256 bytes"});
+  }
+  expect("negative.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (-3, 16), }"),
+         {"must not be negative"});
+  expect("overflow.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (99999999999999999999,), }"),
+         {"overflows 64 bits"});
+  expect("product.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"),
+         {"truncated", "(4294967296, 4294967296)"});
+  expect("extra.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (2, 16), }"),
+         {"needs 256 bytes of data, the file holds 384", "does not describe"});
+  expect("fortran.npy", with_header("{'descr': '<c8', 'fortran_order': True, 'shape': (3, 16), }"),
+         {"Fortran-ordered"});
+  expect("order.npy", with_header("{'descr': '<c8', 'fortran_order': 0, 'shape': (3, 16), }"),
+         {"True or False"});
+  expect("no_shape.npy", with_header("{'descr': '<c8', 'fortran_order': False, }"), {"missing 'shape'"});
+  expect("unknown.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (3, 16), 'x': 1}"),
+         {"key 'x'"});
+  expect("twice.npy", with_header("{'descr': '<c8', 'descr': '<c8', 'shape': (3, 16), }"), {"key 'descr'"});
+  expect("big_endian.npy", with_header("{'descr': '>c8', 'fortran_order': False, 'shape': (3, 16), }"),
+         {"'>c8' (big-endian complex64)", "'<c8' (complex64)"});
+  expect("scalar.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (), }"),
+         {"1 to 4 dimensions"});
+  expect("empty.npy", with_header("{'descr': '<c8', 'fortran_order': False, 'shape': (0, 16), }"),
+         {"holds no elements"});
+  expect("not_a_dict.npy", with_header("['descr', '<c8']"), {"malformed .npy header", "expected '{'"});
+  {
+    std::vector<char> bytes = good;
+    bytes[6] = 9;
+    expect("version9.npy", bytes, {"unsupported .npy version 9"});
+  }
+  expect("short.npy", std::vector<char>(good.begin(), good.begin() + 5), {"not a .npy file"});
+  // A directory is not a file.
+  try {
+    read_npy(dir);
+    FAIL("no error");
+  } catch (const NpyError& e) {
+    CHECK(std::string(e.what()).find("not a regular file") != std::string::npos);
+  }
+  // The good file still reads, and numpy's own header for this array is what encode_npy wrote.
+  write_bytes(dir / "good.npy", good);
+  CHECK(read_npy(dir / "good.npy").shape == std::vector<uint64_t>{3, 16});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("run into a folder that cannot be written leaves nothing behind", "[gpu][runtime][bad-input][cli]") {
+  const fs::path dir = make_temp_dir("unwritable");
+  const auto x = random_normal(16, 3);
+  write_bytes(dir / "x.npy", encode_npy_complex64({{16}, x}));
+  write_bytes(dir / "plain_file", {'x'});
+  RunRequest r;
+  r.manifest = make_fixture_manifest();
+  r.kernel = "dft16";
+  r.input = dir / "x.npy";
+  // Below a regular file: no folder can be made there, whoever runs the test (root included).
+  r.output = dir / "plain_file" / "y.npy";
+  try {
+    run_npy(r);
+    FAIL("no error");
+  } catch (const NpyError& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find(r.output.string() + ": cannot create") == 0);
+  }
+  size_t entries = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    (void)entry;
+    ++entries;
+  }
+  CHECK(entries == 2);  // x.npy and plain_file, no temporary
+  fs::remove_all(dir);
+}
+
+TEST_CASE("verify reports a batch the device cannot hold as an error, not a failed comparison",
+          "[gpu][runtime][bad-input]") {
+  Device& device = shared_device();
+  Manifest m = load_manifest(make_fixture_manifest());
+  const KernelInfo& info = m.kernel("dft16");
+  Kernel kernel(device, info, m.files);
+  VerifyOptions o;
+  o.batches = {1, kernel.max_batch() + 1};
+  VerifyResult r = verify_kernel(device, m, info, o);
+  INFO(r.error);
+  CHECK_FALSE(r.pass);
+  CHECK(r.error.find("batch " + std::to_string(kernel.max_batch() + 1) + " exceeds the device's largest bindable batch") !=
+        std::string::npos);
+  CHECK_FALSE(r.rel_l2_forward.has_value());  // nothing ran: no figures
+  // An allocation that fails (here the module loader's) is reported as running out of memory.
+  o.batches = {1};
+  o.loader = [](const KernelInfo&, const PassInfo&) -> ShaderCode { throw std::bad_alloc(); };
+  r = verify_kernel(device, m, info, o);
+  CHECK(r.error.find("out of host memory") != std::string::npos);
+  // The bench loop refuses zero trials or calls rather than taking the median of nothing.
+  BenchOptions b;
+  b.trials = 0;
+  CHECK_THROWS_AS(time_calls(device, b, [](VkCommandBuffer) {}), UsageError);
+  b.trials = 1;
+  b.calls_per_trial = 0;
+  CHECK_THROWS_AS(time_calls(device, b, [](VkCommandBuffer) {}), UsageError);
+  require_no_validation_messages(device);
+}
+
+TEST_CASE("batch 0, wrong buffer sizes and strides are usage errors", "[gpu][runtime][bad-input]") {
+  Device& device = shared_device();
+  Manifest m = load_manifest(make_fixture_manifest());
+  Kernel kernel(device, m, "dft16");
+  auto require_usage_error = [](const std::function<void()>& f, const std::string& needle) {
+    try {
+      f();
+      FAIL("no error");
+    } catch (const UsageError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find(needle) != std::string::npos);
+    }
+  };
+  Buffer a(device, 16 * 8 * 4), b(device, 16 * 8 * 4);
+  KernelIo io;
+  io.input = {a.handle(), 0};
+  io.output = {b.handle(), 0};
+  io.max_batch = 0;
+  require_usage_error([&] { kernel.bind(io); }, "max_batch must be > 0");
+  io.max_batch = 4;
+  io.input_stride = 8;
+  require_usage_error([&] { kernel.bind(io); }, "the input stride 8 is less than the 16 complex64 elements");
+  io.input_stride = 0;
+  io.output = io.input;
+  require_usage_error([&] { kernel.bind(io); }, "input and output must be different buffers");
+  io.output = {b.handle(), 0};
+  KernelBindings bindings = kernel.bind(io);
+  require_usage_error(
+      [&] { device.run_commands([&](VkCommandBuffer cmd) { kernel.record(cmd, Direction::forward, bindings, 5); }); },
+      "batch 5 exceeds the bindings' max_batch 4");
+  // Batch 0 records nothing (and is no error).
+  device.run_commands([&](VkCommandBuffer cmd) { kernel.record(cmd, Direction::forward, bindings, 0); });
+  const auto x = random_normal(16 * 2, 1);
+  require_usage_error([&] { execute(device, kernel, Direction::forward, x, 3); },
+                      "input holds 32 values (pairs of floats), batch 3 needs 48");
+  require_no_validation_messages(device);
+}
+
 #ifdef FFTGEN_VK_CLI
 TEST_CASE("fftgen-vk CLI: usage errors and exit codes", "[gpu][cli]") {
   const fs::path dir = make_temp_dir("cli");
@@ -395,6 +836,31 @@ TEST_CASE("fftgen-vk CLI: usage errors and exit codes", "[gpu][cli]") {
   CHECK(v["kernels"].size() == 2);
   CHECK(v["kernels"][0]["pass"] == true);
   CHECK(run("verify \"" + manifest + "\" dft16 --tolerance 1e-12") == 2);
+  // Options out of range: exit 1 naming the option, before any device work.
+  for (const char* bad : {"bench \"M\" --trials 0", "bench \"M\" --calls 0", "verify \"M\" --tolerance -1",
+                          "verify \"M\" --tolerance nan", "verify \"M\" --tolerance 0", "verify \"M\" --device -2",
+                          "bench \"M\" --device -2", "verify \"M\" --batches 0"}) {
+    std::string args = bad;
+    args.replace(args.find('M'), 1, manifest);
+    INFO(args << "\n" << stderr_text());
+    CHECK(run(args) == 1);
+    const std::string option = std::string(bad).substr(std::string(bad).find("--"));
+    CHECK(stderr_text().find(option.substr(0, option.find(' '))) != std::string::npos);
+  }
+  // A manifest with no kernels is an error, not an empty success.
+  json empty = json::parse(std::ifstream(make_fixture_manifest() / "manifest.json"));
+  empty["kernels"] = json::array();
+  std::ofstream(dir / "empty.json") << empty.dump();
+  for (const char* sub : {"verify", "bench"}) {
+    CHECK(run(std::string(sub) + " \"" + (dir / "empty.json").string() + "\"") == 1);
+    CHECK(stderr_text().find("the manifest lists no kernels") != std::string::npos);
+  }
+  // A batch beyond the device: exit 1 (the work stopped), not 2 (a failed comparison).
+  CHECK(run("verify \"" + manifest + "\" dft16 --batches 4000000000") == 1);
+  // --json into a folder that cannot be written: exit 1, nothing left behind.
+  std::ofstream(dir / "plain_file") << "x";
+  CHECK(run("verify \"" + manifest + "\" dft16 --batches 1 --json \"" + (dir / "plain_file" / "v.json").string() + "\"") == 1);
+  CHECK(stderr_text().find("cannot write") != std::string::npos);
   fs::remove_all(dir);
 }
 #endif

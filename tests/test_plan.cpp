@@ -240,9 +240,10 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
     CHECK_THAT(error_of_kernel(R"("normalize": "unitary")"),
                Catch::Contains("field 'normalize'") && Catch::Contains("allowed: none, inverse, ortho"));
   }
-  SECTION("fp16 is reserved") {
-    CHECK_THAT(error_of_kernel(R"("precision": "fp16")"),
-               Catch::Contains("field 'precision'") && Catch::Contains("reserved") && Catch::Contains("allowed: fp32"));
+  SECTION("precision") {
+    CHECK_THAT(error_of_kernel(R"("precision": "fp64")"),
+               Catch::Contains("field 'precision'") && Catch::Contains("unknown value 'fp64'") &&
+                   Catch::Contains("allowed: fp32, fp16"));
   }
   SECTION("N") {
     for (const char* n : {"0", "1", "10007", "17000", "-8", "2.5", "1099511627776", "33554432", "true", "\"1024\"",
@@ -638,4 +639,55 @@ TEST_CASE("the committed wisdom tables apply to the default plan", "[plan][wisdo
     for (const auto& c : changes) CHECK(!c.fields.empty());
   }
   CHECK(tables >= 1);
+}
+
+TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply kernel of the padded plane",
+          "[plan][convolution]") {
+  const Plan plan = parse_plan(
+      R"({"kernels": [{"name": "bloom", "convolution": {"image": [100, 300], "filter": [29, 8], "channels": 4}}]})");
+  REQUIRE(plan.kernels.size() == 2);
+  const fftgen::KernelSpec& filter = plan.kernels[0];
+  const fftgen::KernelSpec& apply = plan.kernels[1];
+  CHECK(filter.name == "bloom__filter");
+  CHECK(filter.convolution_filter);
+  CHECK(filter.direction == fftgen::DirectionSet::forward);
+  CHECK(apply.name == "bloom");
+  CHECK_FALSE(apply.convolution_filter);
+  CHECK(apply.transform == fftgen::Transform::r2c);
+  CHECK(apply.shape == std::vector<uint32_t>{128, 512});  // 100 + 29 - 1 = 128, 300 + 8 - 1 = 307
+  REQUIRE(apply.convolution);
+  CHECK(apply.convolution->channels == 4);
+  CHECK(apply.convolution->filter_channels == 1);
+  CHECK_FALSE(apply.convolution->circular);
+  CHECK(apply.convolution->centre_y() == 14);
+  CHECK(apply.convolution->centre_x() == 3);  // (8 - 1) / 2, scipy's "same"
+  const Plan circular = parse_plan(
+      R"({"kernels": [{"name": "c", "convolution": {"image": [64, 32], "filter": [5, 5, 2], "channels": 2, "mode": "circular"}}]})");
+  CHECK(circular.kernels[1].shape == std::vector<uint32_t>{64, 32});
+  CHECK(circular.kernels[1].convolution->filter_channels == 2);
+}
+
+TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][convolution]") {
+  auto conv = [](const std::string& fields, const std::string& extra = "") {
+    return error_of(R"({"kernels": [{"name": "b", "convolution": {)" + fields + "}" + extra + "}]}");
+  };
+  CHECK_THAT(conv(R"("image": [64, 64], "filter": [5, 5], "channels": 5)"),
+             Catch::Contains("kernel 'b'") && Catch::Contains("field 'convolution'") && Catch::Contains("channels = 5") &&
+                 Catch::Contains("1 to 4"));
+  CHECK_THAT(conv(R"("image": [64, 64], "filter": [5, 5, 3], "channels": 4)"),
+             Catch::Contains("the filter has 3 channels and the image 4"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [17, 3], "channels": 1, "mode": "circular")"),
+             Catch::Contains("filter [17, 3] is larger than the padded size [16, 16]"));
+  CHECK_THAT(conv(R"("image": [15, 16], "filter": [3, 3], "mode": "circular")"),
+             Catch::Contains("powers of two") && Catch::Contains("[15, 16]"));
+  CHECK_THAT(conv(R"("image": [5000, 16], "filter": [4000, 3])"),
+             Catch::Contains("padded plane of [16384, 32]") && Catch::Contains("largest side is 8192"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "mode": "valid")"),
+             Catch::Contains("'mode' must be \"same\" or \"circular\""));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "size": 4)"), Catch::Contains("unknown field 'size'"));
+  CHECK_THAT(conv(R"("image": [16], "filter": [3, 3])"), Catch::Contains("'image' must be a list of 2 sizes"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "shape": [16, 16])"),
+             Catch::Contains("field 'shape'") && Catch::Contains("derives it from \"convolution\""));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp16")"),
+             Catch::Contains("field 'precision'") && Catch::Contains("fp32"));
 }

@@ -73,9 +73,10 @@ struct PassPrinter {
   const PassProgram& pass;
   const PassLayout& fft;
   IndexMathWriter im;
+  bool text_targets;  // printing the source of HLSL and MSL
   Body body;
 
-  explicit PassPrinter(const PassProgram& p) : pass(p), fft(p.fft), im(p.index_math) {}
+  PassPrinter(const PassProgram& p, bool text) : pass(p), fft(p.fft), im(p.index_math), text_targets(text) {}
 
   uint32_t step() const { return fft.threads_per_column; }  // distance between one invocation's values
 
@@ -153,6 +154,20 @@ struct PassPrinter {
     return base + " + " + im.mul("q", view.element_stride);
   }
   std::string view_name(const View& view) const { return std::string(view.binding.slot.name) + ".data"; }
+  // Element `index` of a view as a vec2, and the statement storing vec2 `value` there: half data
+  // (precision fp16) is converted on the way in and out, the arithmetic stays in float. Vulkan's
+  // SPIR-V moves f16vec2 (16-bit storage); the HLSL and MSL source moves each pair of halves as a
+  // uint through unpackHalf2x16/packHalf2x16 (f16tof32/f32tof16 from Shader Model 5.0 on).
+  std::string load_value(const View& view, const std::string& index) const {
+    const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (!is_half(view.binding.element)) return at;
+    return (text_targets ? "unpackHalf2x16(" : "vec2(") + at + ")";
+  }
+  std::string store_value(const View& view, const std::string& index, const std::string& value) const {
+    const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (!is_half(view.binding.element)) return fmt::format("{} = {};", at, value);
+    return fmt::format("{} = {}({});", at, text_targets ? "packHalf2x16" : "f16vec2", value);
+  }
 
   void print_indices() {
     const uint32_t c = fft.columns_per_workgroup;
@@ -206,14 +221,14 @@ struct PassPrinter {
   void print_load() {
     const View& view = pass.load.view;
     const uint32_t e_count = fft.elems_per_thread;
-    const std::string src = view_name(view);
     for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
-          body.line(guarded(at.guard, fmt::format("{} = {}[src_base + {}];", v(e), src, constant(at.offset * view.element_stride))));
+          body.line(guarded(at.guard, fmt::format("{} = {};", v(e),
+                                                  load_value(view, "src_base + " + constant(at.offset * view.element_stride)))));
         }
         break;
       case LoadKind::c2r: {
@@ -223,10 +238,11 @@ struct PassPrinter {
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
         body.line("uint src_row = src_base - kq;");
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
-          const uint32_t k = place(first_stage(), e).offset * stride;
-          body.line(guarded(place(first_stage(), e).guard,
-                            fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
-                                        constant(k), src, constant(h - k), real_twiddle(k))));
+          const Place at = place(first_stage(), e);
+          const uint32_t k = at.offset * stride;
+          body.line(guarded(at.guard, fmt::format("{} = c2r_merge({}, {}, {});", v(e), load_value(view, "src_base + " + constant(k)),
+                                                  load_value(view, fmt::format("src_row + ({} - kq)", constant(h - k))),
+                                                  real_twiddle(k))));
         }
         break;
       }
@@ -234,11 +250,18 @@ struct PassPrinter {
         // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const uint32_t offset = place(first_stage(), e).offset;
-          body.line(fmt::format("if (q < {}) {} = cmul({}[src_base + {}], {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
-                                v(e), src, constant(offset), chirp(offset)));
+          body.line(fmt::format("if (q < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
+                                v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset)));
         }
         break;
       }
+      case LoadKind::image:
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
+                                                  constant(at.offset * view.element_stride))));
+        }
+        break;
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
         const uint32_t n = fft.size, half = n / 2 + 1;
@@ -247,8 +270,8 @@ struct PassPrinter {
           const std::string k = fmt::format("k{}", e);
           body.line(fmt::format("uint {} = q + {};", k, constant(e * step())));
           body.line(fmt::format("uint m{0} = {1} > {2} ? {3} - {1} : {1};", e, k, constant(n / 2), constant(n)));
-          body.line(fmt::format("{} = pair_merge({}[src_row + m{}], {}[src_row + {} + m{}], {} > {});", v(e), src, e, src,
-                                constant(half), e, k, constant(n / 2)));
+          body.line(fmt::format("{} = pair_merge({}, {}, {} > {});", v(e), load_value(view, fmt::format("src_row + m{}", e)),
+                                load_value(view, fmt::format("src_row + {} + m{}", constant(half), e)), k, constant(n / 2)));
         }
         break;
       }
@@ -455,7 +478,6 @@ struct PassPrinter {
   void print_store() {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
-    const std::string dst = view_name(store.view);
     const uint32_t e_count = fft.elems_per_thread;
     if (store.kind == StoreKind::r2c || store.kind == StoreKind::pair_split) {
       print_partner_exchange();
@@ -467,21 +489,22 @@ struct PassPrinter {
         const uint32_t stride = store.view.element_stride;
         for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
           const Place at = place(last_stage(), e);
-          body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst,
-                                                  constant(at.offset * stride), v(e), e,
-                                                  real_twiddle(at.offset * stride), scaled)));
+          body.line(guarded(at.guard, store_value(store.view, "dst_base + " + constant(at.offset * stride),
+                                                  fmt::format("r2c_split({}, p{}, {}){}", v(e), e,
+                                                              real_twiddle(at.offset * stride), scaled))));
         }
         body.open("if (kq == 0u)");
-        body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.length), v(0), scaled));
+        body.line(store_value(store.view, "dst_base + " + constant(fft.length), fmt::format("r2c_nyquist({}){}", v(0), scaled)));
         body.close();
       } else {
         // X[k] and Y[k] for k = q + e*step <= N/2: values below E/2, and E/2 at invocation 0.
         const uint32_t half = fft.size / 2 + 1;
         for (uint32_t e = 0; e <= e_count / 2; ++e) {
           if (e == e_count / 2) body.open("if (q == 0u)");
-          body.line(fmt::format("{}[dst_base + {}] = pair_split_x({}, p{}){};", dst, constant(e * step()), v(e), e, scaled));
-          body.line(fmt::format("{}[dst_base + {}] = pair_split_y({}, p{}){};", dst, constant(half + e * step()), v(e), e,
-                                scaled));
+          body.line(store_value(store.view, "dst_base + " + constant(e * step()),
+                                fmt::format("pair_split_x({}, p{}){}", v(e), e, scaled)));
+          body.line(store_value(store.view, "dst_base + " + constant(half + e * step()),
+                                fmt::format("pair_split_y({}, p{}){}", v(e), e, scaled)));
           if (e == e_count / 2) body.close();
         }
       }
@@ -496,7 +519,8 @@ struct PassPrinter {
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const uint32_t offset = place(last_stage(), e).offset;
         const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
-        const std::string write = fmt::format("{}[dst_base + {}] = cmul({}, {}){};", dst, constant(offset), v(e), factor, scaled);
+        const std::string write =
+            store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
         else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
       }
@@ -518,13 +542,31 @@ struct PassPrinter {
       print_exchange({writes}, reads, fft.stages.size() > 1);
       store.kind = StoreKind::plain;  // then as a plain store
     }
-    if (store.kind == StoreKind::plain) {
+    if (store.kind == StoreKind::image) {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const Place at = place(last_stage(), e);
-        body.line(guarded(at.guard, fmt::format("{}[dst_base + {}] = {}{};", dst,
+        body.line(guarded(at.guard, fmt::format("store_image(dst_base + {}, {}{});",
                                                 constant(at.offset * store.view.element_stride), v(e), scaled)));
+      }
+      body.close();
+      return;
+    }
+    if (store.kind == StoreKind::plain) {
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      // A convolution's product: element k of this transform's filter plane.
+      if (store.filter_planes > 0)
+        body.line(fmt::format("uint filter_base = dst_base - b * params.{} + {};", store.view.binding.stride_constant,
+                              im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const Place at = place(last_stage(), e);
+        const std::string offset = constant(at.offset * store.view.element_stride);
+        const std::string value = store.filter_planes > 0
+                                      ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset)
+                                      : v(e);
+        body.line(guarded(at.guard, store_value(store.view, "dst_base + " + offset, value + scaled)));
       }
       body.close();
       return;
@@ -559,7 +601,7 @@ struct PassPrinter {
     body.line(fmt::format("uint dst_base = b0 * params.{} + {};", store.view.binding.stride_constant,
                           im.mul(im.mod("g0", cpt), fft.size)));
     for (uint32_t e = 0; e < e_count; ++e)
-      body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, out_index[e], v(e), scaled));
+      body.line(store_value(store.view, "dst_base + " + out_index[e], v(e) + scaled));
     body.close();
   }
 };
@@ -575,8 +617,9 @@ std::string interface_glsl(const PassProgram& pass, bool text_targets) {
   for (const PassBinding& b : pass.bindings) {
     const bool writable = b.slot.access == Access::write || (text_targets && pass.in_place() && b.slot.binding == 0);
     const char* qualifier = b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ";
-    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ vec2 data[]; }} {};\n", b.slot.binding,
-                       qualifier, b.slot.block, b.slot.name);
+    const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : text_targets ? "uint" : "f16vec2";
+    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ {} data[]; }} {};\n", b.slot.binding,
+                       qualifier, b.slot.block, type, b.slot.name);
   }
   out += "\nlayout(push_constant) uniform Params {\n";
   size_t width = 0;
@@ -595,7 +638,7 @@ std::string generated_header(const std::string& plan_source, const KernelSpec& s
 }
 
 std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets) {
-  PassPrinter printer(pass);
+  PassPrinter printer(pass, text_targets);
   printer.print_indices();
   printer.print_load();
   printer.print_stages();
@@ -612,6 +655,19 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
   if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
     add_snippet("chirp_conjugate.glsl");
+  // The image snippets take the image's geometry as constants.
+  auto add_image_snippet = [&](const char* name, const ImageView& image) {
+    kainjow::mustache::mustache snippet{std::string(embedded_template(name))};
+    kainjow::mustache::data d;
+    for (const auto& [key, value] :
+         {std::pair<const char*, uint32_t>{"rows", image.rows}, {"cols", image.cols}, {"channels", image.channels},
+          {"padded_rows", image.padded_rows}, {"padded_cols", image.padded_cols}, {"half_cols", image.padded_cols / 2},
+          {"offset_y", image.offset_y}, {"offset_x", image.offset_x}, {"row_floats", image.cols * image.channels}})
+      d.set(key, std::to_string(value));
+    codelets += snippet.render(d) + "\n";
+  };
+  if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
+  if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)
@@ -623,6 +679,10 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   kainjow::mustache::mustache tmpl{std::string(embedded_template("stockham.comp"))};
   kainjow::mustache::data data;
   data.set("header", header);
+  bool half_storage = false;
+  for (const PassBinding& b : pass.bindings) half_storage = half_storage || is_half(b.element);
+  // Vulkan's SPIR-V moves half floats with 16-bit storage (loads and stores only).
+  data.set("extensions", half_storage && !text_targets ? "#extension GL_EXT_shader_16bit_storage : require\n" : "");
   data.set("summary",
            fmt::format("N = {}, {} {}, pass {} of {}: sub-transform {} (stages {}) at stride {}, {} per workgroup; "
                        "index math {}, twiddles {}",

@@ -32,6 +32,7 @@ constexpr std::string_view kOldFolder = "old";
 constexpr std::string_view kJournal = "journal.json";
 constexpr std::string_view kTempMarker = ".fftgen-";
 constexpr std::size_t kTempSuffixLength = 6;  // mkdtemp's XXXXXX
+constexpr std::string_view kOldTempSuffix = ".fftgen-tmp";
 
 std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
 
@@ -217,7 +218,8 @@ struct Folder {
   bool created = false;
 };
 
-Folder prepare_folder(const fs::path& dir) {
+// A dangling symbolic link or a file where the output folder should be.
+void check_folder_path(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_symlink(fs::symlink_status(dir, ec)) && !fs::exists(dir, ec))
     throw OutputError(fmt::format("output folder {} is a symbolic link to {}, which does not exist; create that "
@@ -225,6 +227,11 @@ Folder prepare_folder(const fs::path& dir) {
                                   quoted(dir), quoted(fs::read_symlink(dir, ec))));
   if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
     throw OutputError("output folder " + quoted(dir) + " exists and is not a folder; give a folder");
+}
+
+Folder prepare_folder(const fs::path& dir) {
+  check_folder_path(dir);
+  std::error_code ec;
   Folder folder;
   folder.created = fs::create_directories(dir, ec);
   if (ec) throw OutputError("cannot create output folder " + quoted(dir) + ": " + ec.message());
@@ -260,8 +267,16 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     else changed.push_back(file.name);
   }
   std::vector<std::string> stale;
-  for (const std::string& name : files_listed_by(folder))
+  const std::set<std::string> listed = files_listed_by(folder);
+  for (const std::string& name : listed)
     if (!new_names.count(name) && exists_no_follow(folder / name)) stale.push_back(name);
+  // Earlier fftgen versions wrote <file>.fftgen-tmp beside each file; a killed run left them behind.
+  std::set<std::string> old_temps;
+  for (const std::set<std::string>& names : {listed, new_names})
+    for (const std::string& name : names)
+      if (exists_no_follow(folder / (name + std::string(kOldTempSuffix))))
+        old_temps.insert(name + std::string(kOldTempSuffix));
+  stale.insert(stale.end(), old_temps.begin(), old_temps.end());
   const OutputFile& manifest = output.files.back();
   if (changed.empty() && stale.empty() && same_contents(folder / kManifest, manifest.bytes)) {
     ++summary.unchanged;
@@ -363,6 +378,11 @@ WriteSummary write_output(const GeneratedOutput& output, const fs::path& dir, co
     if (folder.created) fs::remove(folder.path, ec);  // only if still empty
     throw;
   }
+}
+
+void check_output_folder(const fs::path& dir, const std::vector<fs::path>& inputs) {
+  check_folder_path(dir);
+  check_inputs_kept(dir, {std::string(kManifest)}, inputs);
 }
 
 std::size_t recover_output(const fs::path& dir) {

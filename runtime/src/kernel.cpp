@@ -65,6 +65,13 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
            "maxPushConstantsSize");
       need(pass + ": storage buffers", p.bindings.size(), lim.maxPerStageDescriptorStorageBuffers,
            "maxPerStageDescriptorStorageBuffers");
+      for (const auto& b : p.bindings)
+        if (is_half(b.element) && !device.storage_buffer_16bit_access()) {
+          problems.push_back("kernel '" + info.name + "' " + pass + ": binding " + std::to_string(b.binding) +
+                             " holds " + to_string(b.element) + " (precision fp16), which needs the Vulkan "
+                             "feature storageBuffer16BitAccess; " + dev + " does not have it (use an fp32 kernel)");
+          break;
+        }
     }
   }
   need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
@@ -136,6 +143,49 @@ ShaderCode load_spirv_file(const FileSource& files, const KernelInfo& k, const P
   return code;
 }
 
+// What the module declares against what the manifest says about its pass: a module of another
+// kernel or pass, a module edited or truncated, or a manifest edited by hand shows up here as
+// a ManifestError naming both figures, before the driver sees the module. (A module of the same
+// interface and shared-memory size but another N cannot be told apart: see docs/runtime.md.)
+void check_module_matches_pass(const KernelInfo& k, const PassInfo& p, const ShaderCode& code,
+                               const std::string& what) {
+  const SpirvInterface m = reflect_spirv(code.spirv, what);
+  const std::string pass = "kernel '" + k.name + "' pass " + p.name + ": " + what;
+  auto mismatch = [&](const std::string& item, const std::string& module_says, const std::string& manifest_says) {
+    throw ManifestError(pass + " declares " + item + " " + module_says + ", the manifest says " + manifest_says +
+                        " (is the file another kernel's, or the manifest edited?)");
+  };
+  if (std::find(m.entry_points.begin(), m.entry_points.end(), code.entry_point) == m.entry_points.end()) {
+    std::string found;
+    for (const auto& e : m.entry_points) found += (found.empty() ? "'" : ", '") + e + "'";
+    mismatch("compute entry points", found.empty() ? "none" : found, "'" + code.entry_point + "'");
+  }
+  for (int i = 0; i < 3; ++i)
+    if (m.local_size[i] && *m.local_size[i] != p.local_size[i])
+      mismatch(std::string("workgroup size ") + "xyz"[i], std::to_string(*m.local_size[i]),
+               std::to_string(p.local_size[i]) + " (local_size)");
+  auto binding_list = [](std::vector<uint32_t> b) {
+    std::sort(b.begin(), b.end());
+    std::string s;
+    for (auto x : b) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return "[" + s + "]";
+  };
+  std::vector<uint32_t> module_bindings, manifest_bindings;
+  for (const auto& b : m.bindings) {
+    if (b.set != 0) mismatch("a binding in descriptor set", std::to_string(b.set), "set 0 only");
+    module_bindings.push_back(b.binding);
+  }
+  for (const auto& b : p.bindings) manifest_bindings.push_back(b.binding);
+  if (binding_list(module_bindings) != binding_list(manifest_bindings))
+    mismatch("storage-buffer bindings", binding_list(module_bindings), binding_list(manifest_bindings));
+  if (m.push_constant_bytes > p.push_constant_bytes)
+    mismatch("a push-constant block of bytes", std::to_string(m.push_constant_bytes),
+             std::to_string(p.push_constant_bytes) + " (push_constant_bytes)");
+  if (m.workgroup_bytes != p.shared_memory_bytes)
+    mismatch("shared memory bytes", std::to_string(m.workgroup_bytes),
+             std::to_string(p.shared_memory_bytes) + " (shared_memory_bytes)");
+}
+
 }  // namespace
 
 Kernel::Kernel(Device& device, const Manifest& manifest, const std::string& name,
@@ -160,6 +210,7 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
           throw ManifestError("kernel '" + info_.name + "' pass " + p.name +
                               " writes its input; fftgen kernels never do");
       }
+  const bool from_files = !loader;
   if (!loader)
     loader = [files](const KernelInfo& k, const PassInfo& p) {
       return load_spirv_file(files, k, p);
@@ -191,6 +242,9 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
       for (size_t i = 0; i < passes.size(); ++i) {
         const PassInfo& p = info_.passes(d)[i];
         ShaderCode code = loader(info_, p);
+        check_module_matches_pass(info_, p, code,
+                                  from_files ? files.describe(p.files.at("spirv"))
+                                             : "the ShaderLoader's module");
         // The manifest's figure is checked before anything is loaded; the shader's own
         // declaration is what the driver enforces, so check that too.
         const uint64_t shared = spirv_workgroup_bytes(code.spirv);
@@ -244,8 +298,14 @@ void Kernel::destroy() {
 }
 
 void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass) {
+  // record() writes these words of a push_constant_bytes-long block; a KernelInfo made by hand
+  // (not read by parse_manifest, which checks the same) must not make it write past the end.
   auto word = [&](const char* name) {
     const PushConstant* pc = info.push_constant(name);
+    if (pc && (pc->offset % 4 || uint64_t{pc->offset} + 4 > info.push_constant_bytes))
+      throw ManifestError("kernel '" + info_.name + "' pass " + info.name + ": push constant '" + name +
+                          "' at offset " + std::to_string(pc->offset) + " does not fit in push_constant_bytes " +
+                          std::to_string(info.push_constant_bytes));
     return pc ? static_cast<int>(pc->offset / 4) : -1;
   };
   pass.batch_word = word("batch");
@@ -297,6 +357,7 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   pci.stage.module = module;
   pci.stage.pName = code.entry_point.c_str();
   pci.layout = pass.layout;
+  if (device_.pipeline_statistics()) pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = vkCreateComputePipelines(dev, device_.pipeline_cache(), 1, &pci, nullptr,
                                         &pass.pipeline);
   vkDestroyShaderModule(dev, module, nullptr);
@@ -304,6 +365,56 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
     throw VulkanError("creating the pipeline of kernel '" + info_.name + "' pass " + info.name +
                           " failed: " + to_string(r),
                       r);
+}
+
+nlohmann::json Kernel::pipeline_statistics() const {
+  nlohmann::json passes = nlohmann::json::array();
+  if (!device_.pipeline_statistics()) return passes;
+  const VkDevice dev = device_.device();
+  auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
+  auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!properties || !statistics)
+    throw VulkanError("VK_KHR_pipeline_executable_properties is enabled but its functions are missing",
+                      VK_ERROR_EXTENSION_NOT_PRESENT);
+  for (Direction d : info_.directions) {
+    const auto& list = d == Direction::forward ? forward_ : inverse_;
+    for (size_t i = 0; i < list.size(); ++i) {
+      VkPipelineInfoKHR pipeline{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+      pipeline.pipeline = list[i].pipeline;
+      uint32_t count = 0;
+      check(properties(dev, &pipeline, &count, nullptr), "vkGetPipelineExecutablePropertiesKHR");
+      std::vector<VkPipelineExecutablePropertiesKHR> executables(
+          count, VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+      check(properties(dev, &pipeline, &count, executables.data()), "vkGetPipelineExecutablePropertiesKHR");
+      nlohmann::json exes = nlohmann::json::array();
+      for (uint32_t e = 0; e < count; ++e) {
+        VkPipelineExecutableInfoKHR exe{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        exe.pipeline = list[i].pipeline;
+        exe.executableIndex = e;
+        uint32_t stat_count = 0;
+        check(statistics(dev, &exe, &stat_count, nullptr), "vkGetPipelineExecutableStatisticsKHR");
+        std::vector<VkPipelineExecutableStatisticKHR> stats(
+            stat_count, VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        check(statistics(dev, &exe, &stat_count, stats.data()), "vkGetPipelineExecutableStatisticsKHR");
+        nlohmann::json values = nlohmann::json::object();
+        for (const auto& st : stats) {
+          switch (st.format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: values[st.name] = st.value.b32 != 0; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: values[st.name] = st.value.i64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: values[st.name] = st.value.u64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: values[st.name] = st.value.f64; break;
+            default: break;
+          }
+        }
+        exes.push_back({{"name", executables[e].name}, {"description", executables[e].description},
+                        {"statistics", values}});
+      }
+      passes.push_back({{"pass", info_.passes(d)[i].name}, {"executables", exes}});
+    }
+  }
+  return passes;
 }
 
 VkDeviceSize Kernel::required_bytes(uint32_t batch, uint32_t stride) const {
@@ -434,6 +545,13 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             break;
           case BufferRole::twiddles:
             buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
+            break;
+          case BufferRole::filter:
+            if (io.filter.buffer == VK_NULL_HANDLE)
+              throw UsageError("kernel '" + info_.name + "' pass " + infos[i].name +
+                               " multiplies by a filter spectrum: KernelIo::filter is required (the output of "
+                               "its filter kernel)");
+            buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
             break;
         }
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

@@ -19,11 +19,20 @@ const char* to_string(BufferRole role) {
     case BufferRole::output: return "output";
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
+    case BufferRole::filter: return "filter";
   }
   return "?";
 }
 
-const char* to_string(ElementType type) { return type == ElementType::complex64 ? "complex64" : "float32"; }
+const char* to_string(ElementType type) {
+  switch (type) {
+    case ElementType::complex64: return "complex64";
+    case ElementType::float32: return "float32";
+    case ElementType::complex32: return "complex32";
+    case ElementType::float16: return "float16";
+  }
+  return "?";
+}
 
 const PushConstant* PassInfo::push_constant(const std::string& n) const {
   for (const auto& p : push_constants)
@@ -62,6 +71,11 @@ const KernelInfo& Manifest::kernel(const std::string& n) const {
 }
 
 namespace {
+
+// Bounds no fftgen kernel comes near; larger values come from a damaged or hand-edited manifest.
+constexpr uint32_t kMaxBindingNumber = 16;        // fftgen passes use bindings 0..3
+constexpr uint32_t kMaxPushConstantBytes = 256;   // the largest maxPushConstantsSize in use
+constexpr uint64_t kMaxPoints = uint64_t{1} << 32;  // values of one transform
 
 // Field access that names the file and the JSON path of anything missing or mistyped.
 class Reader {
@@ -136,22 +150,40 @@ ElementType parse_element(const Reader& r, const std::string& key) {
   const std::string e = r.str(key);
   if (e == "complex64") return ElementType::complex64;
   if (e == "float32") return ElementType::float32;
-  r.fail(key, "complex64 or float32 (found '" + e + "')");
+  if (e == "complex32") return ElementType::complex32;
+  if (e == "float16") return ElementType::float16;
+  r.fail(key, "complex64, float32, complex32 or float16 (found '" + e + "')");
 }
 
-BufferShape parse_buffer(const Reader& r) {
+BufferShape parse_buffer(const Reader& r, uint64_t points) {
   BufferShape b{parse_element(r, "element"), r.uint("elements")};
-  if (b.elements == 0) r.fail("elements", "a positive integer");
+  if (b.elements == 0 || b.elements > 2 * points + 2)
+    r.fail("elements", "a positive integer, at most 2 x the kernel's " + std::to_string(points) + " points + 2");
   return b;
 }
 
-PassInfo parse_pass(const Reader& r, uint32_t n) {
+// A manifest names files inside its own folder only: a name that is empty, absolute or climbs
+// out with ".." is refused (a hand-edited manifest must not read files elsewhere).
+std::string file_name(const Reader& r, const std::string& key, const json& value) {
+  if (!value.is_string()) r.fail(key, "a file name");
+  const std::string name = value.get<std::string>();
+  const std::filesystem::path path(name);
+  bool climbs = false;
+  for (const auto& part : path) climbs |= part == "..";
+  if (name.empty() || path.is_absolute() || path.has_root_name() || path.has_root_directory() || climbs ||
+      name.find('\0') != std::string::npos)
+    r.fail(key, "a file name relative to the manifest's folder, without '..' (found '" + name + "')");
+  return name;
+}
+
+PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
+  const uint32_t n = k.n();
+  const uint64_t points = k.points();
   PassInfo p;
   p.name = r.str("name");
-  for (const auto& [target, file] : r.at("files").items()) {
-    if (!file.is_string()) r.child("files").fail(target, "a file name");
-    p.files[target] = file.get<std::string>();
-  }
+  Reader files = r.child("files");
+  if (!files.raw().is_object()) r.fail("files", "an object of target: file name");
+  for (const auto& [target, file] : files.raw().items()) p.files[target] = file_name(files, target, file);
   if (r.has("entry_point"))
     for (const auto& [target, entry] : r.at("entry_point").items()) {
       if (!entry.is_string()) r.child("entry_point").fail(target, "a name");
@@ -165,10 +197,16 @@ PassInfo parse_pass(const Reader& r, uint32_t n) {
   p.stride = r.has("stride") ? r.uint("stride") : 1;
   Reader d = r.child("dispatch");
   p.batch_scale = d.has("batch_scale") ? d.uint32("batch_scale") : 1;
-  if (p.batch_scale == 0) d.fail("batch_scale", "a positive integer");
+  // Bounds a pass of this kernel can have: a transform of `points` values has at most that many
+  // rows (batch_scale) and columns of work (one value each; pairs of reals count twice): more
+  // comes from a corrupted or hand-edited manifest and would launch billions of workgroups.
+  if (p.batch_scale == 0 || p.batch_scale > points)
+    d.fail("batch_scale", "a positive integer, at most the kernel's " + std::to_string(points) + " points");
   p.columns_per_transform = d.uint32("columns_per_transform");
   p.columns_per_workgroup = d.uint32("columns_per_workgroup");
-  if (p.columns_per_transform == 0) d.fail("columns_per_transform", "a positive integer");
+  if (p.columns_per_transform == 0 || p.columns_per_transform > 2 * points + 2)
+    d.fail("columns_per_transform",
+           "a positive integer, at most 2 x the kernel's " + std::to_string(points) + " points + 2");
   if (p.columns_per_workgroup == 0) d.fail("columns_per_workgroup", "a positive integer");
   Reader b = r.child("bindings");
   if (!b.raw().is_array()) r.fail("bindings", "an array");
@@ -177,12 +215,20 @@ PassInfo parse_pass(const Reader& r, uint32_t n) {
     PassBinding pb;
     pb.set = e.has("set") ? e.uint32("set") : 0;
     pb.binding = e.uint32("binding");
+    if (pb.binding >= kMaxBindingNumber)
+      e.fail("binding", "a binding number below " + std::to_string(kMaxBindingNumber) + " (found " +
+                            std::to_string(pb.binding) + ")");
+    for (const auto& other : p.bindings)
+      if (other.binding == pb.binding)
+        e.fail("binding", "a binding number not used by another binding of the pass (found " +
+                              std::to_string(pb.binding) + " twice)");
     const std::string role = e.str("role");
     if (role == "input") pb.role = BufferRole::input;
     else if (role == "output") pb.role = BufferRole::output;
     else if (role == "scratch") pb.role = BufferRole::scratch;
     else if (role == "twiddles") pb.role = BufferRole::twiddles;
-    else e.fail("role", "one of input, output, scratch, twiddles (found '" + role + "')");
+    else if (role == "filter") pb.role = BufferRole::filter;
+    else e.fail("role", "one of input, output, scratch, twiddles, filter (found '" + role + "')");
     const std::string access = e.has("access") ? e.str("access") : "read";
     if (access != "read" && access != "write")
       e.fail("access", "read or write (found '" + access + "')");
@@ -200,15 +246,20 @@ PassInfo parse_pass(const Reader& r, uint32_t n) {
     for (size_t i = 0; i < pc.size(); ++i) {
       Reader e = pc.element(i);
       PushConstant c{e.str("name"), e.uint32("offset"), e.has("type") ? e.str("type") : "uint"};
-      if (c.offset % 4) e.fail("offset", "a multiple of 4");
+      if (c.offset % 4 || c.offset > kMaxPushConstantBytes - 4)
+        e.fail("offset", "a multiple of 4 below " + std::to_string(kMaxPushConstantBytes) + " (found " +
+                             std::to_string(c.offset) + ")");
       p.push_constants.push_back(c);
     }
   }
-  uint32_t needed = 0;
+  uint32_t needed = 0;  // offsets are below kMaxPushConstantBytes: no overflow
   for (const auto& c : p.push_constants) needed = std::max(needed, c.offset + 4);
   p.push_constant_bytes = r.has("push_constant_bytes") ? r.uint32("push_constant_bytes") : needed;
-  if (p.push_constant_bytes < needed)
-    r.fail("push_constant_bytes", "at least " + std::to_string(needed) + " bytes");
+  if (p.push_constant_bytes < needed || p.push_constant_bytes > kMaxPushConstantBytes ||
+      p.push_constant_bytes % 4)
+    r.fail("push_constant_bytes", "a multiple of 4 from " + std::to_string(needed) + " (the end of the last "
+           "push constant) to " + std::to_string(kMaxPushConstantBytes) + " (found " +
+           std::to_string(p.push_constant_bytes) + ")");
   p.shared_memory_bytes = r.has("shared_memory_bytes") ? r.uint32("shared_memory_bytes") : 0;
   return p;
 }
@@ -221,21 +272,45 @@ KernelInfo parse_kernel(const Reader& r) {
   k.shape = kr.uints("shape");
   if (k.shape.empty() || k.shape.size() > 2 || k.shape[0] == 0 || k.shape.back() == 0)
     kr.fail("shape", "[N] or [NY, NX] with positive sides");
+  if (k.points() > kMaxPoints)
+    kr.fail("shape", "at most " + std::to_string(kMaxPoints) + " points (found " + std::to_string(k.points()) + ")");
   if (kr.has("element") && kr.str("element") != "complex64")  // version 1
     kr.fail("element", "\"complex64\" (found \"" + kr.str("element") + "\")");
   k.transform = kr.has("transform") ? kr.str("transform") : "c2c";
-  if (k.transform != "c2c" && k.transform != "r2c" && k.transform != "r2c_pair")
-    kr.fail("transform", "c2c, r2c or r2c_pair (found '" + k.transform + "')");
+  const bool convolution = k.transform == "convolution" || k.transform == "convolution_filter";
+  if (k.transform != "c2c" && k.transform != "r2c" && k.transform != "r2c_pair" && !convolution)
+    kr.fail("transform", "c2c, r2c, r2c_pair, convolution or convolution_filter (found '" + k.transform + "')");
+  if (convolution) {
+    Reader c = kr.child("convolution");
+    ConvolutionInfo ci;
+    auto pair = [&](const char* key, uint32_t& a, uint32_t& b) {
+      const auto v = c.uints(key);
+      if (v.size() != 2) c.fail(key, "two sizes");
+      a = static_cast<uint32_t>(v[0]), b = static_cast<uint32_t>(v[1]);
+    };
+    pair("image", ci.image_h, ci.image_w);
+    pair("filter", ci.filter_h, ci.filter_w);
+    pair("padded", ci.padded_h, ci.padded_w);
+    pair("centre", ci.centre_y, ci.centre_x);
+    ci.channels = c.uint32("channels");
+    ci.filter_channels = c.uint32("filter_channels");
+    ci.mode = c.str("mode");
+    ci.filter_kernel = c.str("filter_kernel");
+    ci.apply_kernel = c.str("apply_kernel");
+    if (ci.channels < 1 || ci.channels > 4) c.fail("channels", "1 to 4");
+    if (ci.filter_channels != 1 && ci.filter_channels != ci.channels) c.fail("filter_channels", "1 or channels");
+    k.convolution = ci;
+  }
   k.forward_input = k.forward_output = {ElementType::complex64, k.points()};
   if (kr.has("buffers")) {
     // Either direction describes both buffers (the inverse's input is the forward's output).
     Reader b = kr.child("buffers");
     if (b.has("forward")) {
-      k.forward_input = parse_buffer(b.child("forward").child("input"));
-      k.forward_output = parse_buffer(b.child("forward").child("output"));
+      k.forward_input = parse_buffer(b.child("forward").child("input"), k.points());
+      k.forward_output = parse_buffer(b.child("forward").child("output"), k.points());
     } else {
-      k.forward_input = parse_buffer(b.child("inverse").child("output"));
-      k.forward_output = parse_buffer(b.child("inverse").child("input"));
+      k.forward_input = parse_buffer(b.child("inverse").child("output"), k.points());
+      k.forward_output = parse_buffer(b.child("inverse").child("input"), k.points());
     }
   }
   for (const auto& d : kr.strings("directions")) {
@@ -262,15 +337,20 @@ KernelInfo parse_kernel(const Reader& r) {
   if (kr.has("options")) k.options = kr.at("options");
   if (kr.has("twiddles") && !kr.at("twiddles").is_null()) {
     Reader t = kr.child("twiddles");
-    k.twiddles = TwiddleTable{t.str("file"), t.uint("count")};
+    k.twiddles = TwiddleTable{file_name(t, "file", t.at("file")), t.uint("count")};
+    if (k.twiddles->count > kMaxPoints)
+      t.fail("count", "at most " + std::to_string(kMaxPoints) + " values");
   }
   k.scratch_elements = kr.has("scratch_elements") ? kr.uint("scratch_elements") : 0;
+  // Bluestein's scratch holds a transform of M < 4N (the power of two >= 2N - 1).
+  if (k.scratch_elements > 4 * k.points() + 2)
+    kr.fail("scratch_elements", "at most 4 x the kernel's " + std::to_string(k.points()) + " points + 2");
   for (Direction d : k.directions) {
     const char* key = to_string(d);
     Reader passes = kr.child(key);
     if (!passes.raw().is_array() || passes.size() == 0) kr.fail(key, "a non-empty list of passes");
     auto& out = d == Direction::forward ? k.forward : k.inverse;
-    for (size_t i = 0; i < passes.size(); ++i) out.push_back(parse_pass(passes.element(i), k.n()));
+    for (size_t i = 0; i < passes.size(); ++i) out.push_back(parse_pass(passes.element(i), k));
   }
   return k;
 }
@@ -286,10 +366,12 @@ Manifest parse_manifest(const json& doc, const std::string& source,
   Manifest m;
   m.directory = directory;
   m.files = FileSource(directory);
-  m.format_version = static_cast<int>(r.uint("format_version"));
-  if (m.format_version != 1 && m.format_version != 2)
-    throw ManifestError(source + ": format_version " + std::to_string(m.format_version) +
-                        " is not supported (this runtime reads versions 1 and 2)");
+  const uint64_t version = r.uint("format_version");
+  if (version != 1 && version != 2)
+    throw ManifestError(source + ": format_version " + std::to_string(version) +
+                        " is not supported (this runtime reads versions 1 and 2; regenerate the "
+                        "kernels with this fftgen)");
+  m.format_version = static_cast<int>(version);
   if (r.has("generator")) m.generator = r.str("generator");
   if (r.has("plan")) m.plan = r.str("plan");
   if (r.has("targets")) m.targets = r.strings("targets");

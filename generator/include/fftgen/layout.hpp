@@ -17,7 +17,8 @@
 
 namespace fftgen {
 
-enum class BufferRole { input, output, scratch, twiddles };
+/// filter: a convolution's filter spectrum (the filter kernel's output), read by the apply kernel.
+enum class BufferRole { input, output, scratch, twiddles, filter };
 std::string_view to_string(BufferRole);
 
 /// One butterfly stage inside a pass (a Stockham step over the pass's M-point sub-transform).

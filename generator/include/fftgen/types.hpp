@@ -16,7 +16,9 @@ enum class DirectionSet { forward, inverse, both };
 enum class Normalize { none, inverse, ortho };
 enum class IndexMath { bitwise, divmod };
 enum class TwiddleSource { table, computed };
-enum class Precision { fp32 };
+/// fp32: data and arithmetic in float. fp16: data in memory as half floats (storage only, as
+/// GL_EXT_shader_16bit_storage allows), arithmetic in float.
+enum class Precision { fp32, fp16 };
 /// c2c: complex to complex. r2c: real input, half spectrum (N/2+1 along X) out; its inverse is c2r.
 /// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
 enum class Transform { c2c, r2c, r2c_pair };

@@ -54,6 +54,11 @@ struct WriteSummary {
 WriteSummary write_output(const GeneratedOutput& output, const std::filesystem::path& dir,
                           const WriteOptions& options = {});
 
+/// The refusals of write_output that need no generated output, for a caller to make before the
+/// work of generating: `dir` is a dangling symbolic link or not a folder, or one of `inputs` is
+/// `dir`/manifest.json. Throws OutputError.
+void check_output_folder(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& inputs);
+
 /// Restores `dir` after an interrupted write_output (or finishes removing the temporary folder
 /// of one that completed), under the folder's lock. Returns how many temporary folders it found.
 /// write_output does this itself first; this is for tools and tests.

@@ -74,16 +74,23 @@ case $msg in *"Permission denied"*"still holds the previous output"*) ;; *) fail
 ls -d "$ro"/.out.fftgen-* >/dev/null 2>&1 && fail "read-only: the temporary folder was left behind"
 echo "read-only folder: refused and undone: $msg"
 
-# SIGKILL after random delays, alternating plans. After each kill the folder is old, new or (killed
+# SIGKILL after random delays, each run writing the plan the folder does not hold. After each kill the folder is old, new or (killed
 # during the switch itself) without a manifest and with the journal the next run restores it from.
+# The delays spread over a whole run's time on this machine (measured), and 30% beyond it.
+fresh_a
+start=$(date +%s%N)
+"$fftgen" b.json -o out -q || fail "fftgen b.json -o out"
+run_ms=$((($(date +%s%N) - start) / 1000000 * 13 / 10 + 1))
 fresh_a
 declare -A seen
 RANDOM=13
-for i in $(seq 1 24); do
-  plan=$([ $((i % 2)) = 1 ] && echo b.json || echo a.json)
+s=old
+for i in $(seq 1 16); do
+  plan=$([ $s = new ] && echo a.json || echo b.json)  # the other plan's, so that each run changes the folder
   "$fftgen" $plan -o out -q 2>/dev/null &
   pid=$!
-  sleep "$((RANDOM % 1200 / 1000)).$(printf '%03d' $((RANDOM % 1000)))"
+  delay=$((RANDOM * 32768 % run_ms + RANDOM % run_ms))
+  sleep "$((delay % run_ms / 1000)).$(printf '%03d' $((delay % run_ms % 1000)))"
   kill -KILL $pid 2>/dev/null
   wait $pid 2>/dev/null
   s=$(state_of out) || exit 1
@@ -92,11 +99,11 @@ done
 "$fftgen" a.json -o out -q || fail "the run after the kills failed"
 [ "$(state_of out)" = old ] || fail "after the kills, a whole run of a.json did not give refA"
 ls -d .out.fftgen-* >/dev/null 2>&1 && fail "after the kills, a temporary folder was left behind"
-echo "kill loop: states after 24 kills: ${!seen[*]} = ${seen[*]}"
+echo "kill loop: states after 16 kills within ${run_ms} ms: ${!seen[*]} = ${seen[*]}"
 
 # Two runs of different plans into one folder at once: both succeed (one waits for the other's lock)
 # and the folder is one whole output.
-for i in 1 2 3; do
+for i in 1 2; do
   fresh_a
   "$fftgen" b.json -o out -q & first=$!
   "$fftgen" a.json -o out -q & second=$!

@@ -4,6 +4,8 @@
 #include <complex>
 #include <cstdint>
 #include <filesystem>
+#include <istream>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -27,8 +29,18 @@ struct NpyArray {
 /// "complex64 ('<c8')", "float32 ('<f4')".
 const char* describe(NpyType type);
 
-/// Reads a C-ordered complex64 or float32 array of 1 to 4 dimensions.
+/// Reads a C-ordered complex64 or float32 array of 1 to 4 dimensions. The file is checked
+/// before anything is allocated: a header of at most kMaxNpyHeaderBytes that fits in the file,
+/// a Python-dict header with exactly 'descr', 'fortran_order' and 'shape', non-negative shape
+/// sides whose product does not overflow, and a data size equal to what the file holds.
 NpyArray read_npy(const std::filesystem::path& path);
+
+/// The same from a stream of `size` bytes; `name` starts every error message.
+NpyArray read_npy(std::istream& in, uint64_t size, const std::string& name);
+
+/// The longest header read_npy accepts (numpy writes about 128 bytes; its own reader stops at
+/// 10000 unless told otherwise).
+constexpr uint32_t kMaxNpyHeaderBytes = 65536;
 
 /// Writes `array` as a version 1.0 .npy file, atomically (see write_npy_complex64).
 void write_npy(const std::filesystem::path& path, const NpyArray& array);
