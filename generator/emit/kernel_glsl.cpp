@@ -246,13 +246,6 @@ struct PassPrinter {
         }
         break;
       }
-      case LoadKind::image:
-        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
-          const Place at = place(first_stage(), e);
-          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
-                                                  constant(at.offset * view.element_stride))));
-        }
-        break;
       case LoadKind::chirp: {
         // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
@@ -262,6 +255,13 @@ struct PassPrinter {
         }
         break;
       }
+      case LoadKind::image:
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
+                                                  constant(at.offset * view.element_stride))));
+        }
+        break;
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
         const uint32_t n = fft.size, half = n / 2 + 1;
@@ -519,8 +519,8 @@ struct PassPrinter {
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const uint32_t offset = place(last_stage(), e).offset;
         const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
-        const std::string write = store_value(store.view, "dst_base + " + constant(offset),
-                                              fmt::format("cmul({}, {}){}", v(e), factor, scaled));
+        const std::string write =
+            store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
         else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
       }
@@ -653,6 +653,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+    add_snippet("chirp_conjugate.glsl");
   // The image snippets take the image's geometry as constants.
   auto add_image_snippet = [&](const char* name, const ImageView& image) {
     kainjow::mustache::mustache snippet{std::string(embedded_template(name))};
@@ -666,8 +668,6 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   };
   if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
   if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
-  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
-    add_snippet("chirp_conjugate.glsl");
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)

@@ -514,6 +514,8 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
                      "algorithm, which fftgen has for 1D c2c kernels up to N = {}",
                      spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
+  if (spec.precision != Precision::fp32)
+    fail(spec, "precision", fmt::format("N = {} runs through Bluestein's algorithm, which fftgen has in fp32 only", n));
   if (!spec.radices.empty())
     fail(spec, "radices", fmt::format("N = {} runs through Bluestein's algorithm, whose transforms of {} choose their own "
                                       "radices; use \"auto\"", n, bluestein_length(n)));

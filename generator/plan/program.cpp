@@ -46,8 +46,8 @@ std::string_view to_string(LoadKind kind) {
     case LoadKind::plain: return "plain";
     case LoadKind::c2r: return "c2r";
     case LoadKind::pair_merge: return "pair_merge";
-    case LoadKind::image: return "image";
     case LoadKind::chirp: return "chirp";
+    case LoadKind::image: return "image";
   }
   return "?";
 }
@@ -59,9 +59,9 @@ std::string_view to_string(StoreKind kind) {
     case StoreKind::r2c: return "r2c";
     case StoreKind::pair_split: return "pair_split";
     case StoreKind::grid: return "grid";
-    case StoreKind::image: return "image";
     case StoreKind::chirp_filter: return "chirp_filter";
     case StoreKind::chirp_crop: return "chirp_crop";
+    case StoreKind::image: return "image";
   }
   return "?";
 }

@@ -124,8 +124,8 @@ enum class LoadKind {
                ///< Z[k] = (X[k] + conj X[H-k]) + i W_N^-k (X[k] - conj X[H-k]), N = 2H
   pair_merge,  ///< the inverse of r2c_pair, from the half spectra X[0..N/2] then Y[0..N/2]:
                ///< Z[k] = X[k] + i Y[k], with X[N-k] = conj X[k] (likewise Y) above N/2
-  image,       ///< v = pair i of a zero-padded real image (ImageView): known zeros are not loaded
   chirp,       ///< Bluestein: v = x[n] w_n for n < N (conj w_n in the inverse kernel), 0 up to M
+  image,       ///< v = pair i of a zero-padded real image (ImageView): known zeros are not loaded
 };
 std::string_view to_string(LoadKind);
 
@@ -141,9 +141,9 @@ enum class StoreKind {
                ///< for k <= N/2, written as X[0..N/2] then Y[0..N/2]
   grid,        ///< a 2D transform done in one pass: value kx*NY + ky goes to ky*NX + kx, through
                ///< shared memory so that the stores stay contiguous
-  image,       ///< reals 2i, 2i+1 into a real image (ImageView), cropped: what lies outside it is dropped
   chirp_filter,  ///< Bluestein, after the forward FFT of M: view[k] = v * S[k] (S = FFT_M(b) / M)
   chirp_crop,    ///< Bluestein, after the inverse FFT of M: view[k] = v * w_k * scale for k < N only
+  image,       ///< reals 2i, 2i+1 into a real image (ImageView), cropped: what lies outside it is dropped
 };
 std::string_view to_string(StoreKind);
 
