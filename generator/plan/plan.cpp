@@ -610,13 +610,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   Where where{source, "kernel " + quote(name)};
   // A convolution kernel is an r2c kernel of its padded plane; the fields that would say otherwise
   // are its own.
-  // "convolution" is no registry field: it is one value (never a list) and rewrites the others.
-  static const std::vector<std::string> known = [] {
-    std::vector<std::string> names = kKernelFields;
-    names.push_back("convolution");
-    return names;
-  }();
-  reject_unknown_fields(plan_kernel, known, where, "kernel");
+  reject_unknown_fields(plan_kernel, kKernelFields, where, "kernel");
   std::optional<ConvolutionSpec> convolution;
   json rewritten;
   if (plan_kernel.contains("convolution")) {
