@@ -5,10 +5,11 @@ fftgen's `auto` choices encode what was measured on the GPUs we had; where a cho
 known in advance (the shared-memory budget a device allows, a radix split, twiddle source), it
 is a plan field, and this table records the measured winner per device so a plan can name it.
 
-usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.003] [--fixed twiddles=table]
+usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.003] [--fixed twiddles=table] [--fftgen PATH]
             > bench/wisdom/<device>.json
   SWEEP.json   `fftgen-vk bench --json` over the generated PLAN (e.g. bench/plans/sweep_1d.json)
-  PLAN.json    the plan, to map variant names back to their plan fields
+  PLAN.json    the plan; its variants, their names and field values come from
+               `fftgen --list-variants PLAN --json` (fftgen's field registry)
   KERNELS_DIR  the plan's generated folder: variants whose SPIR-V is identical (a field that
                resolved to what `auto` picks anyway) are one kernel, and count as the default
 A variant is recorded as the winner only if it beats the defaults by --min-gain (0.3%: the widest
@@ -19,44 +20,30 @@ target (error ≤ 0.6 × VkFFT's)."""
 import argparse
 import hashlib
 import os
-import itertools
 import json
+import shutil
+import subprocess
 import sys
 
-FIELD_ORDER = ["shape", "direction", "normalize", "radices", "index_math", "twiddles", "workgroup_size",
-               "precision", "shared_memory_bytes"]
-DEFAULTS = {"radices": "auto", "index_math": "bitwise", "twiddles": "table", "workgroup_size": "auto",
-            "shared_memory_bytes": 32768}
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def variants(kernel):
-    """(variant name, {field: value}) for every combination the plan kernel expands to, named the
-    way fftgen names them (a suffix per field given as a list of more than one value)."""
-    fields = []
-    for f in FIELD_ORDER:
-        v = kernel.get(f)
-        if v is None:
-            continue
-        is_list = (f == "shape" and isinstance(v[0], list)) or \
-                  (f == "radices" and isinstance(v, list) and any(not isinstance(x, int) for x in v)) or \
-                  (f not in ("shape", "radices") and isinstance(v, list))
-        fields.append((f, v if is_list else [v], is_list and len(v) > 1))
-    for combo in itertools.product(*[vals for _, vals, _ in fields]):
-        name, values = kernel["name"], {}
-        for (f, _, suffixed), value in zip(fields, combo):
-            values[f] = value
-            if suffixed:
-                if f == "shape":
-                    name += f"__n{value[-1]}"
-                elif f == "radices":
-                    name += "__r" + ("auto" if value == "auto" else "x".join(map(str, value)))
-                elif f == "workgroup_size":
-                    name += f"__wg{value}"
-                elif f == "shared_memory_bytes":
-                    name += f"__smem{value}"
-                else:
-                    name += f"__{value}"
-        yield name, values
+def find_fftgen(given):
+    """The fftgen executable: --fftgen, $FFTGEN, build/generator/fftgen of this checkout, or PATH."""
+    for candidate in (given, os.environ.get("FFTGEN"), os.path.join(HERE, "..", "build", "generator", "fftgen")):
+        if candidate and os.path.isfile(candidate):
+            return candidate
+    found = shutil.which("fftgen")
+    if not found:
+        sys.exit("wisdom.py: cannot find fftgen; give --fftgen PATH or set FFTGEN")
+    return found
+
+
+def list_variants(fftgen, plan):
+    """`fftgen --list-variants PLAN --json`: fftgen's own expansion, names and field values (its
+    field registry), so this script never re-implements them."""
+    out = subprocess.run([fftgen, plan, "--list-variants", "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
 
 
 def main(argv=None):
@@ -66,6 +53,7 @@ def main(argv=None):
     p.add_argument("kernels")
     p.add_argument("--min-gain", type=float, default=0.003)
     p.add_argument("--fixed", action="append", default=None, help="FIELD=VALUE (repeatable)")
+    p.add_argument("--fftgen", help="the fftgen executable (default: $FFTGEN, build/generator/fftgen, PATH)")
     a = p.parse_args(argv)
     fixed = dict(f.split("=", 1) for f in (a.fixed if a.fixed is not None else ["twiddles=table"]))
     sweep = json.load(open(a.sweep))
@@ -83,13 +71,14 @@ def main(argv=None):
     for name, gbps in measured.items():
         same[key(name)] = max(same.get(key(name), 0), gbps)
     measured = {name: same[key(name)] for name in measured}
+    listing = list_variants(find_fftgen(a.fftgen), a.plan)
+    defaults = {f["name"]: f["default"] for f in listing["fields"] if f["wisdom_tunable"]}
     by_n = {}
-    for kernel in json.load(open(a.plan))["kernels"]:
-        for name, values in variants(kernel):
-            if name in measured and all(str(values.get(f, v)) == v for f, v in fixed.items()):
-                n = (values.get("shape") or kernel["shape"])[-1]
-                by_n.setdefault(n, []).append((name, values, measured[name]))
-    is_default = lambda r: all(r[1].get(f, d) == d for f, d in DEFAULTS.items())
+    for variant in listing["variants"]:
+        name, values = variant["name"], variant["fields"]
+        if name in measured and all(str(values[f]) == v for f, v in fixed.items()):
+            by_n.setdefault(values["shape"][-1], []).append((name, values, measured[name]))
+    is_default = lambda r: all(r[1][f] == d for f, d in defaults.items())
     table = []
     for n in sorted(by_n):
         rows = by_n[n]
@@ -101,7 +90,7 @@ def main(argv=None):
         if default:
             entry["default_gbps"] = round(default[2], 1)
         if default and best[2] >= default[2] * (1 + a.min_gain):
-            entry["winner"] = {f: v for f, v in best[1].items() if f in DEFAULTS and v != DEFAULTS[f]}
+            entry["winner"] = {f: v for f, v in best[1].items() if f in defaults and v != defaults[f]}
             entry["winner_gbps"] = round(best[2], 1)
         else:
             entry["winner"] = "defaults"

@@ -1,6 +1,11 @@
 // fftgen: the command-line front end of the generator library. Everything but argument handling
 // and error reporting lives in the library (generator/include/fftgen).
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +22,8 @@
 #include "fftgen/emit_codelet.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
+#include "sweep_command.hpp"
+#include "fftgen/write_output.hpp"
 
 namespace {
 
@@ -25,6 +32,9 @@ constexpr int kExitCompile = 2;  // a generated shader failed to compile
 
 // `what` names the file in the message: "plan", "wisdom file".
 std::string read_file(const std::string& path, const char* what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw fftgen::PlanError(fmt::format("{} '{}' is a folder; give the {} itself (a JSON file)", what, path, what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   std::ostringstream ss;
@@ -47,6 +57,65 @@ void explain_radix(uint32_t radix, bool inverse) {
   fmt::print("{}", fftgen::emit_codelet_glsl(dag, fmt::format("radix{}_{}", radix, inverse ? "inv" : "fwd")));
 }
 
+// A progress bar only for a person watching: stdout is a terminal and no CI system is running us.
+bool wants_progress_bar() { return isatty(STDOUT_FILENO) && isatty(STDERR_FILENO) && !std::getenv("CI"); }
+
+// "\r[#########           ] 12/40 fft4096__divmod", redrawn in place; a newline when all are done.
+void print_progress(size_t done, size_t total, const std::string& name) {
+  constexpr size_t kWidth = 30;
+  const size_t filled = total ? done * kWidth / total : kWidth;
+  fmt::print(stderr, "\r\x1b[2K[{}{}] {}/{} {}", std::string(filled, '#'), std::string(kWidth - filled, ' '), done,
+             total, name);
+  if (done == total) fmt::print(stderr, "\n");
+  std::fflush(stderr);
+}
+
+// --list-variants: each variant's name (also the stem of its files: <stem>.<pass>.<ext>) and every
+// field's value, from the plan-field registry.
+void print_variants(const fftgen::Plan& plan, const std::string& source, bool as_json) {
+  if (!as_json) {
+    for (const fftgen::KernelSpec& k : plan.kernels) {
+      const nlohmann::ordered_json fields = fftgen::variant_fields(k);
+      std::vector<std::string> values;
+      for (const auto& [field, value] : fields.items())
+        if (field != "name") values.push_back(field + "=" + value.dump());
+      fmt::print("{} {}\n", k.name, fmt::join(values, " "));
+    }
+    return;
+  }
+  nlohmann::ordered_json fields = nlohmann::ordered_json::array();
+  for (const fftgen::PlanField& f : fftgen::plan_fields())
+    fields.push_back({{"name", f.name}, {"default", f.default_value}, {"wisdom_tunable", f.wisdom_tunable},
+                      {"suffix", f.suffix}});
+  nlohmann::ordered_json variants = nlohmann::ordered_json::array();
+  for (const fftgen::KernelSpec& k : plan.kernels)
+    variants.push_back({{"name", k.name}, {"stem", k.name}, {"plan_kernel", k.plan_name},
+                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields}});
+  nlohmann::ordered_json doc{{"plan", source}, {"fields", fields}, {"variants", variants}};
+  if (!plan.wisdom.empty()) doc["wisdom"] = plan.wisdom;
+  fmt::print("{}\n", doc.dump(1));
+}
+
+// --targets: a comma-separated list of distinct targets.
+std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
+  constexpr const char* allowed = "allowed: spirv, glsl, hlsl, msl, comma-separated, each once";
+  if (csv.empty()) throw fftgen::PlanError(fmt::format("--targets is empty; {}", allowed));
+  std::vector<fftgen::Target> targets;
+  for (std::size_t start = 0; start <= csv.size();) {
+    const std::size_t comma = std::min(csv.find(',', start), csv.size());
+    const std::string item = csv.substr(start, comma - start);
+    start = comma + 1;
+    auto t = fftgen::parse_target(item);
+    if (!t)
+      throw fftgen::PlanError(item.empty() ? fmt::format("--targets '{}' has an empty item; {}", csv, allowed)
+                                           : fmt::format("--targets: unknown target '{}'; {}", item, allowed));
+    if (std::find(targets.begin(), targets.end(), *t) != targets.end())
+      throw fftgen::PlanError(fmt::format("--targets: '{}' is listed twice; {}", item, allowed));
+    targets.push_back(*t);
+  }
+  return targets;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,20 +124,29 @@ int main(int argc, char** argv) {
       "that says how to dispatch them. Without a plan, the built-in default plan (generated/default.json) is used."};
   app.set_version_flag("--version", std::string("fftgen ") + FFTGEN_VERSION);
   std::string plan_path, out_dir, targets_csv, wisdom_path;
-  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false;
+  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false, list_variants = false,
+       as_json = false;
   uint32_t explain = 0;
   app.add_option("plan", plan_path, "plan file (JSON); see README.md for the format");
   app.add_option("-o,--output", out_dir, "output folder (created if missing)");
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
+  app.add_flag("--list-variants", list_variants,
+               "list every variant the plan expands to with its field values and file stem, write nothing");
+  app.add_flag("--json", as_json, "with --list-variants: print JSON (bench/wisdom.py reads it)");
   app.add_option("--wisdom", wisdom_path,
                  "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
                  "measured winner for its N, except fields the plan sets itself; prints what it changed");
-  app.add_option("--targets", targets_csv, "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl");
+  auto* targets_option = app.add_option("--targets", targets_csv,
+                                        "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
-  app.add_option("--explain", explain, "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n"
-                 "(R = 2 ... 13, 15, 16, 32, 64) and exit");
+  auto* explain_option = app.add_option(
+      "--explain", explain,
+      "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n(R = 2 ... 13, 15, 16, 32, 64) and exit");
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
+  unsigned jobs = 0;
+  app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")
+      ->check(CLI::Range(0u, 1024u));
   fftgen::BuildStepOptions build_step;
   bool print_schema = false;
   app.add_flag("--print-schema", print_schema, "print the JSON Schema of the plan format (docs/plan.schema.json) and exit");
@@ -81,11 +159,16 @@ int main(int argc, char** argv) {
   app.add_option("--depfile", build_step.depfile,
                  "write a Make-style dependency file: the outputs (or --stamp) depend on the plan, wisdom file and fftgen");
   app.add_option("--stamp", build_step.stamp, "rewrite this file after every successful run (a build system's output)");
+  fftgen_cli::SweepArguments sweep_args;
+  CLI::App* sweep = fftgen_cli::add_sweep_command(app, sweep_args);
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
       "Example: fftgen generated/default.json -o out/\n"
       "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100");
 
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, reported and undone, instead of
+  // killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -98,6 +181,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (sweep->parsed()) return fftgen_cli::run_sweep(sweep_args, argv[0]);
     if (print_default) {
       fmt::print("{}", fftgen::default_plan_text());
       return 0;
@@ -106,7 +190,7 @@ int main(int argc, char** argv) {
       fmt::print("{}", fftgen::plan_schema_text());
       return 0;
     }
-    if (explain != 0) {
+    if (explain_option->count() > 0) {
       explain_radix(explain, explain_inverse);
       return 0;
     }
@@ -126,14 +210,10 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
       }
     }
-    if (!targets_csv.empty()) {
-      plan.targets.clear();
-      std::stringstream ss(targets_csv);
-      for (std::string item; std::getline(ss, item, ',');) {
-        auto t = fftgen::parse_target(item);
-        if (!t) throw fftgen::PlanError(fmt::format("--targets: unknown target '{}'; allowed: spirv, glsl, hlsl, msl", item));
-        plan.targets.push_back(*t);
-      }
+    if (targets_option->count() > 0) plan.targets = parse_targets_option(targets_csv);
+    if (list_variants) {
+      print_variants(plan, source, as_json);
+      return 0;
     }
     fftgen::check_build_step_options(build_step, plan);
     if (dry_run) {
@@ -144,14 +224,22 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
-    auto output = fftgen::generate(plan, source, [&](const std::string& name) {
-      if (!quiet) fmt::print(stderr, "fftgen: {}\n", name);
-    });
+    fftgen::check_output_folder(out_dir, {plan_path, wisdom_path});
+    fftgen::GenerateOptions generate_options;
+    generate_options.jobs = jobs;
+    if (!quiet && wants_progress_bar()) generate_options.progress = print_progress;
+    auto output = fftgen::generate(plan, source, generate_options);
     fftgen::add_build_step_files(output, source, build_step);
-    fftgen::write_output(output, out_dir);
+    fftgen::WriteOptions write_options;
+    write_options.inputs = {plan_path, wisdom_path};
+    write_options.on_wait = [&] {
+      if (!quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", out_dir);
+    };
+    const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
     fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
-      fmt::print(stderr, "fftgen: wrote {} files for {} kernels to {}\n", output.files.size(), plan.kernels.size(), out_dir);
+      fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",
+                 output.files.size(), plan.kernels.size(), out_dir, written.written, written.unchanged, written.removed);
     return 0;
   } catch (const fftgen::CompileError& e) {
     std::fprintf(stderr, "fftgen: error: %s\n", e.what());

@@ -6,7 +6,7 @@ packages=(
   nlohmann-json3-dev libfmt-dev libcli11-dev libkainjow-mustache-dev catch2
   glslang-dev glslang-tools spirv-tools spirv-headers libspirv-cross-c-shared-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
-  libfftw3-dev libstb-dev libvkfft-dev python3-jsonschema
+  libfftw3-dev libstb-dev libvkfft-dev python3-jsonschema libssl-dev chromium
 )
 # The libFuzzer harnesses (tests/fuzz, docs/fuzzing.md) need clang: FFTGEN_FUZZ=1 bash scripts/deps.sh
 if [ "${FFTGEN_FUZZ:-0}" = 1 ]; then

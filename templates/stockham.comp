@@ -1,5 +1,5 @@
 #version 450
-// {{{header}}}
+{{{extensions}}}// {{{header}}}
 // {{{summary}}}
 layout(local_size_x = {{workgroup_size}}, local_size_y = 1, local_size_z = 1) in;
 

@@ -17,6 +17,7 @@
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
 #include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
@@ -235,6 +236,48 @@ TEST_CASE("a kernel that needs more than the device has is refused clearly", "[g
     CHECK(msg.find("maxComputeWorkGroupInvocations") != std::string::npos);
   }
   CHECK(device_limit_problems(device, m.kernel("dft16")).empty());
+}
+
+TEST_CASE("fp16 kernels need storageBuffer16BitAccess: refused clearly without it", "[gpu][runtime][fp16]") {
+  Manifest m = load_manifest(make_fixture_manifest());
+  KernelInfo info = m.kernel("dft16");
+  for (auto* passes : {&info.forward, &info.inverse})
+    for (auto& p : *passes)
+      for (auto& b : p.bindings)
+        if (b.role != BufferRole::twiddles) b.element = ElementType::complex32;
+  info.forward_input.element = info.forward_output.element = ElementType::complex32;
+  DeviceOptions o;
+  o.enable_16bit_storage = false;
+  Device without(o);
+  CHECK_FALSE(without.storage_buffer_16bit_access());
+  const auto problems = device_limit_problems(without, info);
+  REQUIRE(problems.size() == 2);  // one line per pass
+  CHECK_THAT(problems[0], Catch::Contains("dft16") && Catch::Contains("complex32") &&
+                              Catch::Contains("storageBuffer16BitAccess") && Catch::Contains(without.name()));
+  CHECK_THROWS_AS(Kernel(without, info, m.directory), DeviceLimitError);
+  // lavapipe has the feature, and a Device enables it by default.
+  CHECK(shared_device().storage_buffer_16bit_access());
+  CHECK(device_limit_problems(shared_device(), info).empty());
+}
+
+TEST_CASE("half floats: round to nearest even, both ways exact where they can be", "[fp16]") {
+  CHECK(float_to_half(1.0f) == 0x3c00);
+  CHECK(float_to_half(-2.0f) == 0xc000);
+  CHECK(float_to_half(65504.0f) == 0x7bff);
+  CHECK(float_to_half(65519.0f) == 0x7bff);
+  CHECK(float_to_half(65520.0f) == 0x7c00);  // rounds to infinity
+  CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);
+  CHECK(float_to_half(std::ldexp(1.0f, -26)) == 0x0000);
+  CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);      // tie: to even
+  CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);  // tie: to even (up)
+  CHECK(std::isnan(half_to_float(float_to_half(std::nanf("")))));
+  // Every finite half survives the trip through float, and the float it gives converts back.
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    if ((h & 0x7c00u) == 0x7c00u) continue;
+    const float f = half_to_float(static_cast<uint16_t>(h));
+    if (float_to_half(f) != h) FAIL("half " << h << " -> " << f << " -> " << float_to_half(f));
+  }
+  CHECK(half_to_float(0x3555) == Approx(0.333251953125f));
 }
 
 TEST_CASE("manifest errors name the file, the kernel and the field", "[gpu][runtime]") {

@@ -98,6 +98,14 @@ TEST_CASE("gpu suite: every kernel matches FFTW in double", "[gpu][suite]") {
     INFO("validation messages:\n" << messages);
     CHECK(r.pass);
     CHECK(messages.empty());
+    // fp16 storage is held to twice the error of rounding its input to half floats (about 2e-4),
+    // and must be measurably less accurate than fp32 (it really stored halves).
+    if (k.options.value("precision", "") == "fp16") {
+      CHECK(r.half_storage);
+      CHECK(r.tolerance > 2e-4);
+      CHECK(r.tolerance < 1e-3);
+      CHECK(r.rel_l2_forward.value_or(0) > 1e-5);
+    }
     results.push_back(std::move(r));
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -246,6 +254,24 @@ TEST_CASE("gpu suite: fftgen-vk run takes and gives the arrays of 2D, real and p
     CHECK(spectra.shape == std::vector<uint64_t>{2, 513});
     const auto want = reference_transform(k, Direction::forward, std::vector<std::complex<double>>(x.begin(), x.end()), 1);
     CHECK(compare(pairs(spectra), want).rel_l2 < 1e-6);
+  }
+  SECTION("fp16 r2c 2D: float32 and complex64 arrays, converted to and from half floats") {
+    const KernelInfo& k = m.kernel("fp16__n64x128__r2c");
+    CHECK(k.forward_input.element == ElementType::float16);
+    CHECK(k.forward_output.element == ElementType::complex32);
+    const auto x = random_input(k, Direction::forward, 2, 5);
+    NpyArray in{NpyType::float32, {2, 64, 128}, std::vector<float>(reinterpret_cast<const float*>(x.data()),
+                                                                   reinterpret_cast<const float*>(x.data()) + 2 * x.size())};
+    const NpyArray spectrum = run(k.name, in, false);
+    CHECK(spectrum.type == NpyType::complex64);
+    CHECK(spectrum.shape == std::vector<uint64_t>{2, 64, 65});
+    const auto want = reference_transform(k, Direction::forward, std::vector<std::complex<double>>(x.begin(), x.end()), 2);
+    const double err = compare(pairs(spectrum), want).rel_l2;
+    CHECK(err < 1e-3);
+    CHECK(err > 1e-5);  // half floats, not floats
+    const NpyArray back = run(k.name, spectrum, true);
+    CHECK(back.type == NpyType::float32);
+    CHECK(back.shape == in.shape);
   }
   SECTION("a wrong dtype or shape names what the kernel takes") {
     NpyArray complex_in{NpyType::complex64, {16, 256}, std::vector<float>(2 * 16 * 256, 1.0f)};

@@ -11,11 +11,12 @@
 #include "fftgen/layout.hpp"
 #include "fftgen/program.hpp"
 
-#include "cpu_model.hpp"
+#include "cpu_numerics.hpp"
 
 using fftgen::KernelLayout;
 using fftgen::KernelSpec;
 using cd = std::complex<double>;
+using fftgen_test::rel_l2;
 
 namespace {
 
@@ -29,48 +30,8 @@ KernelSpec spec_for(uint32_t n, std::vector<uint32_t> radices = {}, fftgen::Twid
   return s;
 }
 
-// Reference: recursive radix-2 DIT in double (independent of everything under test).
-void reference_fft(std::vector<cd>& a, int sign) {
-  const size_t n = a.size();
-  if (n == 1) return;
-  std::vector<cd> even(n / 2), odd(n / 2);
-  for (size_t i = 0; i < n / 2; ++i) even[i] = a[2 * i], odd[i] = a[2 * i + 1];
-  reference_fft(even, sign);
-  reference_fft(odd, sign);
-  for (size_t k = 0; k < n / 2; ++k) {
-    cd w = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n)) * odd[k];
-    a[k] = even[k] + w;
-    a[k + n / 2] = even[k] - w;
-  }
-}
-
-double rel_l2(const std::vector<cd>& a, const std::vector<cd>& b) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < a.size(); ++i) num += std::norm(a[i] - b[i]), den += std::norm(b[i]);
-  return std::sqrt(num / den);
-}
-
-// Runs the kernel's passes on the CPU (tests/cpu_model.hpp) for a batch of two transforms and
-// compares each with the reference, scaled as the plan asks.
-void check_numerics(const KernelSpec& spec) {
-  const fftgen::KernelProgram program = fftgen::make_program(spec);
-  const uint32_t n = spec.n(), batch = 2;
-  std::mt19937 rng(n);
-  std::normal_distribution<double> normal;
-  std::vector<cd> x(size_t{n} * batch);
-  for (auto& v : x) v = {normal(rng), normal(rng)};
-  for (auto dir : {fftgen::Direction::forward, fftgen::Direction::inverse}) {
-    const auto got = fftgen_test::run_program(program, dir, x, batch);
-    for (uint32_t b = 0; b < batch; ++b) {
-      std::vector<cd> want(x.begin() + size_t{b} * n, x.begin() + size_t{b + 1} * n);
-      reference_fft(want, dir == fftgen::Direction::forward ? -1 : 1);
-      for (cd& w : want) w *= fftgen::direction_scale(spec, dir);
-      const std::vector<cd> one(got.begin() + size_t{b} * n, got.begin() + size_t{b + 1} * n);
-      INFO("N = " << n << ", passes = " << program.layout.passes.size() << ", " << fftgen::to_string(dir) << ", transform " << b);
-      CHECK(rel_l2(one, want) < 1e-6);  // table rounded to float: ~1e-7
-    }
-  }
-}
+using fftgen_test::check_numerics;
+using fftgen_test::reference_fft;
 
 }  // namespace
 
@@ -335,6 +296,9 @@ TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and colum
   small.shared_memory_bytes = 2048;
   CHECK(fftgen::make_program(small).forward.size() == 4);
   check_transform(small, 2);
+  // Sides that are not powers of two: mixed-radix rows and column passes (1080 in two along Y).
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {100, 12}, {3, 5}, {1080, 6}, {6, 1920}})
+    check_transform(spec_2d(ny, nx), 1);
 }
 
 TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][real]") {
@@ -351,6 +315,15 @@ TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][
   check_transform(small);
   for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{2, 2}, {4, 8}, {8, 4}, {64, 64}, {16, 256}, {256, 16}, {2, 4096}})
     check_transform(spec_2d(ny, nx, fftgen::Transform::r2c));
+  // Even lengths that are not powers of two: the half-length transform in mixed radices, balanced
+  // (1000: 10x10x5) or not (1536: 16x16x3, 3000: 15x10x10), in 1D and along X of 2D.
+  for (uint32_t n : {6u, 10u, 26u, 1000u, 1536u, 3000u}) {
+    auto spec = spec_for(n);
+    spec.transform = fftgen::Transform::r2c;
+    check_transform(spec);
+  }
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {5, 1536}, {1080, 6}})
+    check_transform(spec_2d(ny, nx, fftgen::Transform::r2c), 1);
 }
 
 TEST_CASE("r2c_pair kernels separate two real signals and merge them back", "[layout][real]") {

@@ -240,17 +240,18 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
     CHECK_THAT(error_of_kernel(R"("normalize": "unitary")"),
                Catch::Contains("field 'normalize'") && Catch::Contains("allowed: none, inverse, ortho"));
   }
-  SECTION("fp16 is reserved") {
-    CHECK_THAT(error_of_kernel(R"("precision": "fp16")"),
-               Catch::Contains("field 'precision'") && Catch::Contains("reserved") && Catch::Contains("allowed: fp32"));
+  SECTION("precision") {
+    CHECK_THAT(error_of_kernel(R"("precision": "fp64")"),
+               Catch::Contains("field 'precision'") && Catch::Contains("unknown value 'fp64'") &&
+                   Catch::Contains("allowed: fp32, fp16"));
   }
   SECTION("N") {
-    for (const char* n : {"0", "1", "3", "1000", "-8", "2.5", "1099511627776", "33554432", "true", "\"1024\"",
+    for (const char* n : {"0", "1", "17", "1003", "-8", "2.5", "1099511627776", "33554432", "true", "\"1024\"",
                           "null", "1e3", "1024.0", "18446744073709551615", "18446744073709551616"}) {
       std::string msg = error_of(R"({"kernels": [{"name": "k", "shape": [)" + std::string(n) + "]}]}");
       INFO(n);
       CHECK_THAT(msg, Catch::StartsWith("plan.json: kernel 'k': field 'shape': N") &&
-                          Catch::Contains("allowed: a power of two from 2 to 16777216 (2^24)"));
+                          Catch::Contains("allowed: an integer from 2 to 16777216 (2^24) with no prime factor above 13"));
     }
   }
   SECTION("shape forms") {
@@ -258,8 +259,9 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
                Catch::Contains("field 'shape'") && Catch::Contains("must be a list"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 256, 4]}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("3 dimensions") && Catch::Contains("[NY, NX]"));
-    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 12]}]})"),
-               Catch::Contains("field 'shape': NX") && Catch::Contains("a power of two from 2 to 8192"));
+    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 34]}]})"),
+               Catch::Contains("field 'shape': NX = 34 has the prime factor 17") &&
+                   Catch::Contains("an integer from 2 to 8192 (2^13) with no prime factor above 13"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": []}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("empty"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k"}]})"),
@@ -268,9 +270,10 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
   SECTION("radices") {
     CHECK_THAT(error_of_kernel(R"("radices": [8, 8])"),
                Catch::Contains("field 'radices'") && Catch::Contains("multiply to 64, but N = 1024"));
-    for (const char* r : {"[3, 16]", "[1, 1024]", "[128, 8]"})
+    for (const char* r : {"[14, 16]", "[1, 1024]", "[128, 8]"})
       CHECK_THAT(error_of_kernel(std::string(R"("radices": )") + r),
-                 Catch::Contains("field 'radices'") && Catch::Contains("allowed: 2, 4, 8, 16, 32, 64"));
+                 Catch::Contains("field 'radices'") &&
+                     Catch::Contains("allowed: 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 32, 64"));
     CHECK_THAT(error_of_kernel(R"("radices": [])"), Catch::Contains("field 'radices'") && Catch::Contains("empty"));
     CHECK_THAT(error_of_kernel(R"("radices": "fast")"),
                Catch::Contains("'fast'") && Catch::Contains("\"auto\" or a list of radices"));
@@ -364,7 +367,28 @@ TEST_CASE("a plan that would expand to too many variants is refused before expan
                {{{"name", "k"}, {"shape", {8}}, {"direction", {"forward", "inverse", "both"}},
                  {"shared_memory_bytes", smem}}}}};
   CHECK_THROWS_WITH(parse_plan(doc, "big.json"),
-                    Catch::Contains("big.json: kernel 'k'") && Catch::Contains("more than 65536 variants"));
+                    Catch::Contains("big.json: kernel 'k': the plan expands to 96771 variants up to this kernel "
+                                    "(this kernel 96771: 3 direction x 32257 shared_memory_bytes); at most 4096 are "
+                                    "allowed"));
+}
+
+TEST_CASE("a plan may expand to 4096 variants, not one more, counted over its kernels", "[plan][errors]") {
+  STATIC_REQUIRE(fftgen::kMaxPlanVariants == 4096);
+  json smem = json::array();
+  for (int b = 1024; b < 1024 + 4096; ++b) smem.push_back(b);
+  json doc = {{"kernels", {{{"name", "a"}, {"shape", {8}}, {"direction", "forward"}, {"shared_memory_bytes", smem}}}}};
+  CHECK(parse_plan(doc, "max.json").kernels.size() == 4096);
+  doc["kernels"].push_back({{"name", "b"}, {"shape", {8}}});
+  CHECK_THROWS_WITH(parse_plan(doc, "max.json"),
+                    Catch::Contains("max.json: kernel 'b': the plan expands to 4097 variants up to this kernel (4096 "
+                                    "before it, this kernel 1); at most 4096 are allowed"));
+  // The count names each list that multiplies into it.
+  json many = json::array();
+  for (int b = 1024; b < 1024 + 5000; ++b) many.push_back(b);
+  json wide = {{"kernels",
+                {{{"name", "w"}, {"shape", {8}}, {"workgroup_size", {1, 2, 4, 8}}, {"shared_memory_bytes", many}}}}};
+  CHECK_THROWS_WITH(parse_plan(wide, "wide.json"),
+                    Catch::Contains("expands to 20000 variants") && Catch::Contains("4 workgroup_size x 5000"));
 }
 
 TEST_CASE("every malformed plan in tests/plans/bad is rejected with the expected message", "[plan][errors]") {
@@ -584,8 +608,8 @@ TEST_CASE("a malformed wisdom file is a PlanError naming the file and the proble
                Catch::Contains("field 'index_math': a winner gives one value per field, got a list of 2 values"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"radices": [8, 8, 8]}})")),
                Catch::Contains("field 'radices': radices [8, 8, 8] multiply to 512, but the entry's n = 4096"));
-    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"radices": [3, 8]}})")),
-               Catch::Contains("field 'radices': radix 3 is not supported"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"radices": [14, 8]}})")),
+               Catch::Contains("field 'radices': radix 14 is not supported"));
   }
   SECTION("a bad entry is an error even when the plan does not use its size") {
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 64, "winner": {"twiddles": "cordic"}})")),
@@ -614,4 +638,55 @@ TEST_CASE("the committed wisdom tables apply to the default plan", "[plan][wisdo
     for (const auto& c : changes) CHECK(!c.fields.empty());
   }
   CHECK(tables >= 1);
+}
+
+TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply kernel of the padded plane",
+          "[plan][convolution]") {
+  const Plan plan = parse_plan(
+      R"({"kernels": [{"name": "bloom", "convolution": {"image": [100, 300], "filter": [29, 8], "channels": 4}}]})");
+  REQUIRE(plan.kernels.size() == 2);
+  const fftgen::KernelSpec& filter = plan.kernels[0];
+  const fftgen::KernelSpec& apply = plan.kernels[1];
+  CHECK(filter.name == "bloom__filter");
+  CHECK(filter.convolution_filter);
+  CHECK(filter.direction == fftgen::DirectionSet::forward);
+  CHECK(apply.name == "bloom");
+  CHECK_FALSE(apply.convolution_filter);
+  CHECK(apply.transform == fftgen::Transform::r2c);
+  CHECK(apply.shape == std::vector<uint32_t>{128, 512});  // 100 + 29 - 1 = 128, 300 + 8 - 1 = 307
+  REQUIRE(apply.convolution);
+  CHECK(apply.convolution->channels == 4);
+  CHECK(apply.convolution->filter_channels == 1);
+  CHECK_FALSE(apply.convolution->circular);
+  CHECK(apply.convolution->centre_y() == 14);
+  CHECK(apply.convolution->centre_x() == 3);  // (8 - 1) / 2, scipy's "same"
+  const Plan circular = parse_plan(
+      R"({"kernels": [{"name": "c", "convolution": {"image": [64, 32], "filter": [5, 5, 2], "channels": 2, "mode": "circular"}}]})");
+  CHECK(circular.kernels[1].shape == std::vector<uint32_t>{64, 32});
+  CHECK(circular.kernels[1].convolution->filter_channels == 2);
+}
+
+TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][convolution]") {
+  auto conv = [](const std::string& fields, const std::string& extra = "") {
+    return error_of(R"({"kernels": [{"name": "b", "convolution": {)" + fields + "}" + extra + "}]}");
+  };
+  CHECK_THAT(conv(R"("image": [64, 64], "filter": [5, 5], "channels": 5)"),
+             Catch::Contains("kernel 'b'") && Catch::Contains("field 'convolution'") && Catch::Contains("channels = 5") &&
+                 Catch::Contains("1 to 4"));
+  CHECK_THAT(conv(R"("image": [64, 64], "filter": [5, 5, 3], "channels": 4)"),
+             Catch::Contains("the filter has 3 channels and the image 4"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [17, 3], "channels": 1, "mode": "circular")"),
+             Catch::Contains("filter [17, 3] is larger than the padded size [16, 16]"));
+  CHECK_THAT(conv(R"("image": [15, 16], "filter": [3, 3], "mode": "circular")"),
+             Catch::Contains("powers of two") && Catch::Contains("[15, 16]"));
+  CHECK_THAT(conv(R"("image": [5000, 16], "filter": [4000, 3])"),
+             Catch::Contains("padded plane of [16384, 32]") && Catch::Contains("largest side is 8192"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "mode": "valid")"),
+             Catch::Contains("'mode' must be \"same\" or \"circular\""));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "size": 4)"), Catch::Contains("unknown field 'size'"));
+  CHECK_THAT(conv(R"("image": [16], "filter": [3, 3])"), Catch::Contains("'image' must be a list of 2 sizes"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "shape": [16, 16])"),
+             Catch::Contains("field 'shape'") && Catch::Contains("derives it from \"convolution\""));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp16")"),
+             Catch::Contains("field 'precision'") && Catch::Contains("fp32"));
 }

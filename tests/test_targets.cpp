@@ -74,7 +74,7 @@ void check_kernels(const std::string& plan_text) {
         const auto resources = hlsl_resources(hlsl);
         std::map<std::string, std::string> role_view;  // role -> t or u
         for (const auto& b : pass["bindings"]) {
-          const std::string slot = b["binding"] == 0 ? "src" : b["binding"] == 1 ? "dst" : "tw";
+          const std::string slot = b["binding"] == 0 ? "src" : b["binding"] == 1 ? "dst" : b["binding"] == 4 ? "filt" : "tw";
           REQUIRE(resources.count(slot) == 1);
           CHECK(resources.at(slot).second == b["hlsl_register"].get<std::string>());
           CHECK(resources.at(slot).first == b["hlsl_type"].get<std::string>());
@@ -102,7 +102,9 @@ TEST_CASE("HLSL and MSL keep D3D12's and Metal's rules on 1D, 2D and real kernel
   check_kernels(R"({"kernels": [
     {"name": "p", "shape": [[64], [4096], [65536], [1048576]]},
     {"name": "img", "shape": [[64, 64], [4096, 8]], "transform": ["c2c", "r2c"]},
-    {"name": "pair", "shape": [1024], "transform": "r2c_pair"}
+    {"name": "pair", "shape": [1024], "transform": "r2c_pair"},
+    {"name": "half", "shape": [[1024], [65536], [64, 64]], "transform": ["c2c", "r2c"], "precision": "fp16"},
+    {"name": "conv", "convolution": {"image": [100, 60], "filter": [29, 5, 3], "channels": 3}}
   ]})");
 }
 

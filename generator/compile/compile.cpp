@@ -169,7 +169,8 @@ std::string cross_to_msl(const std::vector<uint32_t>& spirv, const CrossCompileO
   // Metal buffer indices follow the Vulkan bindings (binding N at [[buffer(N)]]) and the push
   // constants take [[buffer(kMslPushConstantBuffer)]]; left automatic, SPIRV-Cross numbers them in
   // the order it meets them. The manifest states this mapping per binding.
-  for (uint32_t binding = 0; binding < kMslPushConstantBuffer; ++binding) {
+  // Binding 4 (a convolution's filter) comes after the push constants' index.
+  for (uint32_t binding : {0u, 1u, 2u, 4u}) {
     spirv_cross::MSLResourceBinding r;
     r.stage = spv::ExecutionModelGLCompute;
     r.desc_set = 0;
@@ -259,6 +260,7 @@ CompiledShader compile_glsl(const std::string& glsl, const std::string& name, bo
 
   CompiledShader result;
   result.spirv = optimize(unoptimised, name, glsl);
+  result.unoptimised_spirv = unoptimised;
   if (std::string log = validate_spirv(result.spirv); !log.empty()) {
     fail("SPIR-V validation of optimised output", name, glsl, log + disassemble_spirv(result.spirv));
   }

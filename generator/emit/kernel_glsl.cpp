@@ -73,9 +73,10 @@ struct PassPrinter {
   const PassProgram& pass;
   const PassLayout& fft;
   IndexMathWriter im;
+  bool text_targets;  // printing the source of HLSL and MSL
   Body body;
 
-  explicit PassPrinter(const PassProgram& p) : pass(p), fft(p.fft), im(p.index_math) {}
+  PassPrinter(const PassProgram& p, bool text) : pass(p), fft(p.fft), im(p.index_math), text_targets(text) {}
 
   uint32_t step() const { return fft.threads_per_column; }  // distance between one invocation's values
 
@@ -103,6 +104,30 @@ struct PassPrinter {
 
   std::string constant(uint32_t x) const { return fmt::format("{}u", x); }
 
+  // Where value e of an invocation lies during `stage` (null: a pass without stages): its offset
+  // from q within the sub-transform, and the condition under which its butterfly exists (empty:
+  // always). Balanced passes hold value e at q + e*step in every stage.
+  struct Place {
+    uint32_t offset;
+    std::string guard;
+  };
+  Place place(const StageLayout* stage, uint32_t e) const {
+    if (stage == nullptr) return {e * step(), ""};
+    const PassLayout::ValuePlace p = fft.value_place(*stage, e);
+    if (!p.guarded) return {p.offset, ""};
+    return {p.offset, fmt::format("q < {}", constant(fft.size / stage->radix - p.guard))};
+  }
+  // Values an invocation holds in `stage`: P*R (E in a balanced pass).
+  uint32_t values_in(const StageLayout* stage) const {
+    return stage == nullptr ? fft.elems_per_thread : fft.butterflies_per_invocation(*stage) * stage->radix;
+  }
+  const StageLayout* first_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.front(); }
+  const StageLayout* last_stage() const { return fft.stages.empty() ? nullptr : &fft.stages.back(); }
+  // `statement`, only where `guard` holds.
+  static std::string guarded(const std::string& guard, const std::string& statement) {
+    return guard.empty() ? statement : fmt::format("if ({}) {}", guard, statement);
+  }
+
   // The forward twiddle exp(-2*pi*i*m/l) for a runtime exponent `m`, from the table or computed.
   std::string stage_twiddle(const StageLayout& stage, uint32_t r, const std::string& k) const {
     if (pass.twiddles == TwiddleSource::table)
@@ -129,6 +154,20 @@ struct PassPrinter {
     return base + " + " + im.mul("q", view.element_stride);
   }
   std::string view_name(const View& view) const { return std::string(view.binding.slot.name) + ".data"; }
+  // Element `index` of a view as a vec2, and the statement storing vec2 `value` there: half data
+  // (precision fp16) is converted on the way in and out, the arithmetic stays in float. Vulkan's
+  // SPIR-V moves f16vec2 (16-bit storage); the HLSL and MSL source moves each pair of halves as a
+  // uint through unpackHalf2x16/packHalf2x16 (f16tof32/f32tof16 from Shader Model 5.0 on).
+  std::string load_value(const View& view, const std::string& index) const {
+    const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (!is_half(view.binding.element)) return at;
+    return (text_targets ? "unpackHalf2x16(" : "vec2(") + at + ")";
+  }
+  std::string store_value(const View& view, const std::string& index, const std::string& value) const {
+    const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (!is_half(view.binding.element)) return fmt::format("{} = {};", at, value);
+    return fmt::format("{} = {}({});", at, text_targets ? "packHalf2x16" : "f16vec2", value);
+  }
 
   void print_indices() {
     const uint32_t c = fft.columns_per_workgroup;
@@ -176,25 +215,38 @@ struct PassPrinter {
   void print_load() {
     const View& view = pass.load.view;
     const uint32_t e_count = fft.elems_per_thread;
-    const std::string src = view_name(view);
     for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = {}[src_base + {}];", v(e), src, constant(e * step() * view.element_stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = {};", v(e),
+                                                  load_value(view, "src_base + " + constant(at.offset * view.element_stride)))));
+        }
         break;
       case LoadKind::c2r: {
-        // Value e is Z[k], k = kq + e*step*K, from X[k] and X[H-k] of the half spectrum.
+        // Value e is Z[k], k = kq + place(e)*K (e*step*K when balanced), from X[k] and X[H-k] of
+        // the half spectrum.
         const uint32_t h = fft.length, stride = view.element_stride;
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
         body.line("uint src_row = src_base - kq;");
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{} = c2r_merge({}[src_base + {}], {}[src_row + ({} - kq)], {});", v(e), src,
-                                constant(e * step() * stride), src, constant(h - e * step() * stride),
-                                real_twiddle(e * step() * stride)));
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          const uint32_t k = at.offset * stride;
+          body.line(guarded(at.guard, fmt::format("{} = c2r_merge({}, {}, {});", v(e), load_value(view, "src_base + " + constant(k)),
+                                                  load_value(view, fmt::format("src_row + ({} - kq)", constant(h - k))),
+                                                  real_twiddle(k))));
+        }
         break;
       }
+      case LoadKind::image:
+        for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+          const Place at = place(first_stage(), e);
+          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
+                                                  constant(at.offset * view.element_stride))));
+        }
+        break;
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
         const uint32_t n = fft.size, half = n / 2 + 1;
@@ -203,8 +255,8 @@ struct PassPrinter {
           const std::string k = fmt::format("k{}", e);
           body.line(fmt::format("uint {} = q + {};", k, constant(e * step())));
           body.line(fmt::format("uint m{0} = {1} > {2} ? {3} - {1} : {1};", e, k, constant(n / 2), constant(n)));
-          body.line(fmt::format("{} = pair_merge({}[src_row + m{}], {}[src_row + {} + m{}], {} > {});", v(e), src, e, src,
-                                constant(half), e, k, constant(n / 2)));
+          body.line(fmt::format("{} = pair_merge({}, {}, {} > {});", v(e), load_value(view, fmt::format("src_row + m{}", e)),
+                                load_value(view, fmt::format("src_row + {} + m{}", constant(half), e)), k, constant(n / 2)));
         }
         break;
       }
@@ -218,9 +270,9 @@ struct PassPrinter {
   void print_pass_twiddles() {
     const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) {
+    for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
       std::string m = fmt::format("m{}", e);
-      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(e * step())));
+      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(first_stage(), e).offset)));
       std::string w;
       if (pass.twiddles == TwiddleSource::table)
         w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
@@ -239,12 +291,14 @@ struct PassPrinter {
   // shared memory was read since the last barrier (`after_reads`).
   struct WriteGroup {
     std::string round;
+    std::string guard;  ///< a condition for the group's writes (empty: none)
     uint32_t at = 0;
     std::vector<std::pair<std::string, std::string>> slots_values;
   };
   struct Read {
     std::string var, slot;
     uint32_t round = 0;
+    std::string guard;
   };
   void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
     const uint32_t rounds = fft.exchange_rounds();
@@ -264,12 +318,14 @@ struct PassPrinter {
         for (const WriteGroup& group : writes) {
           if (group.round.empty() && group.at != k) continue;
           if (!group.round.empty()) body.open(fmt::format("if ({} == {})", group.round, constant(k)));
+          if (!group.guard.empty()) body.open(fmt::format("if ({})", group.guard));
           for (const auto& [slot, value] : group.slots_values) body.line(fmt::format("{} = {}{};", slot, value, part));
+          if (!group.guard.empty()) body.close();
           if (!group.round.empty()) body.close();
         }
         barrier();
         for (const Read& r : reads)
-          if (r.round == k) body.line(fmt::format("{}{} = {};", target(r), part, r.slot));
+          if (r.round == k) body.line(guarded(r.guard, fmt::format("{}{} = {};", target(r), part, r.slot)));
         barrier_needed = true;
       }
     }
@@ -279,21 +335,24 @@ struct PassPrinter {
     }
   }
 
-  // Next stage's reads: value e is slot q + e*step, which lies in round e div (E/rounds).
-  std::vector<Read> column_reads() const {
+  // The reads of stage `next`: value e is slot q + place(e) (q + e*step when balanced), which lies in
+  // round e div (E/rounds) (several rounds only in balanced passes).
+  std::vector<Read> column_reads(const StageLayout& next) const {
     const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
     std::vector<Read> reads;
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
-      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(e % per_round * step()))), e / per_round});
+    for (uint32_t e = 0; e < values_in(&next); ++e) {
+      const Place at = place(&next, e);
+      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()))),
+                       e / per_round, at.guard});
+    }
     return reads;
   }
 
   void print_stages() {
-    const uint32_t e_count = fft.elems_per_thread;
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
-      const uint32_t per_thread = e_count / r_count;  // butterflies per invocation in this stage
+      const uint32_t per_thread = fft.butterflies_per_invocation(stage);
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       for (uint32_t i = 0; i < per_thread; ++i) {
         std::string jj = fmt::format("j{}_{}", s, i);
@@ -319,6 +378,7 @@ struct PassPrinter {
         std::string base = fmt::format("{} + {}", im.mul(im.div(jj, stage.stride), stage.stride * r_count),
                                        im.mod(jj, stage.stride));
         WriteGroup group;
+        group.guard = place(&stage, i).guard;
         if (fft.exchange_rounds() > 1) {
           group.round = im.div(jj, slice / r_count);
           base = im.mod("(" + base + ")", slice);
@@ -329,7 +389,7 @@ struct PassPrinter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      print_exchange(writes, column_reads(), s > 0);
+      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0);
     }
   }
 
@@ -339,7 +399,32 @@ struct PassPrinter {
   // (k = j + (q + e*step)*S): the mirror column S - j holds Z[H-k] at element M-1-i, i.e. slot
   // (step-1-q) + (E-1-e)*step of the other half of the tile; columns 0 and S/2 pair with
   // themselves, column 0 as row mode does.
+  // A pass whose invocations hold different numbers of values (row mode, one round): value e is
+  // Z[k], k = q + place(e), and its partner Z[M - k] is read from slot M - k (slot 0 for k = 0).
+  void print_unbalanced_partner_exchange() {
+    body.line("// exchange: each value meets its mirror Z[M - k]");
+    std::vector<Read> reads;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      body.line(fmt::format("vec2 p{};", e));
+      const std::string mirror = at.offset == 0 ? fmt::format("(q == 0u ? 0u : {} - q)", constant(fft.size))
+                                                : fmt::format("({} - q)", constant(fft.size - at.offset));
+      reads.push_back({fmt::format("p{}", e), sh("c", mirror), 0, at.guard});
+    }
+    // Guarded values are written by the invocations that hold them: one group per guard.
+    std::vector<WriteGroup> groups;
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+      const Place at = place(last_stage(), e);
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
+      if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
+      it->slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(at.offset))), v(e));
+    }
+    print_exchange(groups, reads, fft.stages.size() > 1);
+    body.line("uint kq = q;");
+  }
+
   void print_partner_exchange() {
+    if (!fft.balanced()) return print_unbalanced_partner_exchange();
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
     if (t == 1 && fft.row_mode()) {  // one invocation holds the whole transform
@@ -360,7 +445,7 @@ struct PassPrinter {
       const std::string position = fft.mirror_tiles() ? "pq" : im.mod(fmt::format("({} - q)", constant(t)), t);
       reads.push_back({fmt::format("p{}", e),
                        sh(column, fmt::format("({} + {})", position, constant(mirror % per_round * t))),
-                       mirror / per_round});
+                       mirror / per_round, ""});
     }
     if (fft.mirror_tiles()) {
       const uint32_t half = fft.columns_per_workgroup / 2;
@@ -378,29 +463,33 @@ struct PassPrinter {
   void print_store() {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
-    const std::string dst = view_name(store.view);
     const uint32_t e_count = fft.elems_per_thread;
     if (store.kind == StoreKind::r2c || store.kind == StoreKind::pair_split) {
       print_partner_exchange();
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (store.kind == StoreKind::r2c) {
-        // X[k] for k = kq + e*step*S; X[H] from Z[0] by the invocation that holds it.
+        // X[k] for k = kq + place(e)*S (e*step*S when balanced); X[H] from Z[0] by the invocation
+        // that holds it.
         const uint32_t stride = store.view.element_stride;
-        for (uint32_t e = 0; e < e_count; ++e)
-          body.line(fmt::format("{}[dst_base + {}] = r2c_split({}, p{}, {}){};", dst, constant(e * step() * stride), v(e),
-                                e, real_twiddle(e * step() * stride), scaled));
+        for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+          const Place at = place(last_stage(), e);
+          body.line(guarded(at.guard, store_value(store.view, "dst_base + " + constant(at.offset * stride),
+                                                  fmt::format("r2c_split({}, p{}, {}){}", v(e), e,
+                                                              real_twiddle(at.offset * stride), scaled))));
+        }
         body.open("if (kq == 0u)");
-        body.line(fmt::format("{}[dst_base + {}] = r2c_nyquist({}){};", dst, constant(fft.length), v(0), scaled));
+        body.line(store_value(store.view, "dst_base + " + constant(fft.length), fmt::format("r2c_nyquist({}){}", v(0), scaled)));
         body.close();
       } else {
         // X[k] and Y[k] for k = q + e*step <= N/2: values below E/2, and E/2 at invocation 0.
         const uint32_t half = fft.size / 2 + 1;
         for (uint32_t e = 0; e <= e_count / 2; ++e) {
           if (e == e_count / 2) body.open("if (q == 0u)");
-          body.line(fmt::format("{}[dst_base + {}] = pair_split_x({}, p{}){};", dst, constant(e * step()), v(e), e, scaled));
-          body.line(fmt::format("{}[dst_base + {}] = pair_split_y({}, p{}){};", dst, constant(half + e * step()), v(e), e,
-                                scaled));
+          body.line(store_value(store.view, "dst_base + " + constant(e * step()),
+                                fmt::format("pair_split_x({}, p{}){}", v(e), e, scaled)));
+          body.line(store_value(store.view, "dst_base + " + constant(half + e * step()),
+                                fmt::format("pair_split_y({}, p{}){}", v(e), e, scaled)));
           if (e == e_count / 2) body.close();
         }
       }
@@ -417,16 +506,37 @@ struct PassPrinter {
       for (uint32_t e = 0; e < e_count; ++e) {
         writes.slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e * step()))), v(e));
         const std::string o = fmt::format("(q + {})", constant(e * step()));
-        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0});
+        reads.push_back({v(e), sh("c", fmt::format("({} + {})", im.mul(im.mod(o, nx), ny), im.div(o, nx))), 0, ""});
       }
       print_exchange({writes}, reads, fft.stages.size() > 1);
       store.kind = StoreKind::plain;  // then as a plain store
     }
+    if (store.kind == StoreKind::image) {
+      body.open("if (in_range)");
+      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const Place at = place(last_stage(), e);
+        body.line(guarded(at.guard, fmt::format("store_image(dst_base + {}, {}{});",
+                                                constant(at.offset * store.view.element_stride), v(e), scaled)));
+      }
+      body.close();
+      return;
+    }
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
-      for (uint32_t e = 0; e < e_count; ++e)
-        body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, constant(e * step() * store.view.element_stride), v(e), scaled));
+      // A convolution's product: element k of this transform's filter plane.
+      if (store.filter_planes > 0)
+        body.line(fmt::format("uint filter_base = dst_base - b * params.{} + {};", store.view.binding.stride_constant,
+                              im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
+      for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+        const Place at = place(last_stage(), e);
+        const std::string offset = constant(at.offset * store.view.element_stride);
+        const std::string value = store.filter_planes > 0
+                                      ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset)
+                                      : v(e);
+        body.line(guarded(at.guard, store_value(store.view, "dst_base + " + offset, value + scaled)));
+      }
       body.close();
       return;
     }
@@ -446,7 +556,7 @@ struct PassPrinter {
       writes[k].at = k;
       writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
       std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
-      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k});
+      reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k, ""});
       out_index.push_back(fft.exchange_rounds() == 1
                               ? (e == 0 ? "t" : fmt::format("t + {}", constant(e * fft.workgroup_size)))
                               : fmt::format("{} + {} + {}", im.mul(im.div(l, slice), fft.size), im.mod(l, slice),
@@ -460,7 +570,7 @@ struct PassPrinter {
     body.line(fmt::format("uint dst_base = b0 * params.{} + {};", store.view.binding.stride_constant,
                           im.mul(im.mod("g0", cpt), fft.size)));
     for (uint32_t e = 0; e < e_count; ++e)
-      body.line(fmt::format("{}[dst_base + {}] = {}{};", dst, out_index[e], v(e), scaled));
+      body.line(store_value(store.view, "dst_base + " + out_index[e], v(e) + scaled));
     body.close();
   }
 };
@@ -476,8 +586,9 @@ std::string interface_glsl(const PassProgram& pass, bool text_targets) {
   for (const PassBinding& b : pass.bindings) {
     const bool writable = b.slot.access == Access::write || (text_targets && pass.in_place() && b.slot.binding == 0);
     const char* qualifier = b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ";
-    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ vec2 data[]; }} {};\n", b.slot.binding,
-                       qualifier, b.slot.block, b.slot.name);
+    const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : text_targets ? "uint" : "f16vec2";
+    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ {} data[]; }} {};\n", b.slot.binding,
+                       qualifier, b.slot.block, type, b.slot.name);
   }
   out += "\nlayout(push_constant) uniform Params {\n";
   size_t width = 0;
@@ -496,7 +607,7 @@ std::string generated_header(const std::string& plan_source, const KernelSpec& s
 }
 
 std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets) {
-  PassPrinter printer(pass);
+  PassPrinter printer(pass, text_targets);
   printer.print_indices();
   printer.print_load();
   printer.print_stages();
@@ -511,6 +622,19 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
+  // The image snippets take the image's geometry as constants.
+  auto add_image_snippet = [&](const char* name, const ImageView& image) {
+    kainjow::mustache::mustache snippet{std::string(embedded_template(name))};
+    kainjow::mustache::data d;
+    for (const auto& [key, value] :
+         {std::pair<const char*, uint32_t>{"rows", image.rows}, {"cols", image.cols}, {"channels", image.channels},
+          {"padded_rows", image.padded_rows}, {"padded_cols", image.padded_cols}, {"half_cols", image.padded_cols / 2},
+          {"offset_y", image.offset_y}, {"offset_x", image.offset_x}, {"row_floats", image.cols * image.channels}})
+      d.set(key, std::to_string(value));
+    codelets += snippet.render(d) + "\n";
+  };
+  if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
+  if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (uint32_t r : radices)
@@ -522,6 +646,10 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   kainjow::mustache::mustache tmpl{std::string(embedded_template("stockham.comp"))};
   kainjow::mustache::data data;
   data.set("header", header);
+  bool half_storage = false;
+  for (const PassBinding& b : pass.bindings) half_storage = half_storage || is_half(b.element);
+  // Vulkan's SPIR-V moves half floats with 16-bit storage (loads and stores only).
+  data.set("extensions", half_storage && !text_targets ? "#extension GL_EXT_shader_16bit_storage : require\n" : "");
   data.set("summary",
            fmt::format("N = {}, {} {}, pass {} of {}: sub-transform {} (stages {}) at stride {}, {} per workgroup; "
                        "index math {}, twiddles {}",

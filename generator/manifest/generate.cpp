@@ -1,6 +1,13 @@
 #include "fftgen/generate.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
 #include <fstream>
+#include <future>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <sstream>
 #include <system_error>
@@ -117,6 +124,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
   auto size_rule = [&](const PassBinding& b) {
     const uint64_t per = elements_per_vec2(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
+    if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
     if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
     const std::string entries = pass.batch_scale == 1 ? "batch" : fmt::format("batch * {}", pass.batch_scale);
     return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
@@ -179,6 +187,174 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
   return result;
 }
 
+// What one variant contributes: its files (in generate()'s order) and its manifest entry.
+struct KernelOutput {
+  std::vector<OutputFile> files;
+  json kernel;
+  std::map<std::string, std::vector<uint32_t>> unoptimised_spirv;
+};
+
+// Compiles each distinct GLSL text once, whichever variant and thread asks first; the others wait
+// for that result. Variants often print the same shader (a field that resolves to what `auto`
+// picks anyway). The key is the text without its header line (which names the variant): the
+// SPIR-V, HLSL and MSL carry no comments, so they depend on the rest of the text alone.
+class ShaderCache {
+ public:
+  explicit ShaderCache(const CrossCompileOptions& cross) : cross_(cross) {}
+
+  CompiledShader compile(const std::string& glsl, const std::string& header, const std::string& name, bool want_hlsl,
+                         bool want_msl) {
+    std::string key = glsl;
+    if (size_t at = key.find(header); at != std::string::npos) key.erase(at, header.size());
+    key += want_hlsl ? "\n//hlsl" : "";
+    key += want_msl ? "\n//msl" : "";
+    std::promise<CompiledShader> promise;
+    std::shared_future<CompiledShader> result;
+    bool first = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto [it, fresh] = shaders_.try_emplace(key);
+      if (fresh) {
+        it->second = promise.get_future().share();
+        ++compiled_;
+      }
+      result = it->second;
+      first = fresh;
+    }
+    if (first) {
+      try {
+        promise.set_value(compile_glsl(glsl, name, want_hlsl, want_msl, cross_));
+      } catch (...) {
+        promise.set_exception(std::current_exception());
+      }
+    }
+    return result.get();
+  }
+
+  /// Distinct shaders compiled so far.
+  size_t compiled() const { return compiled_; }
+
+ private:
+  const CrossCompileOptions& cross_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_future<CompiledShader>> shaders_;
+  size_t compiled_ = 0;
+};
+
+// The header's second line in a kernel built with wisdom, so that a regeneration from the plan
+// alone is not mistaken for the same build; empty without wisdom (those kernels stay as they were).
+std::string wisdom_header_line(const Plan& plan) {
+  if (plan.wisdom.empty()) return "";
+  return fmt::format("\n// Tuned by wisdom table '{}' (sha256 {}): fields the plan leaves unset may differ from the "
+                     "plan alone.", plan.wisdom, plan.wisdom_sha256);
+}
+
+KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, const KernelSpec& spec,
+                             ShaderCache& cache, bool keep_unoptimised) {
+  KernelOutput out;
+  const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
+  KernelProgram program, text_program;
+  try {
+    program = make_program(spec);
+    text_program = text_target_program(plan, spec, program);
+  } catch (const PlanError& e) {
+    throw PlanError(plan_source + ": " + e.what());  // named like the parser's plan errors
+  }
+  const KernelLayout& layout = program.layout;
+  json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
+              {"transform", to_string(spec.transform)}};
+  if (spec.convolution) {
+    const ConvolutionSpec& c = *spec.convolution;
+    const std::string apply = spec.convolution_filter ? spec.name.substr(0, spec.name.size() - 8) : spec.name;
+    kernel["transform"] = spec.convolution_filter ? "convolution_filter" : "convolution";
+    kernel["convolution"] = {{"image", {c.image_h, c.image_w}},
+                             {"filter", {c.filter_h, c.filter_w}},
+                             {"channels", c.channels},
+                             {"filter_channels", c.filter_channels},
+                             {"mode", c.circular ? "circular" : "same"},
+                             {"padded", {c.padded_h, c.padded_w}},
+                             {"centre", {c.centre_y(), c.centre_x()}},
+                             {"filter_kernel", apply + "__filter"},
+                             {"apply_kernel", apply}};
+  }
+  // What the input and output buffers of each direction hold per transform.
+  json buffers = json::object();
+  for (Direction d : directions_of(spec.direction)) {
+    auto describe = [](const KernelBuffer& b) {
+      return json{{"element", to_string(b.element)}, {"elements", b.elements}};
+    };
+    buffers[std::string(to_string(d))] = {{"input", describe(program.input(d))}, {"output", describe(program.output(d))}};
+  }
+  kernel["buffers"] = buffers;
+  json dirs = json::array();
+  for (Direction d : directions_of(spec.direction)) dirs.push_back(to_string(d));
+  kernel["directions"] = dirs;
+  kernel["normalize"] = to_string(spec.normalize);
+  json scale = json::object();
+  for (Direction d : directions_of(spec.direction)) scale[std::string(to_string(d))] = direction_scale(spec, d);
+  kernel["scale"] = scale;
+  kernel["options"] = {{"radices", layout.radices},
+                       {"index_math", to_string(spec.index_math)},
+                       {"twiddles", to_string(spec.twiddles)},
+                       {"workgroup_size", layout.passes.front().workgroup_size},
+                       {"precision", to_string(spec.precision)},
+                       {"shared_memory_bytes", spec.shared_memory_bytes}};
+  if (layout.twiddles.count > 0) {
+    out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
+    kernel["twiddles"] = {{"file", twiddle_file_name(spec)},
+                          {"count", layout.twiddles.count},
+                          {"format", "float32 pairs (re, im), little-endian"}};
+  } else {
+    kernel["twiddles"] = nullptr;
+  }
+  kernel["scratch_elements"] = program.scratch_elements;
+  json ops = json::object();
+  for (Direction d : directions_of(spec.direction)) {
+    json passes = json::array();
+    codelet::OpCounts total;
+    for (size_t p = 0; p < program.passes(d).size(); ++p) {
+      const PassProgram& pass = program.passes(d)[p];
+      const PassProgram& text_pass = text_program.passes(d)[p];
+      // The GLSL carries this line from the template (after #version); SPIR-V is binary.
+      const std::string header = generated_header(plan_source, spec, pass.name) + wisdom_header_line(plan);
+      const std::string glsl = emit_pass_glsl(pass, header);
+      const std::string text_glsl = emit_pass_glsl(text_pass, header, true);
+      // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
+      const bool same_source = text_glsl == glsl;
+      CompiledShader shader = cache.compile(glsl, header, spec.name + "." + pass.name, want_hlsl && same_source,
+                                            want_msl && same_source);
+      if (!same_source && (want_hlsl || want_msl)) {
+        const CompiledShader text = cache.compile(text_glsl, header, spec.name + "." + pass.name + " (HLSL/MSL source)",
+                                                  want_hlsl, want_msl);
+        shader.hlsl = text.hlsl;
+        shader.msl = text.msl;
+        shader.hlsl_entry_point = text.hlsl_entry_point;
+        shader.msl_entry_point = text.msl_entry_point;
+      }
+      for (Target t : plan.targets) {
+        std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
+                            : t == Target::glsl ? glsl
+                            : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
+                                                : "// " + header + "\n" + shader.msl;
+        out.files.push_back({file_name(spec, pass.name, t), std::move(bytes)});
+      if (keep_unoptimised) out.unoptimised_spirv[file_name(spec, pass.name, Target::spirv)] = shader.unoptimised_spirv;
+      }
+      passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
+      add_ops(total, pass.ops());
+    }
+    kernel[std::string(to_string(d))] = passes;
+    ops[std::string(to_string(d))] = ops_json(total);
+  }
+  kernel["ops"] = ops;
+  out.kernel = std::move(kernel);
+  return out;
+}
+
+unsigned job_count(unsigned asked) {
+  if (asked > 0) return asked;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 std::vector<std::string> planned_files(const Plan& plan) {
@@ -196,129 +372,79 @@ std::vector<std::string> planned_files(const Plan& plan) {
 
 GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
                          const std::function<void(const std::string&)>& progress) {
+  GenerateOptions options;
+  options.jobs = 1;
+  if (progress) options.progress = [&](size_t, size_t, const std::string& name) { progress(name); };
+  return generate(plan, plan_source, options);
+}
+
+GeneratedOutput generate(const Plan& plan, const std::string& plan_source, const GenerateOptions& options) {
+  const size_t count = plan.kernels.size();
+  std::vector<KernelOutput> results(count);
+  std::vector<std::exception_ptr> errors(count);
+  ShaderCache cache(plan.cross);
+  std::atomic<size_t> next{0}, done{0};
+  // Past the first failure nothing more is started, unless failures are skipped (a sweep).
+  std::atomic<size_t> first_error{count};
+  std::mutex progress_mutex;
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      if (!options.skip_failed_variants && i > first_error) break;
+      const KernelSpec& spec = plan.kernels[i];
+      try {
+        results[i] = generate_kernel(plan, plan_source, spec, cache, options.keep_unoptimised_spirv);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        for (size_t seen = first_error; i < seen && !first_error.compare_exchange_weak(seen, i);) {
+        }
+      }
+      if (options.progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        options.progress(++done, count, spec.name);
+      }
+    }
+  };
+  const unsigned jobs = static_cast<unsigned>(std::min<size_t>(job_count(options.jobs), std::max<size_t>(count, 1)));
+  if (jobs <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(work);
+    for (std::thread& t : threads) t.join();
+  }
+
+  // Assembled in plan order, so the output does not depend on which thread finished first.
   GeneratedOutput out;
   json kernels = json::array();
+  for (size_t i = 0; i < count; ++i) {
+    if (errors[i]) {
+      if (!options.skip_failed_variants) std::rethrow_exception(errors[i]);
+      try {
+        std::rethrow_exception(errors[i]);
+      } catch (const PlanError& e) {
+        out.skipped.push_back({plan.kernels[i].name, e.what()});
+        continue;
+      }
+    }
+    for (OutputFile& f : results[i].files) out.files.push_back(std::move(f));
+    out.unoptimised_spirv.merge(results[i].unoptimised_spirv);
+    kernels.push_back(std::move(results[i].kernel));
+  }
   json targets = json::array();
   for (Target t : plan.targets) targets.push_back(to_string(t));
-  const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
-
-  for (const KernelSpec& spec : plan.kernels) {
-    if (progress) progress(spec.name);
-    const KernelProgram program = make_program(spec);
-    const KernelProgram text_program = text_target_program(plan, spec, program);
-    const KernelLayout& layout = program.layout;
-    json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
-                {"transform", to_string(spec.transform)}};
-    // What the input and output buffers of each direction hold per transform.
-    json buffers = json::object();
-    for (Direction d : directions_of(spec.direction)) {
-      auto describe = [](const KernelBuffer& b) {
-        return json{{"element", to_string(b.element)}, {"elements", b.elements}};
-      };
-      buffers[std::string(to_string(d))] = {{"input", describe(program.input(d))}, {"output", describe(program.output(d))}};
-    }
-    kernel["buffers"] = buffers;
-    json dirs = json::array();
-    for (Direction d : directions_of(spec.direction)) dirs.push_back(to_string(d));
-    kernel["directions"] = dirs;
-    kernel["normalize"] = to_string(spec.normalize);
-    json scale = json::object();
-    for (Direction d : directions_of(spec.direction)) scale[std::string(to_string(d))] = direction_scale(spec, d);
-    kernel["scale"] = scale;
-    kernel["options"] = {{"radices", layout.radices},
-                         {"index_math", to_string(spec.index_math)},
-                         {"twiddles", to_string(spec.twiddles)},
-                         {"workgroup_size", layout.passes.front().workgroup_size},
-                         {"precision", to_string(spec.precision)},
-                         {"shared_memory_bytes", spec.shared_memory_bytes}};
-    if (layout.twiddles.count > 0) {
-      out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
-      kernel["twiddles"] = {{"file", twiddle_file_name(spec)},
-                            {"count", layout.twiddles.count},
-                            {"format", "float32 pairs (re, im), little-endian"}};
-    } else {
-      kernel["twiddles"] = nullptr;
-    }
-    kernel["scratch_elements"] = program.scratch_elements;
-    json ops = json::object();
-    for (Direction d : directions_of(spec.direction)) {
-      json passes = json::array();
-      codelet::OpCounts total;
-      for (size_t p = 0; p < program.passes(d).size(); ++p) {
-        const PassProgram& pass = program.passes(d)[p];
-        const PassProgram& text_pass = text_program.passes(d)[p];
-        // The GLSL carries this line from the template (after #version); SPIR-V is binary.
-        const std::string header = generated_header(plan_source, spec, pass.name);
-        const std::string glsl = emit_pass_glsl(pass, header);
-        const std::string text_glsl = emit_pass_glsl(text_pass, header, true);
-        // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
-        const bool same_source = text_glsl == glsl;
-        CompiledShader shader = compile_glsl(glsl, spec.name + "." + pass.name, want_hlsl && same_source,
-                                             want_msl && same_source, plan.cross);
-        if (!same_source && (want_hlsl || want_msl)) {
-          const CompiledShader text = compile_glsl(text_glsl, spec.name + "." + pass.name + " (HLSL/MSL source)",
-                                                   want_hlsl, want_msl, plan.cross);
-          shader.hlsl = text.hlsl;
-          shader.msl = text.msl;
-          shader.hlsl_entry_point = text.hlsl_entry_point;
-          shader.msl_entry_point = text.msl_entry_point;
-        }
-        for (Target t : plan.targets) {
-          std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
-                              : t == Target::glsl ? glsl
-                              : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
-                                                  : "// " + header + "\n" + shader.msl;
-          out.files.push_back({file_name(spec, pass.name, t), std::move(bytes)});
-        }
-        passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
-        add_ops(total, pass.ops());
-      }
-      kernel[std::string(to_string(d))] = passes;
-      ops[std::string(to_string(d))] = ops_json(total);
-    }
-    kernel["ops"] = ops;
-    kernels.push_back(kernel);
-  }
   out.manifest = json{{"format", "fftgen-manifest"},
                       {"format_version", 2},
                       {"generator", std::string("fftgen ") + FFTGEN_VERSION},
                       {"plan", plan_source},
                       {"targets", targets},
                       {"kernels", kernels}};
-  if (!plan.wisdom.empty()) out.manifest["wisdom"] = plan.wisdom;
-  out.files.push_back({"manifest.json", out.manifest.dump(2) + "\n"});
-  return out;
-}
-
-void write_output(const GeneratedOutput& output, const std::filesystem::path& dir) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> created;
-  const bool dir_existed = fs::exists(dir);
-  try {
-    fs::create_directories(dir);
-    for (const OutputFile& file : output.files) {
-      const fs::path target = dir / file.name;
-      if (fs::exists(target) && fs::file_size(target) == file.bytes.size()) {
-        std::ifstream in(target, std::ios::binary);
-        std::string current((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (current == file.bytes) continue;
-      }
-      const fs::path tmp = dir / (file.name + ".fftgen-tmp");
-      {
-        std::ofstream os(tmp, std::ios::binary | std::ios::trunc);
-        os.write(file.bytes.data(), static_cast<std::streamsize>(file.bytes.size()));
-        if (!os) throw std::runtime_error("cannot write " + tmp.string());
-      }
-      fs::rename(tmp, target);
-      created.push_back(target);
-    }
-  } catch (...) {
-    std::error_code ec;
-    for (const fs::path& p : created) fs::remove(p, ec);
-    for (const OutputFile& file : output.files) fs::remove(dir / (file.name + ".fftgen-tmp"), ec);
-    if (!dir_existed) fs::remove_all(dir, ec);
-    throw;
+  if (!plan.wisdom.empty()) {
+    out.manifest["wisdom"] = plan.wisdom;
+    out.manifest["wisdom_sha256"] = plan.wisdom_sha256;
   }
+  out.files.push_back({"manifest.json", out.manifest.dump(2) + "\n"});
+  out.shaders_compiled = cache.compiled();
+  return out;
 }
 
 std::string_view default_plan_text() { return embedded_template("default.json"); }

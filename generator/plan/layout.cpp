@@ -42,11 +42,10 @@ uint32_t product(const std::vector<uint32_t>& v) {
 // Shared-memory slots one column takes with bank-conflict padding (see PassLayout::pad_log2).
 uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 4) : m + 1; }
 
-// Chooses C (sub-transforms per workgroup) for a pass of size m whose elements per invocation is e,
-// with `per_column` shared slots per column. Returns 0 if nothing fits.
-uint32_t choose_columns(const KernelSpec& spec, uint32_t m, uint32_t e, bool row_mode, uint32_t columns_available,
+// Chooses C (sub-transforms per workgroup) for a pass of `threads_per_column` invocations per
+// column, with `per_column` shared slots per column. Returns 0 if nothing fits.
+uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, bool row_mode, uint32_t columns_available,
                         uint32_t per_column, uint32_t slot_bytes, uint32_t auto_invocations = kAutoWorkgroupSize) {
-  const uint32_t threads_per_column = m / e;
   const uint32_t budget = spec.shared_memory_bytes / slot_bytes;
   if (spec.workgroup_size != 0) {
     if (spec.workgroup_size % threads_per_column != 0) return 0;
@@ -105,7 +104,7 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
     for (bool padded : {true, false})
       for (uint32_t rounds = 2; rounds <= e && m / rounds >= span; rounds *= 2) {
         const uint32_t slice = m / rounds;
-        const uint32_t c = choose_columns(spec, m, e, false, columns_available, padded ? slice + 1 : slice,
+        const uint32_t c = choose_columns(spec, m / e, false, columns_available, padded ? slice + 1 : slice,
                                           kElementBytes, kRoundsInvocations);
         if (c >= target) return {c, rounds, padded};
       }
@@ -119,9 +118,20 @@ bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& rad
   return radices.size() > 1 || pass.transposed_store() || (pass.store_exchange && pass.threads_per_column > 1);
 }
 
-uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+// Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.
+uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
   if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
-  return std::max(*std::max_element(radices.begin(), radices.end()), product(radices) / kMaxInvocations);
+  return std::min(product(radices) / *std::max_element(radices.begin(), radices.end()), kMaxInvocations);
+}
+
+// Values each invocation holds, E: the most that one stage's butterflies take (P*R, P = ceil((M/R) / T)).
+// For powers of two, max(largest radix, M / kMaxInvocations), and T*E = M.
+uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;
+  const uint32_t m = product(radices), t = invocations_per_column(radices);
+  uint32_t e = 0;
+  for (uint32_t r : radices) e = std::max(e, (m / r + t - 1) / t * r);
+  return e;
 }
 
 // Splits log2(n) bits into `passes` nearly equal parts, larger parts first.
@@ -163,6 +173,7 @@ std::string_view to_string(BufferRole role) {
     case BufferRole::output: return "output";
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
+    case BufferRole::filter: return "filter";
   }
   return "?";
 }
@@ -171,7 +182,43 @@ size_t KernelLayout::x_passes() const {
   return static_cast<size_t>(std::count_if(passes.begin(), passes.end(), [](const PassLayout& p) { return p.axis == 0; }));
 }
 
+namespace {
+
+// Radices `auto` uses for sizes that are not powers of two: the codelets up to 16 (larger ones spill).
+constexpr uint32_t kMixedRadices[] = {16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+
+// Stages for a sub-transform of m that is not a power of two: the fewest codelets whose product is
+// m (each stage is an exchange through shared memory), then the fewest values per invocation
+// (registers), largest radices first. A search over non-increasing radix sequences: m has few
+// factorisations.
+std::vector<uint32_t> mixed_radices(uint32_t m) {
+  std::vector<uint32_t> best, current;
+  uint32_t best_values = 0;
+  auto search = [&](auto&& self, uint32_t rest, uint32_t largest) -> void {
+    if (!best.empty() && current.size() >= best.size() && rest > 1) return;
+    if (rest == 1) {
+      const uint32_t values = values_per_invocation(current);
+      if (best.empty() || current.size() < best.size() || (current.size() == best.size() && values < best_values))
+        best = current, best_values = values;
+      return;
+    }
+    for (uint32_t r : kMixedRadices)
+      if (r <= largest && rest % r == 0) {
+        current.push_back(r);
+        self(self, rest / r, r);
+        current.pop_back();
+      }
+  };
+  search(search, m, kMixedRadices[0]);
+  if (best.empty())
+    throw std::logic_error(fmt::format("mixed_radices: {} has a prime factor above {}", m, kMaxPrimeFactor));
+  return best;
+}
+
+}  // namespace
+
 std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
+  if (!is_power_of_two(m)) return mixed_radices(m);
   // Radix 16 keeps 16 complex values per invocation in registers (radix 64 spills on most GPUs);
   // the remainder becomes one smaller stage. Where 16 values per invocation would need more than
   // kAutoWorkgroupSize invocations, the last stage takes radix 32 instead (measured on an H100 at
@@ -207,9 +254,38 @@ uint32_t max_column_pass_bits(uint32_t budget) {
   return max_bits;
 }
 
+// Whether a column pass of these stages takes kMinColumns columns on kAutoWorkgroupSize invocations.
+bool fits_column_pass(const std::vector<uint32_t>& radices) {
+  return invocations_per_column(radices) * kMinColumns <= kAutoWorkgroupSize;
+}
+
+// The fewest column passes of at most max_size each for n that is not a power of two: its prime
+// factors, largest first, each to the pass whose size is smallest so far (sizes as even as possible),
+// larger passes first.
+std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_size) {
+  std::vector<uint32_t> primes;
+  for (uint32_t rest = n, p = 2; rest > 1;)
+    if (rest % p == 0) primes.push_back(p), rest /= p;
+    else ++p;
+  std::sort(primes.rbegin(), primes.rend());
+  for (size_t passes = 2; passes <= primes.size(); ++passes) {
+    std::vector<uint32_t> sizes(passes, 1);
+    for (uint32_t p : primes) *std::min_element(sizes.begin(), sizes.end()) *= p;
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::vector<std::vector<uint32_t>> radices;
+    for (uint32_t size : sizes) radices.push_back(auto_radices(size, true));
+    if (std::all_of(radices.begin(), radices.end(), [&](const std::vector<uint32_t>& r) {
+          return product(r) <= max_size && fits_column_pass(r);
+        }))
+      return radices;
+  }
+  throw std::logic_error(fmt::format("mixed_column_passes: no split of {} into passes", n));
+}
+
 // The fewest column passes of at most 2^max_bits each for a transform of n, sizes as even as
 // possible.
 std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) {
+  if (!is_power_of_two(n)) return mixed_column_passes(n, 1u << max_bits);
   std::vector<std::vector<uint32_t>> radices;
   const uint32_t log2n = log2_exact(n);
   const uint32_t passes = (log2n + max_bits - 1) / max_bits;
@@ -224,6 +300,11 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // half the bandwidth (a 4096-point column needs 32 KB; eight columns would fill an SM's registers).
 std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   const uint32_t max_bits = max_column_pass_bits(budget);
+  if (!is_power_of_two(ny)) {
+    const std::vector<uint32_t> single = auto_radices(ny, true);
+    if (ny <= (1u << max_bits) && fits_column_pass(single)) return {single};
+    return mixed_column_passes(ny, 1u << max_bits);
+  }
   if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
     const std::vector<uint32_t> single = register_resident_radices(ny);
     if (choose_exchange_rounds(single, values_per_invocation(single), budget / kMinColumns) != 0) return {single};
@@ -253,7 +334,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     split.radices.emplace_back();  // no stages
   } else if (!spec.radices.empty()) {
     if (product(spec.radices) != n) fail(spec, "radices", fmt::format("the radices multiply to {}, not N = {}", product(spec.radices), n));
-    const uint32_t rounds = n > 2 * budget ? register_rounds(spec.radices) : 0;
+    const uint32_t rounds = n > 2 * budget && is_power_of_two(n) ? register_rounds(spec.radices) : 0;
     if (n <= 2 * budget || rounds != 0) {
       split.radices.push_back(spec.radices);
       split.exchange_rounds = std::max(1u, rounds);
@@ -262,6 +343,8 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     }
   } else if (n <= 2 * budget) {
     split.radices.push_back(auto_radices(n, false));
+  } else if (!is_power_of_two(n)) {
+    split.radices = column_passes(n, max_bits);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
     split.radices.push_back(register_resident_radices(n));
     split.exchange_rounds = rounds;
@@ -283,7 +366,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // small radices would otherwise need more invocations than a workgroup may have.
   pass.elems_per_thread = values_per_invocation(radices);
   pass.shared.rounds = exchange_rounds;
-  pass.threads_per_column = pass.size / pass.elems_per_thread;
+  pass.threads_per_column = invocations_per_column(radices);
   const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
   const bool uses_shared = uses_shared_memory(pass, radices);
   // Candidates: the complex exchange (fewest barriers) or the split one (half the shared
@@ -308,7 +391,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
     if (!uses_shared && cand.split) continue;
     if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
     const uint32_t slice = pass.exchange_size();
-    const uint32_t c = choose_columns(spec, pass.size, pass.elems_per_thread, pass.row_mode(), available,
+    const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
                                       padded ? padded_column(slice, pass.row_mode()) : slice,
                                       cand.split ? 4 : kElementBytes);
     const uint32_t score = c * (padded ? 2 : 1);
@@ -324,7 +407,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
   // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
   // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
-  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0) {
+  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0 && is_power_of_two(pass.size)) {
     const uint32_t span = pass.size / radices.back();  // slots the stages before the last write into
     const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
                                                    pass.columns_per_workgroup);
@@ -381,9 +464,8 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
   return map;
 }
 
-// Step 4: the pass's stages and their twiddles, placed in the kernel's table (stage twiddles
-// [r-1][k], then the two-level table of the inter-pass twiddle).
-void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool table, TwiddleTable& twiddles) {
+// Step 1b: the pass's stages (before the tiling, which asks whether they are balanced).
+void make_stages(PassLayout& pass, const std::vector<uint32_t>& radices) {
   uint32_t ns = 1;
   for (uint32_t r : radices) {
     StageLayout stage;
@@ -391,18 +473,25 @@ void place_twiddles(PassLayout& pass, const std::vector<uint32_t>& radices, bool
     stage.stride = ns;
     // A one-pass 2D grid runs its Y stages (radices multiplying to NY) first.
     if (pass.grid_ny != 0 && ns >= pass.grid_ny) stage.twiddle_divisor = pass.grid_ny;
-    const uint32_t t = stage.twiddle_stride();
-    if (table && t > 1)
-      stage.twiddle_offset = twiddles.place({TwiddleRun::Kind::stage, 0, t * (r - 1), uint64_t{t} * r, t, 0});
     pass.stages.push_back(stage);
     ns *= r;
+  }
+}
+
+// Step 4: the stages' twiddles, placed in the kernel's table (stage twiddles [r-1][k], then the
+// two-level table of the inter-pass twiddle).
+void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
+  for (StageLayout& stage : pass.stages) {
+    const uint32_t t = stage.twiddle_stride(), r = stage.radix;
+    if (table && t > 1)
+      stage.twiddle_offset = twiddles.place({TwiddleRun::Kind::stage, 0, t * (r - 1), uint64_t{t} * r, t, 0});
   }
   if (pass.stride > 1) {
     const uint64_t l = uint64_t{pass.stride} * pass.size;
     PassTwiddles& t = pass.pass_twiddles;
-    t.lo_log2 = (log2_exact(l) + 1) / 2;
+    t.lo_log2 = (ceil_log2(l) + 1) / 2;
     t.lo_count = 1u << t.lo_log2;
-    t.hi_count = 1u << (log2_exact(l) - t.lo_log2);
+    t.hi_count = static_cast<uint32_t>((l + t.lo_count - 1) / t.lo_count);
     if (table) {
       t.lo_offset = twiddles.place({TwiddleRun::Kind::pass_lo, 0, t.lo_count, l, 0, 0});
       t.hi_offset = twiddles.place({TwiddleRun::Kind::pass_hi, 0, t.hi_count, l, 0, t.lo_log2});
@@ -418,9 +507,9 @@ KernelLayout make_layout(const KernelSpec& spec) {
   const bool two_d = spec.is_2d();
   const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N;
   for (uint32_t side : spec.shape)
-    if (!is_power_of_two(side) || side < 2 || ceil_log2(side) > max_log2)
-      fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: a power of two from 2 to 2^{}",
-                                      two_d ? (side == nx ? "NX" : "NY") : "N", side, max_log2));
+    if (side < 2 || side > (1u << max_log2) || largest_prime_factor(side) > kMaxPrimeFactor)
+      fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: 2 to 2^{} with no prime factor above {}",
+                                      two_d ? (side == nx ? "NX" : "NY") : "N", side, max_log2, kMaxPrimeFactor));
   // An r2c kernel transforms N reals as N/2 complex values, then separates (see program.hpp).
   const bool real = spec.transform == Transform::r2c;
   layout.n = real ? nx / 2 : nx;
@@ -441,7 +530,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // A small 2D c2c grid that fits a workgroup's shared memory as a whole runs in one pass: its Y
   // stages, then its X stages, through shared memory, one dispatch in all.
   const uint64_t points = spec.points();
-  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && points <= 2 * budget;
+  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && points <= 2 * budget &&
+                             is_power_of_two(layout.ny) && is_power_of_two(nx);
   if (one_pass_grid) {
     std::vector<uint32_t> radices = auto_radices(layout.ny, false);
     const std::vector<uint32_t> x = auto_radices(nx, false);
@@ -465,9 +555,24 @@ KernelLayout make_layout(const KernelSpec& spec) {
       pass.store_exchange = a == 0 && stride == pass.length && spec.transform != Transform::c2c;
       if (one_pass_grid) pass.grid_ny = layout.ny;
       const size_t index = layout.passes.size();
+      make_stages(pass, radices);
       const ExchangeChoice choice = choose_tiling(spec, pass, radices, axes[a].split.exchange_rounds, budget, index);
       pass.shared = shared_memory_scheme(pass, radices, choice);
-      place_twiddles(pass, radices, spec.twiddles == TwiddleSource::table, layout.twiddles);
+      place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
+      // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
+      // invocation with another invocation's value E-1-e: they need every invocation to hold E
+      // values at q + e*step, and (tiles) a power-of-two count of columns.
+      const bool pair_separates = spec.transform == Transform::r2c_pair && (pass.store_exchange || pass.stride == 1);
+      if ((pair_separates || pass.mirror_tiles()) &&
+          !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
+        fail(spec, "shape",
+             fmt::format("{} of N = {}: the complex transform of {} ({}stages {}) is not shared evenly by its "
+                         "invocations, which {} needs; use c2c, or a length whose stages divide evenly (e.g. a "
+                         "power of two, or 2 x 10^k){}",
+                         to_string(spec.transform), nx, layout.n, pass.row_mode() ? "" : "a column pass of ",
+                         fmt::join(radices, "x"),
+                         pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
+                         pair_separates ? "" : ", or one short enough for one pass"));
       layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
       layout.passes.push_back(std::move(pass));
     }
@@ -475,6 +580,25 @@ KernelLayout make_layout(const KernelSpec& spec) {
   if (real && spec.twiddles == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;
+}
+
+uint32_t PassLayout::butterflies_per_invocation(const StageLayout& stage) const {
+  const uint32_t butterflies = size / stage.radix;
+  return (butterflies + threads_per_column - 1) / threads_per_column;
+}
+
+bool PassLayout::balanced() const {
+  if (uint64_t{threads_per_column} * elems_per_thread != size) return false;
+  return std::all_of(stages.begin(), stages.end(), [&](const StageLayout& s) { return stage_balanced(s); });
+}
+
+PassLayout::ValuePlace PassLayout::value_place(const StageLayout& stage, uint32_t e) const {
+  const uint32_t p = butterflies_per_invocation(stage), i = e % p, r = e / p;
+  ValuePlace place;
+  place.offset = i * threads_per_column + r * (size / stage.radix);
+  place.guard = i * threads_per_column;
+  place.guarded = (i + 1) * threads_per_column > size / stage.radix;
+  return place;
 }
 
 uint32_t SharedMemoryMap::column_slots() const {

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "fftgen/digest.hpp"
 #include "fftgen/layout.hpp"
 
 namespace fftgen {
@@ -25,15 +26,12 @@ namespace {
 
 using json = nlohmann::json;
 
-// Kernel fields in the order they vary during expansion (first = slowest) and in suffixes.
-const std::vector<std::string> kKernelFields{"name",       "shape",          "transform", "direction", "normalize",
-                                             "radices",    "index_math",     "twiddles",  "workgroup_size",
-                                             "precision",  "shared_memory_bytes"};
-// Fields a wisdom winner may set (in this order when applied and reported), and the keys of an
-// entry of a wisdom table's "sizes" list (bench/wisdom.py).
-const std::vector<std::string> kWisdomFields{"radices", "index_math", "twiddles", "workgroup_size",
-                                             "shared_memory_bytes"};
+// The kernel fields (name, shape, ...) and which of them wisdom may set come from the field
+// registry (plan_fields(), below the parsers); these are the other keys a plan or a wisdom table may hold.
 const std::vector<std::string> kWisdomEntryFields{"n", "measured", "default_gbps", "winner", "winner_gbps"};
+// The top level of a wisdom table: what bench/wisdom.py writes, and a schema and description.
+const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver",
+                                                "min_gain", "fixed",       "source", "sizes"};
 const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
                                                "targets",          "hlsl_shader_model", "msl_version"};
 const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
@@ -51,12 +49,13 @@ constexpr uint64_t kMaxSharedMemory = 65536;
 
 const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
-const std::string kAllowedN =
-    fmt::format("a power of two from {} to {} (2^{})", kMinN, kMaxN, kMaxLog2N);
-const std::string kAllowedSide = fmt::format("a power of two from {} to {} (2^{})", kMinN, 1u << kMaxLog2Side, kMaxLog2Side);
+const std::string kAllowedN = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN, kMaxN,
+                                          kMaxLog2N, kMaxPrimeFactor);
+const std::string kAllowedSide = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN,
+                                             1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
     "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
-const std::string kAllowedRadixValues = "2, 4, 8, 16, 32, 64";
+const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
 const std::string kAllowedRadices =
     "\"auto\" or a list of radices from {" + kAllowedRadixValues + "} whose product is N";
 const std::string kAllowedWorkgroup =
@@ -210,7 +209,8 @@ std::vector<const json*> values_of(const json& v) {
 
 template <typename E>
 std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E> (*parse)(std::string_view),
-                                     void (*set)(KernelSpec&, E), const Where& where, const std::string& field) {
+                                     void (*set)(KernelSpec&, E), const Where& where, const std::string& field,
+                                     std::string_view suffix) {
   if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
   const auto& allowed_list = allowed_values(field);
   std::string allowed = join(allowed_list);
@@ -221,20 +221,24 @@ std::vector<Choice> parse_enum_field(const json* v, E fallback, std::optional<E>
     if (!e->is_string()) where.fail(field, "must be a string, got " + describe(*e), allowed);
     const std::string& s = e->get_ref<const std::string&>();
     std::optional<E> parsed = parse(s);
-    if (!parsed) {
-      if (field == "precision" && s == "fp16")
-        where.fail(field, "'fp16' is reserved for a later version (fp16 storage, fp32 arithmetic) and not supported yet",
-                   allowed);
-      where.fail(field, "unknown value " + quote(s), allowed);
-    }
+    if (!parsed) where.fail(field, "unknown value " + quote(s), allowed);
     E value = *parsed;
-    out.push_back({[=](KernelSpec& k) { set(k, value); }, "__" + std::string(to_string(value)), quote(s)});
+    out.push_back({[=](KernelSpec& k) { set(k, value); }, std::string(suffix) + std::string(to_string(value)), quote(s)});
   }
   reject_duplicates(out, where, field);
   return out;
 }
 
-std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
+// A transform length: in range, and a product of the primes the codelets cover.
+uint32_t read_length(const json& v, const Where& where, std::string_view what, uint64_t max, const std::string& allowed) {
+  const uint64_t n = read_in_range(v, where, "shape", what, kMinN, max, false, allowed);
+  if (const uint64_t p = largest_prime_factor(n); p > kMaxPrimeFactor)
+    where.fail("shape", fmt::format("{} = {} has the prime factor {}; every prime factor must be at most {}", what, n, p,
+                                    kMaxPrimeFactor), allowed);
+  return static_cast<uint32_t>(n);
+}
+
+std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "shape";
   if (!v) where.fail(field, "missing; every kernel needs a shape, e.g. \"shape\": [1024]", kAllowedShape);
   if (!v->is_array())
@@ -258,20 +262,29 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where) {
                  kAllowedShape);
     if (s.size() == 2) {
       const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
-      uint32_t ny = static_cast<uint32_t>(read_in_range(s[0], where, field, "NY", kMinN, max_side, true, kAllowedSide));
-      uint32_t nx = static_cast<uint32_t>(read_in_range(s[1], where, field, "NX", kMinN, max_side, true, kAllowedSide));
-      out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("__n{}x{}", ny, nx),
+      uint32_t ny = read_length(s[0], where, "NY", max_side, kAllowedSide);
+      uint32_t nx = read_length(s[1], where, "NX", max_side, kAllowedSide);
+      out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("{}{}x{}", suffix, ny, nx),
                      fmt::format("[{}, {}]", ny, nx)});
       continue;
     }
-    uint32_t n = static_cast<uint32_t>(read_in_range(s[0], where, field, "N", kMinN, kMaxN, true, kAllowedN));
-    out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("__n{}", n), fmt::format("[{}]", n)});
+    uint32_t n = read_length(s[0], where, "N", kMaxN, kAllowedN);
+    out.push_back({[=](KernelSpec& k) { k.shape = {n}; }, fmt::format("{}{}", suffix, n), fmt::format("[{}]", n)});
   }
   reject_duplicates(out, where, field);
   return out;
 }
 
-std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
+// A radix list as messages show it: "[8, 8, 16]", the first 16 only of a longer list (a hostile
+// plan's 100,000 radices would otherwise make a 300 KB message).
+std::string radix_list_text(const std::vector<uint32_t>& radices) {
+  constexpr size_t kShown = 16;
+  if (radices.size() <= kShown) return fmt::format("[{}]", fmt::join(radices, ", "));
+  return fmt::format("[{}, ... ({} radices)]", fmt::join(radices.begin(), radices.begin() + kShown, ", "),
+                     radices.size());
+}
+
+std::vector<Choice> parse_radices_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "radices";
   if (!v) return {{[](KernelSpec& k) { k.radices.clear(); }, "", ""}};
   if (v->is_array() && v->empty())
@@ -292,7 +305,7 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
     if (r.is_string()) {
       if (r.get_ref<const std::string&>() != "auto")
         where.fail(field, "unknown value " + quote(r.get_ref<const std::string&>()), kAllowedRadices);
-      out.push_back({[](KernelSpec& k) { k.radices.clear(); }, "__rauto", "'auto'"});
+      out.push_back({[](KernelSpec& k) { k.radices.clear(); }, std::string(suffix) + "auto", "'auto'"});
       continue;
     }
     if (!r.is_array()) {
@@ -314,9 +327,9 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
         where.fail(field, fmt::format("radix {} is not supported", x), kAllowedRadixValues);
       radices.push_back(static_cast<uint32_t>(x));
     }
-    std::string suffix = "__r" + fmt::format("{}", fmt::join(radices, "x"));
-    std::string shown = fmt::format("[{}]", fmt::join(radices, ", "));
-    out.push_back({[=](KernelSpec& k) { k.radices = radices; }, suffix, shown});
+    std::string choice_suffix = fmt::format("{}{}", suffix, fmt::join(radices, "x"));
+    std::string shown = radix_list_text(radices);
+    out.push_back({[=](KernelSpec& k) { k.radices = radices; }, choice_suffix, shown});
   }
   reject_duplicates(out, where, field);
   return out;
@@ -326,7 +339,7 @@ std::vector<Choice> parse_radices_field(const json* v, const Where& where) {
 std::vector<Choice> parse_integer_field(const json* v, const Where& where, const std::string& field,
                                         uint32_t fallback, bool allow_auto, uint64_t lo, uint64_t hi,
                                         bool power_of_two, const std::string& allowed,
-                                        std::string_view suffix_prefix, void (*set)(KernelSpec&, uint32_t)) {
+                                        std::string_view suffix, void (*set)(KernelSpec&, uint32_t)) {
   if (!v) return {{[=](KernelSpec& k) { set(k, fallback); }, "", ""}};
   reject_empty_list(*v, where, field, allowed);
   const std::vector<const json*> items = values_of(*v);
@@ -335,12 +348,12 @@ std::vector<Choice> parse_integer_field(const json* v, const Where& where, const
     if (allow_auto && e->is_string()) {
       if (e->get_ref<const std::string&>() != "auto")
         where.fail(field, "unknown value " + quote(e->get_ref<const std::string&>()), allowed);
-      out.push_back({[=](KernelSpec& k) { set(k, 0); }, std::string("__") + std::string(suffix_prefix) + "auto",
+      out.push_back({[=](KernelSpec& k) { set(k, 0); }, std::string(suffix) + "auto",
                      "'auto'"});
       continue;
     }
     uint32_t x = static_cast<uint32_t>(read_in_range(*e, where, field, field, lo, hi, power_of_two, allowed));
-    out.push_back({[=](KernelSpec& k) { set(k, x); }, fmt::format("__{}{}", suffix_prefix, x),
+    out.push_back({[=](KernelSpec& k) { set(k, x); }, fmt::format("{}{}", suffix, x),
                    fmt::format("{}", x)});
   }
   reject_duplicates(out, where, field);
@@ -403,36 +416,103 @@ V parse_version(const json& doc, const Where& where, const std::string& field,
   where.fail(field, "unknown value " + quote(s), allowed);
 }
 
+// --- The field registry -----------------------------------------------------------------------------
+// One entry per kernel field, in expansion order (the first varies slowest; suffixes follow it too):
+// how to parse its alternatives and how to spell a variant's value as a plan would. The parser, the
+// variant suffixes, wisdom and `fftgen --list-variants` (and through it bench/wisdom.py) all read it.
+struct FieldEntry {
+  PlanField info;
+  /// The field's alternatives; `v` is null when the kernel leaves the field out (its default).
+  std::function<std::vector<Choice>(const json* v, const Where& where, std::string_view suffix)> parse;
+  /// The variant's value, spelt as in a plan.
+  std::function<json(const KernelSpec&)> spell;
+};
+
+template <typename E>
+FieldEntry enum_field(const char* name, E fallback, std::optional<E> (*parse)(std::string_view),
+                      void (*set)(KernelSpec&, E), E KernelSpec::*member) {
+  return {{name, std::string(to_string(fallback)), false, "__"},
+          [=](const json* v, const Where& where, std::string_view suffix) {
+            return parse_enum_field<E>(v, fallback, parse, set, where, name, suffix);
+          },
+          [=](const KernelSpec& k) { return json(std::string(to_string(k.*member))); }};
+}
+
+json auto_or(uint32_t value) { return value == 0 ? json("auto") : json(value); }
+
+const std::vector<FieldEntry>& registry() {
+  static const std::vector<FieldEntry> fields = [] {
+    std::vector<FieldEntry> f;
+    f.push_back({{"name", nullptr, false, ""}, nullptr, [](const KernelSpec& k) { return json(k.plan_name); }});
+    f.push_back({{"shape", nullptr, false, "__n"}, parse_shape_field,
+                 [](const KernelSpec& k) { return json(k.shape); }});
+    f.push_back(enum_field<Transform>("transform", Transform::c2c, parse_transform,
+                                      [](KernelSpec& k, Transform x) { k.transform = x; }, &KernelSpec::transform));
+    f.push_back(enum_field<DirectionSet>("direction", DirectionSet::both, parse_direction_set,
+                                         [](KernelSpec& k, DirectionSet x) { k.direction = x; }, &KernelSpec::direction));
+    f.push_back(enum_field<Normalize>("normalize", Normalize::inverse, parse_normalize,
+                                      [](KernelSpec& k, Normalize x) { k.normalize = x; }, &KernelSpec::normalize));
+    f.push_back({{"radices", "auto", true, "__r"},
+                 parse_radices_field,
+                 [](const KernelSpec& k) { return k.radices.empty() ? json("auto") : json(k.radices); }});
+    f.push_back(enum_field<IndexMath>("index_math", IndexMath::bitwise, parse_index_math,
+                                      [](KernelSpec& k, IndexMath x) { k.index_math = x; }, &KernelSpec::index_math));
+    f.back().info.wisdom_tunable = true;
+    f.push_back(enum_field<TwiddleSource>("twiddles", TwiddleSource::table, parse_twiddle_source,
+                                          [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, &KernelSpec::twiddles));
+    f.back().info.wisdom_tunable = true;
+    f.push_back({{"workgroup_size", "auto", true, "__wg"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "workgroup_size", 0, true, 1, kMaxWorkgroupSize, true,
+                                              kAllowedWorkgroup, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.workgroup_size = x; });
+                 },
+                 [](const KernelSpec& k) { return auto_or(k.workgroup_size); }});
+    f.push_back(enum_field<Precision>("precision", Precision::fp32, parse_precision,
+                                      [](KernelSpec& k, Precision x) { k.precision = x; }, &KernelSpec::precision));
+    f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,
+                                              kMaxSharedMemory, false, kAllowedSharedMemory, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
+                 },
+                 [](const KernelSpec& k) { return json(k.shared_memory_bytes); }});
+    // Not expanded: expand_kernel() rewrites a convolution into its padded r2c plane first.
+    f.push_back({{"convolution", nullptr, false, ""}, nullptr, [](const KernelSpec& k) {
+                   if (!k.convolution) return json(nullptr);
+                   const ConvolutionSpec& c = *k.convolution;
+                   json filter{c.filter_h, c.filter_w};
+                   if (c.filter_channels > 1) filter.push_back(c.filter_channels);
+                   return json{{"image", {c.image_h, c.image_w}}, {"filter", filter}, {"channels", c.channels},
+                               {"mode", c.circular ? "circular" : "same"}};
+                 }});
+    return f;
+  }();
+  return fields;
+}
+
+const FieldEntry& field_entry(const std::string& key) {
+  for (const FieldEntry& e : registry())
+    if (e.info.name == key) return e;
+  throw PlanError("internal error: no plan field '" + key + "'");
+}
+
+std::vector<std::string> field_names(bool wisdom_only) {
+  std::vector<std::string> names;
+  for (const FieldEntry& e : registry())
+    if (!wisdom_only || e.info.wisdom_tunable) names.push_back(e.info.name);
+  return names;
+}
+
+// Kernel fields in expansion order, and those a wisdom winner may set (in this order when applied
+// and reported).
+const std::vector<std::string> kKernelFields = field_names(false);
+const std::vector<std::string> kWisdomFields = field_names(true);
+
 // The alternatives of one kernel field (any but "name"); `v` is null when the field is absent.
 std::vector<Choice> parse_kernel_field(const std::string& key, const json* v, const Where& where) {
-  if (key == "shape") return parse_shape_field(v, where);
-  if (key == "transform")
-    return parse_enum_field<Transform>(v, Transform::c2c, parse_transform,
-                                       [](KernelSpec& k, Transform x) { k.transform = x; }, where, key);
-  if (key == "direction")
-    return parse_enum_field<DirectionSet>(v, DirectionSet::both, parse_direction_set,
-                                          [](KernelSpec& k, DirectionSet x) { k.direction = x; }, where, key);
-  if (key == "normalize")
-    return parse_enum_field<Normalize>(v, Normalize::inverse, parse_normalize,
-                                       [](KernelSpec& k, Normalize x) { k.normalize = x; }, where, key);
-  if (key == "radices") return parse_radices_field(v, where);
-  if (key == "index_math")
-    return parse_enum_field<IndexMath>(v, IndexMath::bitwise, parse_index_math,
-                                       [](KernelSpec& k, IndexMath x) { k.index_math = x; }, where, key);
-  if (key == "twiddles")
-    return parse_enum_field<TwiddleSource>(v, TwiddleSource::table, parse_twiddle_source,
-                                           [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, where, key);
-  if (key == "workgroup_size")
-    return parse_integer_field(v, where, key, 0, true, 1, kMaxWorkgroupSize, true, kAllowedWorkgroup, "wg",
-                               [](KernelSpec& k, uint32_t x) { k.workgroup_size = x; });
-  if (key == "precision")
-    return parse_enum_field<Precision>(v, Precision::fp32, parse_precision,
-                                       [](KernelSpec& k, Precision x) { k.precision = x; }, where, key);
-  if (key == "shared_memory_bytes")
-    return parse_integer_field(v, where, key, 32768, false, kMinSharedMemory, kMaxSharedMemory, false,
-                               kAllowedSharedMemory, "smem",
-                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
-  throw PlanError("internal error: no parser for kernel field '" + key + "'");
+  const FieldEntry& entry = field_entry(key);
+  return entry.parse(v, where, entry.info.suffix);
 }
 
 // "radices [a, b] multiply to P" when an explicit split's product P is not n (capped, with
@@ -442,36 +522,139 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
   uint64_t product = 1;
   for (uint32_t r : radices) product = std::min<uint64_t>(product * r, uint64_t{1} << 40);
   if (product == n) return "";
-  return fmt::format("radices [{}] multiply to {}{}", fmt::join(radices, ", "), product,
+  return fmt::format("radices {} multiply to {}{}", radix_list_text(radices), product,
                      product >= (uint64_t{1} << 40) ? " or more" : "");
 }
 
+// "convolution": {"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": C, "mode": "same" |
+// "circular"}: one value (not a list). The padded plane is the smallest power of two per axis
+// that holds the linear convolution (same) or the image itself (circular).
+ConvolutionSpec parse_convolution(const json& v, const Where& where) {
+  const std::string field = "convolution";
+  const std::string allowed =
+      R"({"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": 1 to 4, "mode": "same" or "circular"})";
+  if (!v.is_object()) where.fail(field, "must be an object, got " + describe(v), allowed);
+  for (const auto& item : v.items())
+    if (item.key() != "image" && item.key() != "filter" && item.key() != "channels" && item.key() != "mode")
+      where.fail(field, "unknown field " + quote(item.key()), allowed);
+  const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
+  auto sides = [&](const char* key, size_t min_rank, size_t max_rank) {
+    auto it = v.find(key);
+    if (it == v.end()) where.fail(field, fmt::format("'{}' is missing", key), allowed);
+    if (!it->is_array() || it->size() < min_rank || it->size() > max_rank)
+      where.fail(field, fmt::format("'{}' must be a list of {} sizes, got {}", key,
+                                    min_rank == max_rank ? std::to_string(min_rank) : "2 or 3", describe(*it)),
+                 allowed);
+    std::vector<uint32_t> out;
+    for (const json& s : *it)
+      out.push_back(static_cast<uint32_t>(
+          read_in_range(s, where, field, key, 1, max_side, false, "sizes from 1 to " + std::to_string(max_side))));
+    return out;
+  };
+  ConvolutionSpec c;
+  const auto image = sides("image", 2, 2), filter = sides("filter", 2, 3);
+  c.image_h = image[0], c.image_w = image[1], c.filter_h = filter[0], c.filter_w = filter[1];
+  auto channels = v.find("channels");
+  c.channels = channels == v.end() ? 1
+                                   : static_cast<uint32_t>(read_in_range(*channels, where, field, "channels", 1, 4,
+                                                                         false, "1 to 4"));
+  c.filter_channels = filter.size() == 3 ? filter[2] : 1;
+  if (filter.size() == 3 && c.filter_channels != c.channels)
+    where.fail(field, fmt::format("the filter has {} channels and the image {}; a filter [KH, KW, C] has one "
+                                  "channel per image channel",
+                                  c.filter_channels, c.channels),
+               allowed);
+  auto mode = v.find("mode");
+  const std::string m = mode == v.end() ? "same" : mode->is_string() ? mode->get<std::string>() : "";
+  if (m != "same" && m != "circular")
+    where.fail(field, "'mode' must be \"same\" or \"circular\", got " + (mode == v.end() ? "" : describe(*mode)),
+               allowed);
+  c.circular = m == "circular";
+  if (c.circular) {
+    if (!is_power_of_two(c.image_h) || !is_power_of_two(c.image_w) || c.image_h < 2 || c.image_w < 2)
+      where.fail(field, fmt::format("a circular convolution transforms the image itself, so its sides must be powers "
+                                    "of two from 2 to {}; the image is [{}, {}] (use \"same\" for other sizes)",
+                                    max_side, c.image_h, c.image_w),
+                 allowed);
+    if (c.filter_h > c.image_h || c.filter_w > c.image_w)
+      where.fail(field, fmt::format("the filter [{}, {}] is larger than the padded size [{}, {}] of a circular "
+                                    "convolution (the image)",
+                                    c.filter_h, c.filter_w, c.image_h, c.image_w),
+                 allowed);
+    c.padded_h = c.image_h, c.padded_w = c.image_w;
+  } else {
+    const uint64_t need_h = uint64_t{c.image_h} + c.filter_h - 1, need_w = uint64_t{c.image_w} + c.filter_w - 1;
+    c.padded_h = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_h)));
+    c.padded_w = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_w)));
+    if (c.padded_h > max_side || c.padded_w > max_side)
+      where.fail(field, fmt::format("image [{}, {}] and filter [{}, {}] need a padded plane of [{}, {}] (image + "
+                                    "filter - 1 per axis, rounded up to a power of two); the largest side is {}",
+                                    c.image_h, c.image_w, c.filter_h, c.filter_w, c.padded_h, c.padded_w, max_side),
+                 allowed);
+  }
+  return c;
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
-std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& source,
-                                      const std::string& name, size_t variants_so_far) {
+std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string& source,
+                                      const std::string& name, size_t variants_so_far,
+                                      std::vector<SkippedVariant>* skipped) {
   Where where{source, "kernel " + quote(name)};
+  // A convolution kernel is an r2c kernel of its padded plane; the fields that would say otherwise
+  // are its own.
+  // "convolution" is no registry field: it is one value (never a list) and rewrites the others.
+  static const std::vector<std::string> known = [] {
+    std::vector<std::string> names = kKernelFields;
+    names.push_back("convolution");
+    return names;
+  }();
+  reject_unknown_fields(plan_kernel, known, where, "kernel");
+  std::optional<ConvolutionSpec> convolution;
+  json rewritten;
+  if (plan_kernel.contains("convolution")) {
+    for (const char* derived : {"shape", "transform", "direction", "normalize", "radices"})
+      if (plan_kernel.contains(derived))
+        where.fail(derived, "a convolution kernel derives it from \"convolution\"; remove the field",
+                   "no shape, transform, direction, normalize or radices beside \"convolution\"");
+    convolution = parse_convolution(plan_kernel["convolution"], where);
+    rewritten = plan_kernel;
+    rewritten.erase("convolution");
+    rewritten["shape"] = {convolution->padded_h, convolution->padded_w};
+    rewritten["transform"] = "r2c";
+    rewritten["normalize"] = "none";
+  }
+  const json& kernel = convolution ? rewritten : plan_kernel;
   reject_unknown_fields(kernel, kKernelFields, where, "kernel");
   // Fields in expansion order; the first varies slowest.
   std::vector<std::pair<std::string, std::vector<Choice>>> fields;
   for (const std::string& key : kKernelFields) {
-    if (key == "name") continue;
+    if (key == "name" || key == "convolution") continue;  // a convolution is rewritten above
     auto it = kernel.find(key);
     fields.emplace_back(key, parse_kernel_field(key, it == kernel.end() ? nullptr : &*it, where));
   }
 
   // Refuse before building anything: a few long lists multiply into more variants than memory holds.
+  // Each list holds at most a few thousand distinct values, so the product cannot overflow before
+  // it is capped here.
   size_t count = 1;
+  std::vector<std::string> factors;
   for (const auto& [key, choices] : fields) {
-    count *= choices.size();
-    if (variants_so_far + count > kMaxPlanVariants)
-      where.fail(key, fmt::format("the plan expands to more than {} variants; shorten the value lists",
-                                  kMaxPlanVariants));
+    count = std::min(count * choices.size(), kMaxPlanVariants * kMaxPlanVariants);
+    if (choices.size() > 1) factors.push_back(fmt::format("{} {}", choices.size(), key));
   }
+  if (variants_so_far + count > kMaxPlanVariants)
+    where.fail("", fmt::format("the plan expands to {}{} variants up to this kernel ({}this kernel {}); at most {} "
+                               "are allowed; shorten the value lists or split the plan",
+                               variants_so_far + count, count == kMaxPlanVariants * kMaxPlanVariants ? " or more" : "",
+                               variants_so_far > 0 ? fmt::format("{} before it, ", variants_so_far) : "",
+                               factors.empty() ? "1" : fmt::format("{}: {}", count, join(factors, " x ")),
+                               kMaxPlanVariants));
 
   KernelSpec base;
   base.name = name;
   base.plan_name = name;
-  for (const auto& item : kernel.items()) base.explicit_fields.insert(item.key());
+  for (const auto& item : plan_kernel.items()) base.explicit_fields.insert(item.key());
+  base.convolution = convolution;
   std::vector<KernelSpec> variants{base};
   for (const auto& [key, choices] : fields) {
     std::vector<KernelSpec> next;
@@ -486,8 +669,11 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
     variants = std::move(next);
   }
 
-  for (const auto& k : variants) {
+  // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
+  auto check = [&](const KernelSpec& k) {
     const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    if (k.convolution && k.precision != Precision::fp32)
+      where.fail("precision", "a convolution kernel computes in fp32 storage" + which, "fp32 beside \"convolution\"");
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
                                         "for 1D kernels", which), "\"auto\" for a 2D shape");
@@ -496,16 +682,43 @@ std::vector<KernelSpec> expand_kernel(const json& kernel, const std::string& sou
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
                                           "separation) or r2c per channel", which),
                  "c2c or r2c for a 2D shape");
+    if (k.transform != Transform::c2c && k.n() % 2 != 0)
+      where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: it computes a complex "
+                                      "transform of half the length; use an even length, or c2c with the imaginary "
+                                      "parts zero", to_string(k.transform), k.is_2d() ? "NX" : "N", k.n(), which),
+                 "an even N (NX in 2D) for r2c and r2c_pair");
     // An r2c kernel's butterflies compute the half-length complex transform.
     const uint32_t fft_length = k.transform == Transform::r2c ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);
-    if (mismatch.empty()) continue;
+    if (mismatch.empty()) return;
     if (k.transform == Transform::r2c)
       where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
                                         mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
+  };
+  std::vector<KernelSpec> possible;
+  for (auto& k : variants) {
+    try {
+      check(k);
+    } catch (const PlanError& e) {
+      if (!skipped) throw;
+      skipped->push_back({k.name, e.what()});
+      continue;
+    }
+    possible.push_back(std::move(k));
   }
-  return variants;
+  if (!convolution) return possible;
+  // Each convolution variant is two kernels: the filter's spectrum, then the apply kernel.
+  std::vector<KernelSpec> pairs;
+  for (const KernelSpec& k : possible) {
+    KernelSpec filter = k;
+    filter.name += "__filter";
+    filter.convolution_filter = true;
+    filter.direction = DirectionSet::forward;
+    pairs.push_back(std::move(filter));
+    pairs.push_back(k);
+  }
+  return pairs;
 }
 
 // nlohmann keeps the last of duplicate object keys silently; a plan with "name" twice is a mistake
@@ -579,7 +792,7 @@ std::string clean_json_message(const std::string& what) {
   return out;
 }
 
-Plan parse_document(const json& doc, const std::string& source) {
+Plan parse_document(const json& doc, const std::string& source, bool skip_impossible) {
   Where top{source, ""};
   if (!doc.is_object())
     top.fail("", "the top level must be a JSON object with a 'kernels' list, got " + describe(doc));
@@ -626,7 +839,7 @@ Plan parse_document(const json& doc, const std::string& source) {
                                      "clash as file names on case-insensitive file systems",
                                      quote(other), seen->second, quote(name), i));
     }
-    for (auto& v : expand_kernel(k, source, name, plan.kernels.size())) {
+    for (auto& v : expand_kernel(k, source, name, plan.kernels.size(), skip_impossible ? &plan.skipped : nullptr)) {
       auto [it, ok] = variant_names.emplace(lower(v.name), Origin{v.name, name, i});
       if (!ok) {
         const Origin& o = it->second;
@@ -640,7 +853,9 @@ Plan parse_document(const json& doc, const std::string& source) {
       try {
         (void)make_layout(v);
       } catch (const PlanError& e) {
-        throw PlanError(source + ": " + e.what());
+        if (!skip_impossible) throw PlanError(source + ": " + e.what());
+        plan.skipped.push_back({v.name, source + ": " + e.what()});
+        continue;
       }
       plan.kernels.push_back(std::move(v));
     }
@@ -677,14 +892,12 @@ struct WisdomEntry {
   std::optional<double> winner_gbps, default_gbps;
 };
 
-// A field's value in a kernel, spelt as in a plan.
+// A field's value in a kernel, spelt as in a plan: "auto", "[8, 8, 16]", "49152".
 std::string field_text(const KernelSpec& k, const std::string& field) {
-  if (field == "radices") return k.radices.empty() ? "auto" : fmt::format("[{}]", fmt::join(k.radices, ", "));
-  if (field == "index_math") return std::string(to_string(k.index_math));
-  if (field == "twiddles") return std::string(to_string(k.twiddles));
-  if (field == "workgroup_size") return k.workgroup_size == 0 ? "auto" : std::to_string(k.workgroup_size);
-  if (field == "shared_memory_bytes") return std::to_string(k.shared_memory_bytes);
-  throw PlanError("internal error: wisdom cannot spell field '" + field + "'");
+  const json value = field_entry(field).spell(k);
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) return fmt::format("[{}]", fmt::join(value.get<std::vector<uint32_t>>(), ", "));
+  return value.dump();
 }
 
 std::optional<double> read_gbps(const json& entry, const Where& where, const char* field) {
@@ -738,6 +951,7 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
   Where top{source, ""};
   if (!doc.is_object())
     top.fail("", "the top level of a wisdom file must be a JSON object with a 'sizes' list, got " + describe(doc));
+  reject_unknown_fields(doc, kWisdomTopFields, top, "top-level wisdom");
   auto sizes = doc.find("sizes");
   if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
   if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);
@@ -770,21 +984,49 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
   return table;
 }
 
-}  // namespace
-
-Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
+Plan parse_plan_document(const nlohmann::json& doc, const std::string& source, bool skip_impossible) {
   try {
-    return parse_document(doc, source);
+    return parse_document(doc, source, skip_impossible);
   } catch (const json::exception& e) {
     // Every access above is type-checked first; this keeps a missed case a PlanError, not a crash.
     throw PlanError(source + ": " + clean_json_message(e.what()));
   }
 }
 
-Plan parse_plan(const std::string& text, const std::string& source) {
+// Text -> plan, with the empty-text check.
+Plan parse_plan_text(const std::string& text, const std::string& source, bool skip_impossible) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw PlanError(source + ": the plan is empty; expected a JSON object with a 'kernels' list");
-  return parse_plan(parse_json_text(text, source, "plan"), source);
+  return parse_plan_document(parse_json_text(text, source, "plan"), source, skip_impossible);
+}
+
+}  // namespace
+
+const std::vector<PlanField>& plan_fields() {
+  static const std::vector<PlanField> fields = [] {
+    std::vector<PlanField> out;
+    for (const FieldEntry& e : registry()) out.push_back(e.info);
+    return out;
+  }();
+  return fields;
+}
+
+nlohmann::ordered_json variant_fields(const KernelSpec& kernel) {
+  nlohmann::ordered_json values = nlohmann::ordered_json::object();
+  for (const FieldEntry& e : registry()) values[e.info.name] = e.spell(kernel);
+  return values;
+}
+
+Plan parse_plan(const nlohmann::json& doc, const std::string& source) {
+  return parse_plan_document(doc, source, false);
+}
+
+Plan parse_sweep_plan(const std::string& text, const std::string& source) {
+  return parse_plan_text(text, source, true);
+}
+
+Plan parse_plan(const std::string& text, const std::string& source) {
+  return parse_plan_text(text, source, false);
 }
 
 Plan parse_plan(const char* text, const std::string& source) {
@@ -829,6 +1071,7 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
   }
   plan.kernels = std::move(kernels);
   plan.wisdom = wisdom_name;
+  plan.wisdom_sha256 = sha256_hex(wisdom_text);
   return changes;
 }
 

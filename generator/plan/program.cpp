@@ -10,9 +10,30 @@ namespace fftgen {
 
 std::string_view to_string(Access access) { return access == Access::read ? "read" : "write"; }
 
-std::string_view to_string(ElementType t) { return t == ElementType::complex64 ? "complex64" : "float32"; }
+std::string_view to_string(ElementType t) {
+  switch (t) {
+    case ElementType::complex64: return "complex64";
+    case ElementType::float32: return "float32";
+    case ElementType::complex32: return "complex32";
+    case ElementType::float16: return "float16";
+  }
+  return "?";
+}
 
-uint32_t element_bytes(ElementType t) { return t == ElementType::complex64 ? 8 : 4; }
+uint32_t element_bytes(ElementType t) {
+  switch (t) {
+    case ElementType::complex64: return 8;
+    case ElementType::float32:
+    case ElementType::complex32: return 4;
+    case ElementType::float16: return 2;
+  }
+  return 0;
+}
+
+ElementType stored_as(ElementType t, Precision precision) {
+  if (precision == Precision::fp32) return t;
+  return t == ElementType::float32 || t == ElementType::float16 ? ElementType::float16 : ElementType::complex32;
+}
 
 uint32_t PushConstantSlot::offset() const {
   for (uint32_t i = 0; i < kPushConstantBytes / 4; ++i)
@@ -25,6 +46,7 @@ std::string_view to_string(LoadKind kind) {
     case LoadKind::plain: return "plain";
     case LoadKind::c2r: return "c2r";
     case LoadKind::pair_merge: return "pair_merge";
+    case LoadKind::image: return "image";
   }
   return "?";
 }
@@ -36,6 +58,7 @@ std::string_view to_string(StoreKind kind) {
     case StoreKind::r2c: return "r2c";
     case StoreKind::pair_split: return "pair_split";
     case StoreKind::grid: return "grid";
+    case StoreKind::image: return "image";
   }
   return "?";
 }
@@ -45,6 +68,8 @@ std::string pass_name(Direction direction, size_t pass) {
 }
 
 double direction_scale(const KernelSpec& spec, Direction direction) {
+  // A convolution's filter spectrum carries the 1/(padded plane) of the inverse transform.
+  if (spec.convolution_filter) return 1.0 / static_cast<double>(spec.points());
   switch (spec.normalize) {
     case Normalize::none: return 1.0;
     case Normalize::inverse: return direction == Direction::inverse ? 1.0 / static_cast<double>(spec.points()) : 1.0;
@@ -97,6 +122,7 @@ codelet::OpCounts PassProgram::ops() const {
   if (store.kind == StoreKind::r2c) add_ops(total, real_step, values);
   if (load.kind == LoadKind::c2r) add_ops(total, real_inverse_step, values);
   if (store.kind == StoreKind::pair_split) add_ops(total, pair_step, values / 2);
+  if (store.filter_planes > 0) add_ops(total, cmul, values);
   if (store.scale != 1.0) total.muls += 2 * n;
   return total;
 }
@@ -139,6 +165,47 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
   }
 }
 
+// A convolution kernel is an r2c kernel of the padded plane whose first pass reads the image (the
+// filter kernel: the filter, its centre moved to the origin) and whose apply kernel multiplies by
+// the filter's spectrum in its last forward pass and writes the cropped image in its last inverse
+// pass. The image's rows are pairs of the padded plane's rows for the pass; the shader finds the
+// pixel (and skips the padding) itself.
+void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
+  const ConvolutionSpec& c = *spec.convolution;
+  auto image_binding = [&](PassBinding& b) {
+    b.entry = b.stride = c.padded_w / 2;
+    b.scalar = true;
+  };
+  auto unsupported = [&](const PassProgram& pass, const char* what) {
+    return PlanError(fmt::format("kernel '{}': field 'convolution': the padded plane [{}, {}] makes pass {} {}, "
+                                 "which a convolution cannot fuse yet; choose another image or filter size",
+                                 spec.name, c.padded_h, c.padded_w, pass.name, what));
+  };
+  PassProgram& first = program.forward.front();
+  if (first.load.kind != LoadKind::plain || first.fft.axis != 0) throw unsupported(first, "no plain row pass");
+  first.load.kind = LoadKind::image;
+  first.load.image = spec.convolution_filter
+                         ? ImageView{c.filter_h, c.filter_w, c.filter_channels, c.padded_h, c.padded_w, c.centre_y(), c.centre_x()}
+                         : ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
+  image_binding(first.bindings[0]);
+  first.load.view.binding = first.bindings[0];
+  if (spec.convolution_filter) return;
+
+  PassProgram& multiply = program.forward.back();
+  if (multiply.store.kind != StoreKind::plain) throw unsupported(multiply, "store through shared memory");
+  multiply.store.filter_planes = c.filter_channels;
+  multiply.store.filter_plane = program.forward_output.elements;
+  const uint64_t planes = program.forward_output.elements * c.filter_channels;
+  multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});
+
+  PassProgram& last = program.inverse.back();
+  if (last.store.kind != StoreKind::plain) throw unsupported(last, "store through shared memory");
+  last.store.kind = StoreKind::image;
+  last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
+  image_binding(last.bindings[1]);
+  last.store.view.binding = last.bindings[1];
+}
+
 }  // namespace
 
 KernelProgram make_program(const KernelSpec& spec) {
@@ -150,10 +217,19 @@ KernelProgram make_program(const KernelSpec& spec) {
   const bool real = spec.transform == Transform::r2c, pair = spec.transform == Transform::r2c_pair;
   // Complex values per row after the X passes (the rows the Y passes transform).
   const uint64_t spectrum = uint64_t{layout.columns} * ny;
-  program.forward_input = real ? KernelBuffer{ElementType::float32, points} : KernelBuffer{ElementType::complex64, points};
-  program.forward_output = real ? KernelBuffer{ElementType::complex64, spectrum}
-                           : pair ? KernelBuffer{ElementType::complex64, uint64_t{nx} + 2}
-                                  : KernelBuffer{ElementType::complex64, points};
+  // The kernel's data, input, output and values between passes, are stored at its precision.
+  const ElementType complex_data = stored_as(ElementType::complex64, spec.precision);
+  const ElementType real_data = stored_as(ElementType::float32, spec.precision);
+  program.forward_input = real ? KernelBuffer{real_data, points} : KernelBuffer{complex_data, points};
+  program.forward_output = real ? KernelBuffer{complex_data, spectrum}
+                           : pair ? KernelBuffer{complex_data, uint64_t{nx} + 2}
+                                  : KernelBuffer{complex_data, points};
+  // A convolution's real side is the image (the filter, for the filter kernel), not the padded plane.
+  if (spec.convolution) {
+    const ConvolutionSpec& c = *spec.convolution;
+    program.forward_input = {ElementType::float32, spec.convolution_filter ? uint64_t{c.filter_h} * c.filter_w
+                                                                           : uint64_t{c.image_h} * c.image_w};
+  }
   const bool table = spec.twiddles == TwiddleSource::table && layout.twiddles.count > 0;
   const size_t x_passes = layout.x_passes();
 
@@ -166,8 +242,10 @@ KernelProgram make_program(const KernelSpec& spec) {
     if (real && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
 
     // vec2 values of the input, output and the values between passes, per transform.
-    const uint64_t in_vec2 = program.input(d).elements / elements_per_vec2(program.input(d).element);
-    const uint64_t out_vec2 = program.output(d).elements / elements_per_vec2(program.output(d).element);
+    auto vec2_of = [](const KernelBuffer& b) {
+      return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element);
+    };
+    const uint64_t in_vec2 = vec2_of(program.input(d)), out_vec2 = vec2_of(program.output(d));
     std::vector<PassIo> io;
     for (size_t i = 0; i < order.size(); ++i) {
       const PassLayout& fft = layout.passes[order[i]];
@@ -222,7 +300,7 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
       // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
       auto element = [&](BufferRole role) {
-        return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : ElementType::complex64;
+        return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : complex_data;
       };
       const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
       // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
@@ -253,6 +331,7 @@ KernelProgram make_program(const KernelSpec& spec) {
     }
   }
   program.scratch_elements = scratch_vec2;
+  if (spec.convolution) fuse_convolution(spec, program);
   return program;
 }
 

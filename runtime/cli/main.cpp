@@ -1,6 +1,7 @@
 // fftgen-vk: run, verify and benchmark fftgen kernels on a Vulkan device.
 // Exit codes: 0 success, 1 bad usage or an error that stopped the work, 2 a kernel failed
 // verification.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
+#include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
 
@@ -85,13 +87,32 @@ int main(int argc, char** argv) {
       "[NY, NX]; an r2c kernel's forward takes float32 [NY,] NX and gives complex64 [NY,] NX/2+1 (the\n"
       "half spectrum), its inverse (--inverse, c2r) the other way round; an r2c_pair kernel's forward\n"
       "gives complex64 [2, N/2+1] (the spectra of the real and imaginary parts). A leading batch\n"
-      "dimension is allowed everywhere.");
+      "dimension is allowed everywhere. fp16 kernels (precision fp16) take and give the same complex64\n"
+      "and float32 arrays: the values are converted to half floats on upload and back on download.");
   run_cmd->add_option("manifest", run_manifest, "manifest.json (or its directory)")->required();
   run_cmd->add_option("kernel", run.kernel, "Kernel name")->required();
   run_cmd->add_option("--input,-i", run_input, "Input .npy (dtype and shape as above)")->required();
   run_cmd->add_option("--output,-o", run_output, "Output .npy (written whole or not at all)")->required();
   run_cmd->add_flag("--inverse", run_inverse, "Run the inverse direction");
   add_common(run_cmd);
+
+  ConvolveRequest conv;
+  std::string conv_manifest, conv_input, conv_filter, conv_output;
+  auto* convolve_cmd = app.add_subcommand(
+      "convolve",
+      "Convolve an image with a filter through a convolution kernel (a plan's \"convolution\" field):\n"
+      "the filter kernel makes the filter's spectrum, the kernel runs the fused chain. Images: .npy\n"
+      "float32 [H, W] or [H, W, C], or 8-bit .png (linear values v/255; the output clamped to 0..1 and\n"
+      "rounded). The result equals scipy.signal.fftconvolve(image, filter, mode=\"same\") per channel\n"
+      "(the filter's centre ((KH-1)/2, (KW-1)/2) on each output pixel); mode circular wraps the image.");
+  convolve_cmd->add_option("manifest", conv_manifest, "manifest.json (or its directory)")->required();
+  convolve_cmd->add_option("kernel", conv.kernel, "The convolution kernel (the plan kernel's name)")->required();
+  convolve_cmd->add_option("--input,-i", conv_input, "Image: .npy or .png, the kernel's [H, W, C]")->required();
+  convolve_cmd->add_option("--filter,-f", conv_filter, "Filter: .npy or .png, [KH, KW] or [KH, KW, C] as planned")
+      ->required();
+  convolve_cmd->add_option("--output,-o", conv_output, "Output image: .npy or .png (written whole or not at all)")
+      ->required();
+  add_common(convolve_cmd);
 
   std::string manifest_path, json_path;
   std::vector<std::string> kernel_names;
@@ -134,6 +155,14 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 
+  auto* stats_cmd = app.add_subcommand(
+      "stats", "The driver's pipeline statistics of each pass (registers, spills, ...) where the device offers\n"
+               "VK_KHR_pipeline_executable_properties; says so, and writes supported: false, where it does not");
+  stats_cmd->add_option("manifest", manifest_path, "manifest.json (or its directory)")->required();
+  stats_cmd->add_option("kernels", kernel_names, "Kernels to report (default: all)");
+  stats_cmd->add_option("--json", json_path, "Also write the statistics as JSON");
+  add_common(stats_cmd);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -158,6 +187,16 @@ int main(int argc, char** argv) {
       run.device_index = device_index;
       run.validation = validation;
       run_npy(run);
+      return 0;
+    }
+    if (*convolve_cmd) {
+      conv.manifest = conv_manifest;
+      conv.input = conv_input;
+      conv.filter = conv_filter;
+      conv.output = conv_output;
+      conv.device_index = device_index;
+      conv.validation = validation;
+      run_convolve(conv);
       return 0;
     }
     DeviceOptions dopt;
@@ -185,6 +224,34 @@ int main(int argc, char** argv) {
       for (const auto& r : results) ok &= r.pass;
       return ok ? 0 : 2;
     }
+    if (*stats_cmd) {
+      Manifest m = load_manifest(manifest_path);
+      auto kernels = select_kernels(m, kernel_names);
+      dopt.pipeline_statistics = true;
+      Device device(dopt);
+      std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
+      nlohmann::json doc{{"device", device.name()},
+                         {"driver_version", device.driver_version()},
+                         {"supported", device.pipeline_statistics()},
+                         {"kernels", nlohmann::json::array()}};
+      if (!device.pipeline_statistics())
+        std::cout << "the device does not offer VK_KHR_pipeline_executable_properties: no statistics\n";
+      for (const auto* info : device.pipeline_statistics() ? kernels : decltype(kernels){}) {
+        Kernel kernel(device, m, info->name);
+        nlohmann::json passes = kernel.pipeline_statistics();
+        for (const auto& pass : passes)
+          for (const auto& exe : pass["executables"]) {
+            std::cout << info->name << ' ' << pass["pass"].get<std::string>() << ' '
+                      << exe["name"].get<std::string>() << ':';
+            for (const auto& [name, value] : exe["statistics"].items()) std::cout << ' ' << name << '=' << value.dump();
+            std::cout << '\n';
+          }
+        doc["kernels"].push_back({{"kernel", info->name}, {"passes", passes}});
+      }
+      check_validation(device);
+      if (!json_path.empty()) write_json(json_path, doc);
+      return 0;
+    }
     if (*bench_cmd) {
       try {
         bopt.bytes = parse_byte_size(bytes_text);
@@ -194,6 +261,11 @@ int main(int argc, char** argv) {
       Manifest m = load_manifest(manifest_path);
       require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);
+      // A convolution's filter kernel runs once per filter: its chain is what is timed.
+      if (kernel_names.empty())
+        kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                                     [](const KernelInfo* k) { return k->transform == "convolution_filter"; }),
+                      kernels.end());
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       std::vector<BenchResult> results;

@@ -22,6 +22,16 @@ bool has_layer(const char* name) {
   return false;
 }
 
+bool has_device_extension(VkPhysicalDevice device, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data());
+  for (const auto& e : extensions)
+    if (std::strcmp(e.extensionName, name) == 0) return true;
+  return false;
+}
+
 bool has_instance_extension(const char* layer, const char* name) {
   uint32_t count = 0;
   vkEnumerateInstanceExtensionProperties(layer, &count, nullptr);
@@ -198,6 +208,7 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
       }
     }
     init_from_physical_device();
+    storage_buffer_16bit_access_ = storage_buffer_16bit_access_ && options.enable_16bit_storage;
 
     const auto families = queue_families(physical_device_);
     const auto family_count = static_cast<uint32_t>(families.size());
@@ -226,6 +237,23 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    const char* statistics_extension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics_feature{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (options.pipeline_statistics && has_device_extension(physical_device_, statistics_extension)) {
+      statistics_feature.pipelineExecutableInfo = VK_TRUE;
+      dci.pNext = &statistics_feature;
+      dci.enabledExtensionCount = 1;
+      dci.ppEnabledExtensionNames = &statistics_extension;
+      pipeline_statistics_ = true;
+    }
+    // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    storage16.storageBuffer16BitAccess = VK_TRUE;
+    if (storage_buffer_16bit_access_) {
+      storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
+      dci.pNext = &storage16;
+    }
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
     create_command_objects();
@@ -270,6 +298,13 @@ Device::Device(const ExternalDevice& external)
 void Device::init_from_physical_device() {
   vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  if (properties_.apiVersion >= VK_API_VERSION_1_1) {
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features.pNext = &storage16;
+    vkGetPhysicalDeviceFeatures2(physical_device_, &features);
+    storage_buffer_16bit_access_ = storage16.storageBuffer16BitAccess == VK_TRUE;
+  }
 }
 
 void Device::create_command_objects() {

@@ -65,6 +65,13 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
            "maxPushConstantsSize");
       need(pass + ": storage buffers", p.bindings.size(), lim.maxPerStageDescriptorStorageBuffers,
            "maxPerStageDescriptorStorageBuffers");
+      for (const auto& b : p.bindings)
+        if (is_half(b.element) && !device.storage_buffer_16bit_access()) {
+          problems.push_back("kernel '" + info.name + "' " + pass + ": binding " + std::to_string(b.binding) +
+                             " holds " + to_string(b.element) + " (precision fp16), which needs the Vulkan "
+                             "feature storageBuffer16BitAccess; " + dev + " does not have it (use an fp32 kernel)");
+          break;
+        }
     }
   }
   need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
@@ -350,6 +357,7 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   pci.stage.module = module;
   pci.stage.pName = code.entry_point.c_str();
   pci.layout = pass.layout;
+  if (device_.pipeline_statistics()) pci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = vkCreateComputePipelines(dev, device_.pipeline_cache(), 1, &pci, nullptr,
                                         &pass.pipeline);
   vkDestroyShaderModule(dev, module, nullptr);
@@ -357,6 +365,56 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
     throw VulkanError("creating the pipeline of kernel '" + info_.name + "' pass " + info.name +
                           " failed: " + to_string(r),
                       r);
+}
+
+nlohmann::json Kernel::pipeline_statistics() const {
+  nlohmann::json passes = nlohmann::json::array();
+  if (!device_.pipeline_statistics()) return passes;
+  const VkDevice dev = device_.device();
+  auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
+  auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!properties || !statistics)
+    throw VulkanError("VK_KHR_pipeline_executable_properties is enabled but its functions are missing",
+                      VK_ERROR_EXTENSION_NOT_PRESENT);
+  for (Direction d : info_.directions) {
+    const auto& list = d == Direction::forward ? forward_ : inverse_;
+    for (size_t i = 0; i < list.size(); ++i) {
+      VkPipelineInfoKHR pipeline{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+      pipeline.pipeline = list[i].pipeline;
+      uint32_t count = 0;
+      check(properties(dev, &pipeline, &count, nullptr), "vkGetPipelineExecutablePropertiesKHR");
+      std::vector<VkPipelineExecutablePropertiesKHR> executables(
+          count, VkPipelineExecutablePropertiesKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+      check(properties(dev, &pipeline, &count, executables.data()), "vkGetPipelineExecutablePropertiesKHR");
+      nlohmann::json exes = nlohmann::json::array();
+      for (uint32_t e = 0; e < count; ++e) {
+        VkPipelineExecutableInfoKHR exe{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        exe.pipeline = list[i].pipeline;
+        exe.executableIndex = e;
+        uint32_t stat_count = 0;
+        check(statistics(dev, &exe, &stat_count, nullptr), "vkGetPipelineExecutableStatisticsKHR");
+        std::vector<VkPipelineExecutableStatisticKHR> stats(
+            stat_count, VkPipelineExecutableStatisticKHR{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        check(statistics(dev, &exe, &stat_count, stats.data()), "vkGetPipelineExecutableStatisticsKHR");
+        nlohmann::json values = nlohmann::json::object();
+        for (const auto& st : stats) {
+          switch (st.format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: values[st.name] = st.value.b32 != 0; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: values[st.name] = st.value.i64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: values[st.name] = st.value.u64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: values[st.name] = st.value.f64; break;
+            default: break;
+          }
+        }
+        exes.push_back({{"name", executables[e].name}, {"description", executables[e].description},
+                        {"statistics", values}});
+      }
+      passes.push_back({{"pass", info_.passes(d)[i].name}, {"executables", exes}});
+    }
+  }
+  return passes;
 }
 
 VkDeviceSize Kernel::required_bytes(uint32_t batch, uint32_t stride) const {
@@ -487,6 +545,13 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             break;
           case BufferRole::twiddles:
             buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
+            break;
+          case BufferRole::filter:
+            if (io.filter.buffer == VK_NULL_HANDLE)
+              throw UsageError("kernel '" + info_.name + "' pass " + infos[i].name +
+                               " multiplies by a filter spectrum: KernelIo::filter is required (the output of "
+                               "its filter kernel)");
+            buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
             break;
         }
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

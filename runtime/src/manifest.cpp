@@ -19,11 +19,20 @@ const char* to_string(BufferRole role) {
     case BufferRole::output: return "output";
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
+    case BufferRole::filter: return "filter";
   }
   return "?";
 }
 
-const char* to_string(ElementType type) { return type == ElementType::complex64 ? "complex64" : "float32"; }
+const char* to_string(ElementType type) {
+  switch (type) {
+    case ElementType::complex64: return "complex64";
+    case ElementType::float32: return "float32";
+    case ElementType::complex32: return "complex32";
+    case ElementType::float16: return "float16";
+  }
+  return "?";
+}
 
 const PushConstant* PassInfo::push_constant(const std::string& n) const {
   for (const auto& p : push_constants)
@@ -141,7 +150,9 @@ ElementType parse_element(const Reader& r, const std::string& key) {
   const std::string e = r.str(key);
   if (e == "complex64") return ElementType::complex64;
   if (e == "float32") return ElementType::float32;
-  r.fail(key, "complex64 or float32 (found '" + e + "')");
+  if (e == "complex32") return ElementType::complex32;
+  if (e == "float16") return ElementType::float16;
+  r.fail(key, "complex64, float32, complex32 or float16 (found '" + e + "')");
 }
 
 BufferShape parse_buffer(const Reader& r, uint64_t points) {
@@ -216,7 +227,8 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     else if (role == "output") pb.role = BufferRole::output;
     else if (role == "scratch") pb.role = BufferRole::scratch;
     else if (role == "twiddles") pb.role = BufferRole::twiddles;
-    else e.fail("role", "one of input, output, scratch, twiddles (found '" + role + "')");
+    else if (role == "filter") pb.role = BufferRole::filter;
+    else e.fail("role", "one of input, output, scratch, twiddles, filter (found '" + role + "')");
     const std::string access = e.has("access") ? e.str("access") : "read";
     if (access != "read" && access != "write")
       e.fail("access", "read or write (found '" + access + "')");
@@ -265,8 +277,30 @@ KernelInfo parse_kernel(const Reader& r) {
   if (kr.has("element") && kr.str("element") != "complex64")  // version 1
     kr.fail("element", "\"complex64\" (found \"" + kr.str("element") + "\")");
   k.transform = kr.has("transform") ? kr.str("transform") : "c2c";
-  if (k.transform != "c2c" && k.transform != "r2c" && k.transform != "r2c_pair")
-    kr.fail("transform", "c2c, r2c or r2c_pair (found '" + k.transform + "')");
+  const bool convolution = k.transform == "convolution" || k.transform == "convolution_filter";
+  if (k.transform != "c2c" && k.transform != "r2c" && k.transform != "r2c_pair" && !convolution)
+    kr.fail("transform", "c2c, r2c, r2c_pair, convolution or convolution_filter (found '" + k.transform + "')");
+  if (convolution) {
+    Reader c = kr.child("convolution");
+    ConvolutionInfo ci;
+    auto pair = [&](const char* key, uint32_t& a, uint32_t& b) {
+      const auto v = c.uints(key);
+      if (v.size() != 2) c.fail(key, "two sizes");
+      a = static_cast<uint32_t>(v[0]), b = static_cast<uint32_t>(v[1]);
+    };
+    pair("image", ci.image_h, ci.image_w);
+    pair("filter", ci.filter_h, ci.filter_w);
+    pair("padded", ci.padded_h, ci.padded_w);
+    pair("centre", ci.centre_y, ci.centre_x);
+    ci.channels = c.uint32("channels");
+    ci.filter_channels = c.uint32("filter_channels");
+    ci.mode = c.str("mode");
+    ci.filter_kernel = c.str("filter_kernel");
+    ci.apply_kernel = c.str("apply_kernel");
+    if (ci.channels < 1 || ci.channels > 4) c.fail("channels", "1 to 4");
+    if (ci.filter_channels != 1 && ci.filter_channels != ci.channels) c.fail("filter_channels", "1 or channels");
+    k.convolution = ci;
+  }
   k.forward_input = k.forward_output = {ElementType::complex64, k.points()};
   if (kr.has("buffers")) {
     // Either direction describes both buffers (the inverse's input is the forward's output).

@@ -20,6 +20,8 @@ except ImportError:
 BEYOND_SCHEMA = {
     "14_duplicate_names.json": "names unique across kernels",
     "15_duplicate_after_expansion.json": "variant names unique after expansion",
+    "20_n_seventeen.json": "no prime factor of N above 13",
+    "21_n_1003.json": "no prime factor of N above 13",
     "28_radices_product.json": "radices multiply to N",
     "54_duplicate_key.json": "a key twice in one object",
     "63_radices_product_in_variant.json": "radices multiply to N in every variant",

@@ -5,8 +5,7 @@
 // swaps and sign flips, W8^k turned into (a +- b) * sqrt(1/2), common subexpressions shared) and
 // can be evaluated in double on the CPU so tests check it against a direct DFT.
 //
-// Codelets exist for more radices (kCodeletRadices) than plans may use (kSupportedRadices, the
-// radices the layout can schedule).
+// Plans may use every radix a codelet exists for (kSupportedRadices in types.hpp lists the same).
 #pragma once
 #include <complex>
 #include <cstdint>

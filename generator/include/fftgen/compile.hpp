@@ -17,6 +17,7 @@ inline constexpr uint32_t kMslPushConstantBuffer = 3;
 
 struct CompiledShader {
   std::vector<uint32_t> spirv;  ///< optimised and validated
+  std::vector<uint32_t> unoptimised_spirv;  ///< glslang's output, before spirv-opt (validated too)
   std::string hlsl;             ///< empty unless asked for
   std::string msl;              ///< empty unless asked for
   std::string hlsl_entry_point = "main";

@@ -17,7 +17,8 @@
 
 namespace fftgen {
 
-enum class BufferRole { input, output, scratch, twiddles };
+/// filter: a convolution's filter spectrum (the filter kernel's output), read by the apply kernel.
+enum class BufferRole { input, output, scratch, twiddles, filter };
 std::string_view to_string(BufferRole);
 
 /// One butterfly stage inside a pass (a Stockham step over the pass's M-point sub-transform).
@@ -34,7 +35,8 @@ struct StageLayout {
 };
 
 /// Two-level table for the twiddles between passes, W_L^m with m < L = stride*size:
-/// W_L^m = lo[m mod B] * hi[m div B], B = 2^lo_log2 (so the table has ~2*sqrt(L) entries, not L).
+/// W_L^m = lo[m mod B] * hi[m div B], B = 2^lo_log2 (so the table has ~2*sqrt(L) entries, not L;
+/// hi holds ceil(L / B) entries, L need not be a power of two).
 struct PassTwiddles {
   uint32_t lo_offset = 0;
   uint32_t hi_offset = 0;
@@ -148,11 +150,33 @@ struct PassLayout {
   SharedMemoryMap shared;
 
   bool row_mode() const { return columns_per_transform == 1; }
+  /// Butterflies of `stage` each invocation computes, P = ceil((M/R) / T) (T = threads_per_column):
+  /// butterfly i of invocation q is q + i*T, skipped where that is not below M/R.
+  uint32_t butterflies_per_invocation(const StageLayout& stage) const;
+  /// Whether T divides M/R, so that no butterfly of `stage` is skipped.
+  bool stage_balanced(const StageLayout& stage) const { return (size / stage.radix) % threads_per_column == 0; }
+  /// Every stage balanced and T*E = M: value e of invocation q is element q + e*T in every stage
+  /// (true of every power of two; mixed radices such as 13x9x7x5 are not).
+  bool balanced() const;
+  /// Where value e (e < P*R) of an invocation lies during `stage`: element q + offset of the
+  /// sub-transform, as butterfly e mod P's input (and output) e div P. Without a balanced stage,
+  /// `guard` is the butterfly's distance i*T from q when it may lie beyond M/R (q + guard < M/R
+  /// then decides), 0 when it never does.
+  struct ValuePlace {
+    uint32_t offset = 0, guard = 0;
+    bool guarded = false;
+  };
+  ValuePlace value_place(const StageLayout& stage, uint32_t e) const;
   uint32_t exchange_rounds() const { return shared.rounds; }
   uint32_t exchange_size() const { return size / shared.rounds; }  ///< slots of one slice per column
   /// The first pass of a multi-pass 1D transform writes y[j*M + r]: its store goes through shared
   /// memory so that it stays coalesced. (Along Y, interleaved columns already give coalesced runs.)
-  bool transposed_store() const { return (!row_mode() && stride == 1 && interleave == 1) || grid_ny != 0; }
+  /// (It needs the workgroup's columns to lie in one transform, C dividing the columns, and value e
+  /// at q + e*step: powers of two; other lengths store their columns directly.)
+  bool transposed_store() const {
+    return (!row_mode() && stride == 1 && interleave == 1 && is_power_of_two(columns_per_transform) && balanced()) ||
+           grid_ny != 0;
+  }
   /// Whether each workgroup writes exactly the elements it reads (it may then work in place):
   /// row mode, and the last pass of an axis (its columns j < stride are written at j + r*stride,
   /// where they were read).

@@ -14,6 +14,21 @@
 
 namespace fftgen {
 
+/// A fused convolution (plan field "convolution", docs/graphics.md): out = image ⊛ filter per
+/// channel, computed as r2c of the zero-padded image, a multiplication by the filter's spectrum
+/// and c2r, over planes of padded_h × padded_w.
+struct ConvolutionSpec {
+  uint32_t image_h = 0, image_w = 0;
+  uint32_t filter_h = 0, filter_w = 0;
+  uint32_t channels = 1;         ///< of the image, interleaved: [H, W, C]
+  uint32_t filter_channels = 1;  ///< 1 (one filter for every channel) or `channels` ([KH, KW, C])
+  bool circular = false;         ///< "circular": the image wraps around; "same": zero padding
+  uint32_t padded_h = 0, padded_w = 0;
+  /// The filter tap that lands on the output pixel it is applied at (scipy's fftconvolve "same").
+  uint32_t centre_y() const { return (filter_h - 1) / 2; }
+  uint32_t centre_x() const { return (filter_w - 1) / 2; }
+};
+
 /// One kernel variant with every field resolved to a single value.
 struct KernelSpec {
   std::string name;       ///< unique variant name, e.g. "fft4096__divmod__computed"
@@ -31,6 +46,11 @@ struct KernelSpec {
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
+  /// Set for a convolution kernel: its shape is the padded plane, its transform r2c. The plan
+  /// kernel becomes two manifest kernels: the filter kernel (`convolution_filter`, forward only,
+  /// the filter's half spectrum scaled by 1/(padded_h·padded_w)) and the apply kernel.
+  std::optional<ConvolutionSpec> convolution;
+  bool convolution_filter = false;
 
   /// N along X (the contiguous axis): the transform length of a 1D kernel.
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
@@ -47,16 +67,25 @@ struct CrossCompileOptions {
   uint32_t msl_version_minor = 0;
 };
 
+/// A variant a sweep leaves out: no kernel can have that combination of field values.
+struct SkippedVariant {
+  std::string name;    ///< the variant's name, e.g. "fft64__r4x4x4__smem1024"
+  std::string reason;  ///< the plan error a plan of that variant alone gets
+};
+
 struct Plan {
   std::vector<KernelSpec> kernels;  ///< after expansion; names unique
+  std::vector<SkippedVariant> skipped;  ///< only from parse_sweep_plan
   std::vector<Target> targets;      ///< default: all four, in enum order
   CrossCompileOptions cross;
   std::string wisdom;               ///< name of the wisdom table applied (apply_wisdom), if any
+  std::string wisdom_sha256;        ///< SHA-256 of that table's text, lower-case hex
 };
 
-/// A plan may expand to at most this many variants in all; more is almost surely a mistake in the
-/// value lists, and refusing early keeps a typo from exhausting memory.
-inline constexpr std::size_t kMaxPlanVariants = 65536;
+/// A plan may expand to at most this many variants in all (at ~0.35 s of compiling a variant, 4096
+/// are already some 25 minutes); more is almost surely a mistake in the value lists, refused with
+/// the count before any work.
+inline constexpr std::size_t kMaxPlanVariants = 4096;
 
 /// Parses plan text (JSON). `source` names the plan in messages ("plan.json").
 /// Throws PlanError on any malformed or unsupported input.
@@ -65,6 +94,28 @@ Plan parse_plan(const nlohmann::json& doc, const std::string& source = "plan");
 /// Plan text given as a C string. Without this overload a string literal would be ambiguous:
 /// nlohmann::json is implicitly constructible from const char* as well (as a JSON string value).
 Plan parse_plan(const char* text, const std::string& source = "plan");
+
+/// As parse_plan, but a variant whose combination of values no kernel can have (radices that do not
+/// multiply to N, a layout that does not fit the shared memory) is left out and listed in
+/// Plan::skipped with the reason, instead of failing the plan. Other errors still throw.
+Plan parse_sweep_plan(const std::string& text, const std::string& source = "plan");
+
+/// One kernel field of the plan format: the field registry that the parser, the variant names,
+/// wisdom and `fftgen --list-variants` share.
+struct PlanField {
+  std::string name;
+  nlohmann::json default_value;  ///< spelt as in a plan ("auto", "c2c", 32768); null where required
+  bool wisdom_tunable = false;   ///< a wisdom winner may set it (it changes speed, not results)
+  /// Put before the value in a variant's name when the kernel lists several values: "__smem" + "49152".
+  std::string suffix;
+};
+
+/// The kernel fields in expansion order (the first varies slowest, suffixes follow this order).
+const std::vector<PlanField>& plan_fields();
+
+/// Every field of a variant, spelt as in a plan: {"name": plan name, "shape": [4096], ...,
+/// "radices": "auto" or [8, 8, 64], "workgroup_size": "auto" or 256, ...}.
+nlohmann::ordered_json variant_fields(const KernelSpec& kernel);
 
 /// What wisdom changed in one kernel variant.
 struct WisdomChange {

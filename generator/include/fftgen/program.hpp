@@ -28,12 +28,19 @@ enum class Access { read, write };
 std::string_view to_string(Access);
 
 /// What one element of a bound buffer holds. Shaders read and write every buffer as vec2: a
-/// float32 buffer (real data) as pairs of consecutive reals.
-enum class ElementType { complex64, float32 };
+/// float32 buffer (real data) as pairs of consecutive reals. complex32 and float16 are the same
+/// in half floats (precision fp16): the shader declares such a buffer f16vec2, converts each
+/// value to vec2 as it loads it and back to f16vec2 as it stores it.
+enum class ElementType { complex64, float32, complex32, float16 };
 std::string_view to_string(ElementType);
 uint32_t element_bytes(ElementType);
-/// Elements of this type per vec2 the shader moves (2 for float32).
-inline uint32_t elements_per_vec2(ElementType t) { return t == ElementType::float32 ? 2 : 1; }
+/// Elements of this type per vec2 the shader moves (2 for real data).
+inline uint32_t elements_per_vec2(ElementType t) {
+  return t == ElementType::float32 || t == ElementType::float16 ? 2 : 1;
+}
+inline bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
+/// The type in memory of data of type `t` at `precision` (complex64 becomes complex32 in fp16).
+ElementType stored_as(ElementType t, Precision precision);
 
 /// A storage-buffer binding slot of set 0, declared in GLSL as
 /// `layout(set = 0, binding = B) buffer <block> { vec2 data[]; } <name>;`: the instance name is
@@ -47,6 +54,7 @@ struct ResourceSlot {
 inline constexpr ResourceSlot kSourceSlot{0, "Src", "src", Access::read};
 inline constexpr ResourceSlot kDestinationSlot{1, "Dst", "dst", Access::write};
 inline constexpr ResourceSlot kTwiddleSlot{2, "Twiddles", "tw", Access::read};
+inline constexpr ResourceSlot kFilterSlot{4, "Filter", "filt", Access::read};  // 3 is Metal's push constants
 
 /// The push constants of every pass, in block order (uint32 each).
 struct PushConstantSlot {
@@ -75,6 +83,20 @@ struct PassBinding {
   uint64_t stride = 0;
   /// The push constant that carries that distance (empty: none).
   std::string_view stride_constant;
+  /// Declared `float data[]` rather than pairs: a real image whose rows may have odd lengths
+  /// (LoadKind::image, StoreKind::image). `entry` and `stride` still count pairs of the padded plane.
+  bool scalar = false;
+};
+
+/// A real image in memory, [rows, cols, channels] per frame (channels interleaved), frames and
+/// channels one after another as planes (plane = frame * channels + channel), as a pass sees it:
+/// planes of padded_rows × padded_cols reals, zero outside the image (those zeros are never read),
+/// shifted cyclically by (offset_y, offset_x) (the filter kernel puts the filter's centre at the
+/// origin). Pair p of a pass's view is reals 2p and 2p+1 counted over these padded planes.
+struct ImageView {
+  uint32_t rows = 0, cols = 0, channels = 1;
+  uint32_t padded_rows = 0, padded_cols = 0;
+  uint32_t offset_y = 0, offset_x = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -102,6 +124,7 @@ enum class LoadKind {
                ///< Z[k] = (X[k] + conj X[H-k]) + i W_N^-k (X[k] - conj X[H-k]), N = 2H
   pair_merge,  ///< the inverse of r2c_pair, from the half spectra X[0..N/2] then Y[0..N/2]:
                ///< Z[k] = X[k] + i Y[k], with X[N-k] = conj X[k] (likewise Y) above N/2
+  image,       ///< v = pair i of a zero-padded real image (ImageView): known zeros are not loaded
 };
 std::string_view to_string(LoadKind);
 
@@ -117,6 +140,7 @@ enum class StoreKind {
                ///< for k <= N/2, written as X[0..N/2] then Y[0..N/2]
   grid,        ///< a 2D transform done in one pass: value kx*NY + ky goes to ky*NX + kx, through
                ///< shared memory so that the stores stay contiguous
+  image,       ///< reals 2i, 2i+1 into a real image (ImageView), cropped: what lies outside it is dropped
 };
 std::string_view to_string(StoreKind);
 
@@ -125,12 +149,19 @@ struct LoadPrologue {
   View view;
   /// Multiply value r of column j by W_L^(r*(j mod stride)), L = stride*M (passes after the first).
   bool pass_twiddle = false;
+  ImageView image;  ///< LoadKind::image
 };
 
 struct StoreEpilogue {
   StoreKind kind = StoreKind::plain;
   View view;
   double scale = 1.0;  ///< normalisation (the last pass of a direction)
+  ImageView image;     ///< StoreKind::image
+  /// A convolution's pointwise product (plain stores): value k of transform b is multiplied by
+  /// element k of filter plane (b mod filter_planes) at binding kFilterSlot, planes `filter_plane`
+  /// complex values apart. 0: no product.
+  uint32_t filter_planes = 0;
+  uint64_t filter_plane = 0;
 };
 
 /// One dispatch.

@@ -16,7 +16,9 @@ enum class DirectionSet { forward, inverse, both };
 enum class Normalize { none, inverse, ortho };
 enum class IndexMath { bitwise, divmod };
 enum class TwiddleSource { table, computed };
-enum class Precision { fp32 };
+/// fp32: data and arithmetic in float. fp16: data in memory as half floats (storage only, as
+/// GL_EXT_shader_16bit_storage allows), arithmetic in float.
+enum class Precision { fp32, fp16 };
 /// c2c: complex to complex. r2c: real input, half spectrum (N/2+1 along X) out; its inverse is c2r.
 /// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
 enum class Transform { c2c, r2c, r2c_pair };
@@ -45,8 +47,10 @@ std::optional<Target> parse_target(std::string_view);
 /// Directions a DirectionSet expands to, forward first.
 std::vector<Direction> directions_of(DirectionSet);
 
-/// Radices a codelet exists for.
-inline constexpr uint32_t kSupportedRadices[] = {2, 4, 8, 16, 32, 64};
+/// Radices a plan may name (a codelet exists for each: codelet::kCodeletRadices).
+inline constexpr uint32_t kSupportedRadices[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 32, 64};
+/// Largest prime factor a transform length may have: every stage is a codelet of these primes.
+inline constexpr uint32_t kMaxPrimeFactor = 13;
 inline constexpr uint32_t kMaxLog2N = 24;
 /// Largest side of a 2D transform: 2^13 = 8192.
 inline constexpr uint32_t kMaxLog2Side = 13;
@@ -62,6 +66,14 @@ inline uint32_t ceil_log2(uint64_t n) {
 inline uint32_t log2_exact(uint64_t n) {
   if (!is_power_of_two(n)) throw std::logic_error("log2_exact: " + std::to_string(n) + " is not a power of two");
   return ceil_log2(n);
+}
+
+/// The largest prime factor of n (1 for n = 1).
+inline uint64_t largest_prime_factor(uint64_t n) {
+  uint64_t largest = 1;
+  for (uint64_t p = 2; p * p <= n; ++p)
+    while (n % p == 0) largest = p, n /= p;
+  return n > 1 ? n : largest;
 }
 
 /// A plan that is malformed or asks for something unsupported. The message names the kernel and

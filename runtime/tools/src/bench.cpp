@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 
@@ -11,6 +12,8 @@
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/timer.hpp"
+#include "fftgen/vktools/convolve.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/reference.hpp"
 
 namespace fftgen::vk {
@@ -26,13 +29,13 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-void finish(BenchResult& r) {
+}  // namespace
+
+void finish_bench_result(BenchResult& r) {
   r.median_ms = median(r.trial_ms);
   const uint64_t traffic = r.traffic ? r.traffic : 2 * r.bytes;
   r.gb_per_s = r.median_ms > 0 ? static_cast<double>(traffic) / (r.median_ms * 1e6) : 0;
 }
-
-}  // namespace
 
 std::vector<double> time_calls(Device& device, const BenchOptions& o,
                                const std::function<void(VkCommandBuffer)>& record_call) {
@@ -109,6 +112,14 @@ void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
   fill_tiled(device, dst, random_normal(std::min<uint64_t>(bytes / 8, uint64_t{1} << 22), seed), bytes);
 }
 
+void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
+  // The halves are tiled as the bytes of float pairs (four halves in each).
+  const std::vector<uint16_t> halves = to_half(random_normal(std::min<uint64_t>(bytes / 4, uint64_t{1} << 22), seed));
+  std::vector<std::complex<float>> sample(halves.size() / 4);
+  std::memcpy(static_cast<void*>(sample.data()), halves.data(), sample.size() * 8);
+  fill_tiled(device, dst, sample, bytes);
+}
+
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
   BenchBuffers b;
   b.bytes = bench_bytes(device, o.bytes);
@@ -119,10 +130,15 @@ BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
 
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                          const BenchOptions& o, BenchBuffers* buffers) {
+  // A convolution runs as its chain; its filter kernel is timed as part of nothing (made once).
+  if (info.transform == "convolution") return bench_convolution(device, manifest, info, o);
   BenchResult r;
   r.name = info.name;
   r.n = info.n();
   try {
+    if (info.transform == "convolution_filter")
+      throw UsageError("kernel '" + info.name + "' makes a filter spectrum once; bench its convolution '" +
+                       (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
     Kernel kernel(device, info, manifest.files);
     const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
@@ -136,7 +152,9 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     if (!buffers) own = make_bench_buffers(device, o);
     BenchBuffers& shared = buffers ? *buffers : own;
     const Buffer &in = shared.input, &out = shared.output;
-    fill_random(device, in.handle(), (r.batch * in_bytes + 15) / 16 * 16, info.n());
+    const uint64_t fill_bytes = (r.batch * in_bytes + 15) / 16 * 16;
+    if (is_half(info.input(d).element)) fill_random_half(device, in.handle(), fill_bytes, info.n());
+    else fill_random(device, in.handle(), fill_bytes, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};
@@ -146,7 +164,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
       kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch));
     });
-    finish(r);
+    finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();
   }
@@ -231,7 +249,7 @@ BenchResult bench_copy(Device& device, const BenchOptions& o, BenchBuffers* buff
         vkCmdDispatch(cmd, static_cast<uint32_t>(std::min<uint64_t>(max_groups, groups - first)), 1, 1);
       }
     });
-    finish(r);
+    finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();
   }

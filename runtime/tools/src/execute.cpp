@@ -2,6 +2,7 @@
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/error.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 
@@ -25,9 +26,13 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
     throw DeviceLimitError("kernel '" + info.name + "': batch " + std::to_string(batch) +
                            " exceeds the device's largest bindable batch " +
                            std::to_string(kernel.max_batch()) + " (maxStorageBufferRange)");
-  Buffer in(device, in_count * 8), out(device, out_count * 8);
-  upload(device, in.handle(), input.data(), in_count * 8);
-  if (options.poison_output) fill(device, out.handle(), kNanPattern, out_count * 8);
+  // Half-float data (precision fp16) are converted on the way up and down.
+  const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
+  const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
+  Buffer in(device, in_bytes), out(device, out_bytes);
+  if (is_half(in_type)) upload(device, in.handle(), to_half(input).data(), in_bytes);
+  else upload(device, in.handle(), input.data(), in_bytes);
+  if (options.poison_output) fill(device, out.handle(), is_half(out_type) ? kHalfNanPattern : kNanPattern, out_bytes);
   KernelIo io;
   io.input = {in.handle(), 0};
   io.output = {out.handle(), 0};
@@ -41,8 +46,13 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
     kernel.record(cmd, direction, bindings, batch, options.record);
     record_compute_to_transfer_barrier(cmd);
   });
+  if (is_half(out_type)) {
+    std::vector<uint16_t> halves(out_count * 2);
+    download(device, out.handle(), halves.data(), out_bytes);
+    return from_half(halves);
+  }
   std::vector<std::complex<float>> result(out_count);
-  download(device, out.handle(), result.data(), out_count * 8);
+  download(device, out.handle(), result.data(), out_bytes);
   return result;
 }
 

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <new>
 
 #include "fftgen/runtime/error.hpp"
+#include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/reference.hpp"
 
 namespace fftgen::vk {
@@ -35,10 +38,22 @@ double round_trip_tolerance(const VerifyOptions& o) {
   return o.round_trip_tolerance > 0 ? o.round_trip_tolerance : 2 * o.tolerance;
 }
 
+// The rel L2 error of rounding `x` to half floats and back: what fp16 storage of the input alone
+// costs, the yardstick of an fp16 kernel's error.
+double half_round_trip_error(const std::vector<std::complex<float>>& x) {
+  return compare(from_half(to_half(x)), widen(x)).rel_l2;
+}
+
+bool stores_half(const KernelInfo& info) {
+  return is_half(info.forward_input.element) || is_half(info.forward_output.element);
+}
+
 }  // namespace
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                            const VerifyOptions& options) {
+  if (info.transform == "convolution" || info.transform == "convolution_filter")
+    return verify_convolution(device, manifest, info, options);
   VerifyResult r;
   r.kernel = info.name;
   r.n = info.n();
@@ -46,7 +61,14 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
             (info.transform == "c2c" ? "" : " " + info.transform);
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));
-  const double rt_tol = round_trip_tolerance(options);
+  double rt_tol = round_trip_tolerance(options);
+  // fp16 kernels: each direction within kFp16Factor times the error of an fp16 round trip of its
+  // input (the smallest over the batches), the round trip within twice that.
+  constexpr double kFp16Factor = 2.0;
+  const bool half = stores_half(info);
+  r.tolerance = options.tolerance;
+  r.half_storage = half;
+  if (half) r.tolerance = std::numeric_limits<double>::infinity();
   ExecuteOptions exec;
   exec.record = options.record;
   uint32_t batch = 0;
@@ -73,6 +95,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
       for (Direction d : info.directions) {
         const double scale = d == Direction::forward ? info.forward_scale : info.inverse_scale;
         const auto x = random_input(info, d, batch, seed);
+        if (half) r.tolerance = std::min(r.tolerance, kFp16Factor * half_round_trip_error(x));
         auto out = execute(device, kernel, d, x, batch, exec);
         const auto stats = compare(out, reference_transform(info, d, widen(x), batch, scale));
         auto& worst = d == Direction::forward ? r.rel_l2_forward : r.rel_l2_inverse;
@@ -91,9 +114,10 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
         r.nan_count += stats.nan_count;
       }
     }
+    if (half) rt_tol = 2 * r.tolerance;
     auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
-    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, options.tolerance) &&
-             ok(r.rel_l2_inverse, options.tolerance) && ok(r.round_trip, rt_tol);
+    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, r.tolerance) &&
+             ok(r.rel_l2_inverse, r.tolerance) && ok(r.round_trip, rt_tol);
   } catch (const std::bad_alloc&) {
     r.error = "out of host memory at batch " + std::to_string(batch) + " (input, output and the FFTW "
               "reference in double are held in memory; use smaller --batches)";
@@ -130,6 +154,8 @@ std::string format_verify_table(const std::vector<VerifyResult>& results) {
                   sci(r.error.empty() ? std::optional<double>(r.max_err) : std::nullopt).c_str(),
                   sci(r.round_trip).c_str(), r.pass ? "PASS" : "FAIL");
     out += line;
+    if (r.half_storage && r.error.empty())
+      out += "    fp16 storage: bound " + sci(r.tolerance) + " (2 x the rel L2 of an fp16 round trip of the input)\n";
     if (!r.error.empty()) out += "    error: " + r.error + "\n";
     else if (r.nan_count)
       out += "    " + std::to_string(r.nan_count) + " non-finite output values\n";
@@ -159,6 +185,7 @@ nlohmann::json verify_json(const Device& device, const std::vector<VerifyResult>
     k["rel_l2_inverse"] = opt(r.rel_l2_inverse);
     k["max_err"] = r.error.empty() ? json(r.max_err) : json(nullptr);
     k["round_trip"] = opt(r.round_trip);
+    k["tolerance"] = r.tolerance;
     k["non_finite"] = r.nan_count;
     k["pass"] = r.pass;
     if (!r.error.empty()) k["error"] = r.error;

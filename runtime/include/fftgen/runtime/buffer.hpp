@@ -56,6 +56,8 @@ void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,
           VkDeviceSize dst_offset = 0);
 
 inline constexpr uint32_t kNanPattern = 0x7fc00000u;
+/// Two half-float NaNs, the same for buffers of half floats.
+inline constexpr uint32_t kHalfNanPattern = 0x7e007e00u;
 
 /// Memory barrier making shader writes visible to later shader reads and writes (compute to
 /// compute). Recorded between the passes of a kernel and between back-to-back kernels.

@@ -20,6 +20,12 @@ struct DeviceOptions {
   /// with validation_messages()). Throws if the layer is not installed.
   bool validation = false;
   const char* application_name = "fftgen";
+  /// Enable VK_KHR_pipeline_executable_properties where the device offers it, so that pipelines
+  /// capture the driver's statistics (registers, spills, ...: Kernel::pipeline_statistics). Off by
+  /// default: capturing may cost pipeline-creation time.
+  bool pipeline_statistics = false;
+  /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it.
+  bool enable_16bit_storage = true;
 };
 
 /// An engine's Vulkan objects, for a Device that uses them without owning them (docs/runtime.md,
@@ -83,6 +89,8 @@ class Device {
   /// synchronises a cache internally, so kernels may be made from several threads.
   void set_pipeline_cache(VkPipelineCache cache) { pipeline_cache_ = cache; }
   VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
+  /// DeviceOptions::pipeline_statistics was asked for and the device offers the extension.
+  bool pipeline_statistics() const { return pipeline_statistics_; }
 
   const VkPhysicalDeviceProperties& properties() const { return properties_; }
   const VkPhysicalDeviceLimits& limits() const { return properties_.limits; }
@@ -93,6 +101,11 @@ class Device {
   std::string driver_version() const;
   /// Size of the largest DEVICE_LOCAL heap.
   VkDeviceSize device_local_heap_bytes() const;
+  /// Whether shaders may load and store 16-bit floats in storage buffers
+  /// (storageBuffer16BitAccess, Vulkan 1.1), which kernels of precision fp16 need. A Device it
+  /// creates enables the feature wherever the device has it; an ExternalDevice reports what the
+  /// physical device supports (the engine enables it on its own device).
+  bool storage_buffer_16bit_access() const { return storage_buffer_16bit_access_; }
   /// Timestamp bits of the queue (0: no timestamps on this queue).
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
 
@@ -123,6 +136,7 @@ class Device {
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  bool pipeline_statistics_ = false;
   VkPhysicalDevice physical_device_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
@@ -134,6 +148,7 @@ class Device {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t timestamp_valid_bits_ = 0;
+  bool storage_buffer_16bit_access_ = false;
   bool validation_ = false;
   mutable std::mutex messages_mutex_;
   std::vector<ValidationMessage> messages_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <vulkan/vulkan.h>
 
 #include "fftgen/runtime/buffer.hpp"
@@ -46,6 +47,9 @@ struct KernelIo {
   /// caller that runs one direction binds only that one.
   std::vector<Direction> directions;
   BufferRange scratch;            ///< optional; allocated by bind() when the kernel needs one
+  /// A convolution's filter spectrum (the filter kernel's forward output), for the apply kernel's
+  /// passes that bind role `filter`; required by them, ignored otherwise.
+  BufferRange filter;
 };
 
 struct RecordOptions {
@@ -118,6 +122,12 @@ class Kernel {
   /// before (making the input visible to compute shaders) and after (before reading the output).
   void record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
               uint32_t batch, const RecordOptions& options = {}) const;
+
+  /// The driver's statistics of each pass's pipeline (VK_KHR_pipeline_executable_properties; the
+  /// Device must have been made with DeviceOptions::pipeline_statistics and offer it, else this
+  /// returns an empty list): [{"pass": "fwd0", "executables": [{"name", "description",
+  /// "statistics": {name: number}}]}], forward passes first.
+  nlohmann::json pipeline_statistics() const;
 
  private:
   struct Pass {

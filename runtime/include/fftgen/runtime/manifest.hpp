@@ -17,15 +17,21 @@ namespace fftgen::vk {
 enum class Direction { forward, inverse };
 const char* to_string(Direction direction);
 
-enum class BufferRole { input, output, scratch, twiddles };
+/// filter: a convolution's filter spectrum (KernelIo::filter), read by the apply kernel.
+enum class BufferRole { input, output, scratch, twiddles, filter };
 const char* to_string(BufferRole role);
 
-/// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data).
-/// Shaders move every buffer as pairs of floats, so push-constant strides count pairs.
-enum class ElementType { complex64, float32 };
+/// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data), or
+/// the same in half floats (precision fp16): complex32 (4 bytes) and float16 (2 bytes). Shaders
+/// move every buffer as pairs, so push-constant strides count pairs.
+enum class ElementType { complex64, float32, complex32, float16 };
 const char* to_string(ElementType type);
-inline uint32_t element_bytes(ElementType t) { return t == ElementType::complex64 ? 8 : 4; }
-inline uint32_t elements_per_pair(ElementType t) { return t == ElementType::complex64 ? 1 : 2; }
+inline bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
+inline bool is_real(ElementType t) { return t == ElementType::float32 || t == ElementType::float16; }
+inline uint32_t element_bytes(ElementType t) { return (is_real(t) ? 4 : 8) / (is_half(t) ? 2 : 1); }
+inline uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
+/// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
+inline uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
 
 struct PassBinding {
   uint32_t set = 0;
@@ -78,6 +84,17 @@ struct BufferShape {
   uint64_t bytes() const { return elements * element_bytes(element); }
 };
 
+/// A fused convolution (manifest "convolution", docs/graphics.md): the apply kernel (transform
+/// "convolution") and its filter kernel (transform "convolution_filter") carry the same one.
+struct ConvolutionInfo {
+  uint32_t image_h = 0, image_w = 0, filter_h = 0, filter_w = 0;
+  uint32_t channels = 1, filter_channels = 1;
+  std::string mode = "same";  ///< same | circular
+  uint32_t padded_h = 0, padded_w = 0;
+  uint32_t centre_y = 0, centre_x = 0;
+  std::string filter_kernel, apply_kernel;
+};
+
 struct KernelInfo {
   std::string name;
   std::string plan_kernel;
@@ -94,6 +111,7 @@ struct KernelInfo {
   uint64_t scratch_elements = 0;   ///< complex64 per transform
   std::vector<PassInfo> forward;
   std::vector<PassInfo> inverse;
+  std::optional<ConvolutionInfo> convolution;
 
   /// N along X (the transform length of a 1D kernel).
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }

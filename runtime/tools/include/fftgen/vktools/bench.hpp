@@ -34,6 +34,9 @@ struct BenchResult {
   std::string error;       ///< set when the kernel could not run
 };
 
+/// Sets median_ms and gb_per_s from trial_ms, traffic and bytes.
+void finish_bench_result(BenchResult& r);
+
 /// The buffer size actually used: `requested` capped at 1/4 of the largest device-local heap and
 /// at maxStorageBufferRange, rounded down to a multiple of 16 bytes.
 uint64_t bench_bytes(const Device& device, uint64_t requested);
@@ -61,6 +64,9 @@ struct BenchBuffers {
   Buffer input, output;
   uint64_t bytes = 0;
 };
+/// The same in half floats (pairs of fp16), the data of fp16 kernels.
+void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
+
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& options);
 
 /// Forward direction (inverse if the kernel has no forward), batch = bytes / (the larger buffer

@@ -34,6 +34,11 @@ struct VerifyResult {
   std::optional<double> rel_l2_inverse;
   double max_err = 0;                    ///< worst max |out − ref| / max |ref|
   std::optional<double> round_trip;      ///< rel L2 of inverse(forward(x)) vs x·N·s_f·s_i
+  /// The bound each direction's rel L2 was held to: VerifyOptions::tolerance, or for a kernel
+  /// storing half floats (precision fp16) 2 × the rel L2 of an fp16 round trip of its input (the
+  /// round trip then within twice that).
+  double tolerance = 0;
+  bool half_storage = false;             ///< the kernel stores half floats (precision fp16)
   uint64_t nan_count = 0;
   bool pass = false;
   std::string error;                     ///< set when the kernel could not run at all

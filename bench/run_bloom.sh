@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Issue 10's speed rows on a GPU machine in one command: the bloom convolutions of
+# bench/plans/bloom.json (one RGBA frame, a filter as large as the frame) and the fp16 against
+# fp32 2D C2C 1024^2 x 64 of bench/plans/fp16.json, each verified first, then timed.
+#
+# usage: bash bench/run_bloom.sh BUILD_DIR BLOOM_KERNELS FP16_KERNELS OUT_DIR
+#   BUILD_DIR      has runtime/fftgen-vk
+#   BLOOM_KERNELS  build/generator/fftgen bench/plans/bloom.json -o kernels/bloom
+#   FP16_KERNELS   build/generator/fftgen bench/plans/fp16.json -o kernels/fp16
+#   OUT_DIR        gets summary.md (the rows with their targets), log.txt, and the JSON of each step
+# Environment: TRIALS=7 CALLS=20 (fftgen-vk bench), SKIP_VERIFY=1 to time only.
+set -u
+usage="usage: bash bench/run_bloom.sh BUILD_DIR BLOOM_KERNELS FP16_KERNELS OUT_DIR"
+case "${1:-}" in -h|--help) sed -n '2,13p' "$0"; exit 0 ;; esac
+[ $# -eq 4 ] || { echo "$usage" >&2; exit 1; }
+vk="$(cd "$1" && pwd)/runtime/fftgen-vk"
+[ -x "$vk" ] || { echo "run_bloom.sh: no $vk" >&2; exit 1; }
+bloom=$(cd "$2" && pwd) && [ -f "$bloom/manifest.json" ] || { echo "run_bloom.sh: no manifest.json in '$2'" >&2; exit 1; }
+fp16=$(cd "$3" && pwd) && [ -f "$fp16/manifest.json" ] || { echo "run_bloom.sh: no manifest.json in '$3'" >&2; exit 1; }
+mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 1
+trials=${TRIALS:-7}
+calls=${CALLS:-20}
+log="$out/log.txt"
+: > "$log"
+failed=0
+step() {  # step NAME COMMAND...: runs it, output to the log and the terminal
+  echo "== $1: ${*:2}" | tee -a "$log"
+  "${@:2}" 2>&1 | tee -a "$log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 0 ] || { echo "== $1 failed ($rc)" | tee -a "$log"; failed=1; }
+}
+if [ "${SKIP_VERIFY:-0}" != 1 ]; then
+  # Convolutions against a direct convolution (small) or FFTW in double (large); fp16 against its bound.
+  step verify_bloom "$vk" verify "$bloom" --json "$out/verify_bloom.json"
+  step verify_fp16 "$vk" verify "$fp16" --batches 1 --json "$out/verify_fp16.json"
+fi
+step bench_bloom "$vk" bench "$bloom" --trials "$trials" --calls "$calls" --json "$out/bench_bloom.json"
+# Batch 64 for both: 8 MiB per fp32 transform, 4 MiB per fp16 one.
+step bench_fp32 "$vk" bench "$fp16" c2c_1024__fp32 --bytes 512MiB --trials "$trials" --calls "$calls" \
+  --json "$out/bench_fp32.json"
+step bench_fp16 "$vk" bench "$fp16" c2c_1024__fp16 --bytes 256MiB --trials "$trials" --calls "$calls" \
+  --json "$out/bench_fp16.json"
+python3 - "$out" <<'PY' | tee "$out/summary.md"
+import json, os, sys
+out = sys.argv[1]
+def load(name):
+    path = os.path.join(out, name)
+    return json.load(open(path)) if os.path.exists(path) else None
+bench = load("bench_bloom.json")
+print("# Bloom and fp16 (issue 10)\n")
+if bench:
+    print("device: %s (driver %s)\n" % (bench.get("device"), bench.get("driver_version")))
+    cufft = {"bloom256": (0.075, 0.037), "bloom1024": (0.382, 0.127), "bloom4096": (6.20, 2.07)}
+    print("| bloom, RGBA, filter as large as the frame | fftgen fused (ms) | cuFFT unfused chain (ms, issue 10) | speed-up | target (ms) | met |")
+    print("|---|---|---|---|---|---|")
+    for k in bench["results"]:
+        name, ms = k.get("kernel") or k.get("name"), k.get("median_ms")
+        if name in cufft and ms:
+            ref, target = cufft[name]
+            print("| %s | %.3f | %.3f | %.2fx | %.3f | %s |" % (name, ms, ref, ref / ms, target, "yes" if ms <= target else "no"))
+b32, b16 = load("bench_fp32.json"), load("bench_fp16.json")
+def kernel_ms(b):
+    ks = [k for k in b["results"] if (k.get("kernel") or k.get("name", "")).startswith("c2c_1024")]
+    return ks[0]["median_ms"], ks[0]["batch"]
+if b32 and b16:
+    (m32, n32), (m16, n16) = kernel_ms(b32), kernel_ms(b16)
+    print("\n| 2D C2C 1024^2 | batch | ms | fp16 / fp32 | target |")
+    print("|---|---|---|---|---|")
+    print("| fp32 | %d | %.3f | | |" % (n32, m32))
+    print("| fp16 storage | %d | %.3f | %.3f | <= 0.55 (%s) |" % (n16, m16, m16 / m32 * n32 / n16, "met" if m16 / m32 * n32 / n16 <= 0.55 else "not met"))
+v = load("verify_fp16.json")
+if v:
+    for k in v["kernels"]:
+        print("\nverify %s: rel L2 fwd %s, bound %s, %s" % (k["kernel"], k["rel_l2_forward"], k.get("tolerance"), "PASS" if k["pass"] else "FAIL"))
+PY
+exit $failed

@@ -1,0 +1,156 @@
+#include "sweep_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fftgen/generate.hpp"
+#include "fftgen/plan.hpp"
+#include "fftgen/sweep.hpp"
+#include "fftgen/write_output.hpp"
+
+namespace fftgen_cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// `what` names the file in the message: "plan", "results file".
+std::string read_text(const fs::path& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path.string(), std::strerror(errno)));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// fftgen-vk: --vk, else beside this fftgen in a build tree (build/generator/fftgen ->
+// build/runtime/fftgen-vk) or an install (bin/), else on PATH.
+std::string find_vk(const std::string& given, const char* argv0) {
+  if (!given.empty()) {
+    if (!fs::exists(given)) throw fftgen::PlanError(fmt::format("--vk: no such file '{}'", given));
+    return given;
+  }
+  std::error_code ec;
+  const fs::path self = fs::canonical("/proc/self/exe", ec);
+  const fs::path dir = ec ? fs::path(argv0).parent_path() : self.parent_path();
+  for (const fs::path& candidate : {dir / "fftgen-vk", dir / ".." / "runtime" / "fftgen-vk"})
+    if (fs::exists(candidate)) return candidate.string();
+  return "fftgen-vk";
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs one fftgen-vk subcommand with --json into `dir`, its output appended to fftgen-vk.log.
+// Returns the JSON it wrote, or null (and says why) where it wrote none.
+nlohmann::json run_vk(const std::string& vk, const std::string& subcommand, const std::string& extra,
+                      const SweepArguments& args, const fs::path& dir) {
+  const fs::path json_path = dir / (subcommand + ".json");
+  fs::remove(json_path);
+  std::string command = fmt::format("{} {} {} --json {}", shell_quote(vk), subcommand, shell_quote((dir / "kernels").string()),
+                                    shell_quote(json_path.string()));
+  if (args.device >= 0) command += fmt::format(" --device {}", args.device);
+  command += extra;
+  const std::string log = shell_quote((dir / "fftgen-vk.log").string());
+  const int status = std::system(fmt::format("echo '$ '{} >> {}; {} >> {} 2>&1", shell_quote(command), log, command, log).c_str());
+  if (!fs::exists(json_path)) {
+    if (!args.quiet)
+      fmt::print(stderr, "fftgen: sweep: fftgen-vk {} wrote no results (exit status {}); see {}\n", subcommand, status,
+                 (dir / "fftgen-vk.log").string());
+    return nullptr;
+  }
+  try {
+    return nlohmann::json::parse(read_text(json_path, "fftgen-vk results"));
+  } catch (const nlohmann::json::exception& e) {
+    throw fftgen::PlanError(fmt::format("fftgen-vk {} wrote unreadable JSON to {}: {}", subcommand, json_path.string(), e.what()));
+  }
+}
+
+}  // namespace
+
+CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
+  auto* sweep = app.add_subcommand(
+      "sweep",
+      "every variant of a plan whose fields are lists: SPIR-V instruction mix before and after spirv-opt, shared memory,\n"
+      "HLSL and MSL sizes; with a Vulkan device, GPU time, GB/s, error and pipeline statistics (docs/explorer.md).\n"
+      "Writes DIR/sweep.json, sweep.md, sweep.html and the kernels under DIR/kernels");
+  sweep->add_option("plan", args.plan, "plan file (JSON) with list-valued fields")->required();
+  sweep->add_option("-o,--output", args.out_dir, "output folder (created if missing)")->required();
+  sweep->add_option("--device", args.device, "measure on Vulkan device N (index from `fftgen-vk devices`)")
+      ->check(CLI::Range(0, 64));
+  sweep->add_option("--vk", args.vk, "the fftgen-vk to measure with (default: beside fftgen, then PATH); implies measuring");
+  sweep->add_option("--results", args.results,
+                    "take the device figures from verify.json, bench.json and stats.json in this folder (fftgen-vk's\n"
+                    "--json output over DIR/kernels, measured on another machine) instead of running fftgen-vk")
+      ->excludes("--vk")
+      ->excludes("--device");
+  sweep->add_option("--bytes", args.bytes, "fftgen-vk bench --bytes: one buffer's size")->capture_default_str();
+  sweep->add_option("--trials", args.trials, "fftgen-vk bench --trials")->capture_default_str();
+  sweep->add_option("-j,--jobs", args.jobs, "variants generated at once (default 0: one per core)");
+  sweep->add_flag("-q,--quiet", args.quiet, "print nothing but errors");
+  return sweep;
+}
+
+int run_sweep(const SweepArguments& args, const char* argv0) {
+  const fs::path dir = args.out_dir;
+  const std::string source = fs::path(args.plan).filename().string();
+  fftgen::Plan plan = fftgen::parse_sweep_plan(read_text(args.plan, "plan"), source);
+  // The instruction mix is read from the SPIR-V, and fftgen-vk runs it: always generate it.
+  if (std::find(plan.targets.begin(), plan.targets.end(), fftgen::Target::spirv) == plan.targets.end())
+    plan.targets.insert(plan.targets.begin(), fftgen::Target::spirv);
+  if (plan.kernels.empty())
+    throw fftgen::PlanError(fmt::format("{}: every variant is impossible; nothing to sweep ({} skipped, e.g. {})", source,
+                                        plan.skipped.size(), plan.skipped.front().reason));
+  fftgen::GenerateOptions options;
+  options.jobs = args.jobs;
+  options.skip_failed_variants = true;
+  options.keep_unoptimised_spirv = true;
+  if (!args.quiet && isatty(STDOUT_FILENO) && !std::getenv("CI"))
+    options.progress = [](size_t done, size_t total, const std::string& name) {
+      fmt::print(stderr, "\r\x1b[2K[{}/{}] {}{}", done, total, name, done == total ? "\n" : "");
+    };
+  const fftgen::GeneratedOutput output = fftgen::generate(plan, source, options);
+  fftgen::write_output(output, dir / "kernels");
+  nlohmann::ordered_json report = fftgen::sweep_report(plan, output, source);
+
+  if (!args.results.empty()) {
+    const fs::path from = args.results;
+    if (!fs::is_directory(from)) throw fftgen::PlanError(fmt::format("--results: no folder '{}'", from.string()));
+    auto read_json = [&](const char* name) -> nlohmann::json {
+      if (!fs::exists(from / name)) return nullptr;
+      try {
+        return nlohmann::json::parse(read_text(from / name, "results file"));
+      } catch (const nlohmann::json::exception& e) {
+        throw fftgen::PlanError(fmt::format("--results: {} is not JSON: {}", (from / name).string(), e.what()));
+      }
+    };
+    const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
+    if (verify.is_null() && bench.is_null() && stats.is_null())
+      throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
+    fftgen::add_device_results(report, verify, bench, stats);
+  } else if (args.device >= 0 || !args.vk.empty()) {
+    const std::string vk = find_vk(args.vk, argv0);
+    const nlohmann::json verify = run_vk(vk, "verify", "", args, dir);
+    const nlohmann::json bench =
+        run_vk(vk, "bench", fmt::format(" --bytes {} --trials {}", shell_quote(args.bytes), args.trials), args, dir);
+    const nlohmann::json stats = run_vk(vk, "stats", "", args, dir);
+    fftgen::add_device_results(report, verify, bench, stats);
+  }
+  fftgen::write_sweep_files(report, dir);
+  if (!args.quiet)
+    fmt::print(stderr, "fftgen: sweep: {} variants, {} skipped; wrote {}\n", report["variants"].size(),
+               report["skipped"].size(), (dir / "sweep.html").string());
+  return 0;
+}
+
+}  // namespace fftgen_cli

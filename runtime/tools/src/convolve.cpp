@@ -1,0 +1,368 @@
+#include "fftgen/vktools/convolve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include <fftw3.h>
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+
+#include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/error.hpp"
+#include "fftgen/runtime/kernel.hpp"
+#include "fftgen/vktools/npy.hpp"
+#include "fftgen/vktools/reference.hpp"
+
+namespace fftgen::vk {
+
+namespace {
+
+bool has_extension(const std::filesystem::path& path, const char* ext) {
+  std::string e = path.extension().string();
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return e == ext;
+}
+
+[[noreturn]] void unknown_kind(const std::filesystem::path& path) {
+  throw ImageError(path.string() + ": unknown image kind '" + path.extension().string() +
+                   "'; allowed: .npy (float32 [H, W] or [H, W, C]) and .png (8-bit)");
+}
+
+Image read_png(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ImageError(path.string() + ": cannot open");
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0)
+    throw ImageError(path.string() + ": not a PNG file (no PNG signature)");
+  int w = 0, h = 0, n = 0;
+  unsigned char* pixels = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0);
+  if (!pixels) throw ImageError(path.string() + ": unreadable PNG (" + stbi_failure_reason() + ")");
+  Image image{static_cast<uint32_t>(h), static_cast<uint32_t>(w), static_cast<uint32_t>(n), {}};
+  image.values.resize(image.size());
+  for (uint64_t i = 0; i < image.size(); ++i) image.values[i] = pixels[i] / 255.0f;
+  stbi_image_free(pixels);
+  return image;
+}
+
+void write_png(const std::filesystem::path& path, const Image& image) {
+  std::vector<unsigned char> pixels(image.size());
+  for (uint64_t i = 0; i < image.size(); ++i)
+    pixels[i] = static_cast<unsigned char>(std::lround(std::clamp(image.values[i], 0.0f, 1.0f) * 255.0f));
+  std::vector<char> bytes;
+  auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<char>*>(context);
+    out->insert(out->end(), static_cast<char*>(data), static_cast<char*>(data) + size);
+  };
+  if (!stbi_write_png_to_func(append, &bytes, static_cast<int>(image.width), static_cast<int>(image.height),
+                              static_cast<int>(image.channels), pixels.data(),
+                              static_cast<int>(image.width * image.channels)))
+    throw ImageError(path.string() + ": PNG encoding failed");
+  const std::filesystem::path tmp = path.string() + ".fftgen-tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw ImageError(path.string() + ": cannot write");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::string dims(uint32_t h, uint32_t w, uint32_t c) {
+  return "[" + std::to_string(h) + ", " + std::to_string(w) + (c == 1 ? "" : ", " + std::to_string(c)) + "]";
+}
+
+}  // namespace
+
+Image read_image(const std::filesystem::path& path) {
+  if (has_extension(path, ".png")) return read_png(path);
+  if (!has_extension(path, ".npy")) unknown_kind(path);
+  NpyArray a = read_npy(path);
+  if (a.type != NpyType::float32 || a.shape.size() < 2 || a.shape.size() > 3)
+    throw ImageError(path.string() + ": an image .npy is float32 [H, W] or [H, W, C]; this one is " +
+                     describe(a.type) + " with " + std::to_string(a.shape.size()) + " dimensions");
+  for (uint64_t d : a.shape)
+    if (d == 0 || d > 65536) throw ImageError(path.string() + ": a side of " + std::to_string(d) + " is out of range");
+  Image image{static_cast<uint32_t>(a.shape[0]), static_cast<uint32_t>(a.shape[1]),
+              a.shape.size() == 3 ? static_cast<uint32_t>(a.shape[2]) : 1u, std::move(a.values)};
+  return image;
+}
+
+void write_image(const std::filesystem::path& path, const Image& image) {
+  if (has_extension(path, ".png")) return write_png(path, image);
+  if (!has_extension(path, ".npy")) unknown_kind(path);
+  NpyArray a{NpyType::float32, {image.height, image.width}, image.values};
+  if (image.channels > 1) a.shape.push_back(image.channels);
+  write_npy(path, a);
+}
+
+std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter) {
+  const int64_t h = image.height, w = image.width, ch = image.channels;
+  const int64_t kh = filter.height, kw = filter.width, cy = c.centre_y, cx = c.centre_x;
+  const bool circular = c.mode == "circular";
+  std::vector<double> out(image.size(), 0.0);
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x)
+      for (int64_t k = 0; k < ch; ++k) {
+        double sum = 0;
+        for (int64_t ky = 0; ky < kh; ++ky)
+          for (int64_t kx = 0; kx < kw; ++kx) {
+            int64_t sy = y + cy - ky, sx = x + cx - kx;
+            if (circular) sy = ((sy % h) + h) % h, sx = ((sx % w) + w) % w;
+            if (sy < 0 || sy >= h || sx < 0 || sx >= w) continue;
+            const double f = filter.values[(ky * kw + kx) * filter.channels + (filter.channels == 1 ? 0 : k)];
+            sum += f * image.values[(sy * w + sx) * ch + k];
+          }
+        out[(y * w + x) * ch + k] = sum;
+      }
+  return out;
+}
+
+ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, const KernelInfo& apply,
+                                   const ShaderLoader& loader)
+    : device_(device), info_(apply) {
+  if (!apply.convolution || apply.transform != "convolution")
+    throw UsageError("kernel '" + apply.name + "' is not a convolution (transform " + apply.transform +
+                     "); `fftgen-vk convolve` takes the kernel a plan's \"convolution\" field names");
+  const ConvolutionInfo& c = *apply.convolution;
+  filter_kernel_ = std::make_unique<Kernel>(device, manifest.kernel(c.filter_kernel), manifest.files, loader);
+  apply_kernel_ = std::make_unique<Kernel>(device, apply, manifest.files, loader);
+  const uint64_t spectrum_bytes = apply.forward_output.bytes();
+  const uint64_t image_bytes = uint64_t{c.image_h} * c.image_w * c.channels * 4;
+  filter_in_ = Buffer(device, uint64_t{c.filter_h} * c.filter_w * c.filter_channels * 4);
+  filter_spectrum_ = Buffer(device, spectrum_bytes * c.filter_channels);
+  image_in_ = Buffer(device, image_bytes);
+  spectrum_ = Buffer(device, spectrum_bytes * c.channels);
+  image_out_ = Buffer(device, image_bytes);
+  auto bind = [](const Kernel& kernel, Direction d, const Buffer& in, const Buffer& out, uint32_t batch,
+                 VkBuffer filter_spectrum_buffer) {
+    KernelIo io;
+    io.input = {in.handle(), 0};
+    io.output = {out.handle(), 0};
+    io.filter = {filter_spectrum_buffer, 0};
+    io.max_batch = batch;
+    io.directions = {d};
+    return kernel.bind(io);
+  };
+  filter_bindings_ = bind(*filter_kernel_, Direction::forward, filter_in_, filter_spectrum_, c.filter_channels, VK_NULL_HANDLE);
+  forward_bindings_ = bind(*apply_kernel_, Direction::forward, image_in_, spectrum_, c.channels, filter_spectrum_.handle());
+  inverse_bindings_ = bind(*apply_kernel_, Direction::inverse, spectrum_, image_out_, c.channels, VK_NULL_HANDLE);
+}
+
+ConvolutionChain::~ConvolutionChain() = default;
+
+void ConvolutionChain::check(const Image& image, const Image& filter) const {
+  const ConvolutionInfo& c = *info_.convolution;
+  if (image.height != c.image_h || image.width != c.image_w || image.channels != c.channels)
+    throw UsageError("the image is " + dims(image.height, image.width, image.channels) + "; kernel '" + info_.name +
+                     "' convolves images of " + dims(c.image_h, c.image_w, c.channels) + " ([H, W, C], C = " +
+                     std::to_string(c.channels) + " channels)");
+  if (filter.height != c.filter_h || filter.width != c.filter_w || filter.channels != c.filter_channels)
+    throw UsageError("the filter is " + dims(filter.height, filter.width, filter.channels) + "; kernel '" +
+                     info_.name + "' was planned for a filter of " + dims(c.filter_h, c.filter_w, c.filter_channels) +
+                     (c.filter_channels == 1 ? " (one channel for every image channel)" : " (one channel per image channel)"));
+}
+
+void ConvolutionChain::set_filter(const Image& filter) {
+  const ConvolutionInfo& c = *info_.convolution;
+  upload(device_, filter_in_.handle(), filter.values.data(), filter.values.size() * 4);
+  device_.run_commands([&](VkCommandBuffer cmd) {
+    record_transfer_to_compute_barrier(cmd);
+    filter_kernel_->record(cmd, Direction::forward, filter_bindings_, c.filter_channels);
+    record_compute_barrier(cmd);  // the spectrum is read by the apply kernel's later submissions
+  });
+}
+
+void ConvolutionChain::set_image(const Image& image) {
+  upload(device_, image_in_.handle(), image.values.data(), image.values.size() * 4);
+}
+
+void ConvolutionChain::record(VkCommandBuffer cmd) const {
+  const uint32_t channels = info_.convolution->channels;
+  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, channels);
+  record_compute_barrier(cmd);
+  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, channels);
+}
+
+Image ConvolutionChain::result() {
+  const ConvolutionInfo& c = *info_.convolution;
+  Image out{c.image_h, c.image_w, c.channels, std::vector<float>(uint64_t{c.image_h} * c.image_w * c.channels)};
+  download(device_, image_out_.handle(), out.values.data(), out.values.size() * 4);
+  return out;
+}
+
+std::vector<std::complex<float>> ConvolutionChain::filter_spectrum() {
+  std::vector<std::complex<float>> out(info_.forward_output.elements * info_.convolution->filter_channels);
+  download(device_, filter_spectrum_.handle(), out.data(), out.size() * 8);
+  return out;
+}
+
+namespace {
+
+Image random_image(uint32_t h, uint32_t w, uint32_t c, uint64_t seed) {
+  Image image{h, w, c, {}};
+  for (const auto& v : random_normal((image.size() + 1) / 2, seed)) image.values.push_back(v.real()), image.values.push_back(v.imag());
+  image.values.resize(image.size());
+  return image;
+}
+
+// FFTW's half spectra of the padded planes of `filter`, its centre moved to the origin, scaled.
+std::vector<std::complex<double>> filter_spectrum_reference(const KernelInfo& apply, const Image& filter) {
+  const ConvolutionInfo& c = *apply.convolution;
+  KernelInfo plane;  // an r2c kernel of the padded plane: the reference's geometry
+  plane.name = apply.name;
+  plane.transform = "r2c";
+  plane.shape = {c.padded_h, c.padded_w};
+  plane.forward_input = {ElementType::float32, uint64_t{c.padded_h} * c.padded_w};
+  plane.forward_output = apply.forward_output;
+  std::vector<double> reals(uint64_t{c.padded_h} * c.padded_w * c.filter_channels, 0.0);
+  for (uint32_t k = 0; k < c.filter_channels; ++k)
+    for (uint32_t y = 0; y < c.filter_h; ++y)
+      for (uint32_t x = 0; x < c.filter_w; ++x) {
+        const uint32_t py = (y + c.padded_h - c.centre_y) % c.padded_h, px = (x + c.padded_w - c.centre_x) % c.padded_w;
+        reals[(uint64_t{k} * c.padded_h + py) * c.padded_w + px] = filter.values[(uint64_t{y} * c.filter_w + x) * c.filter_channels + k];
+      }
+  std::vector<std::complex<double>> pairs(reals.size() / 2);
+  for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {reals[2 * i], reals[2 * i + 1]};
+  return reference_transform(plane, Direction::forward, pairs, c.filter_channels,
+                             1.0 / (static_cast<double>(c.padded_h) * c.padded_w));
+}
+
+}  // namespace
+
+VerifyResult verify_convolution(Device& device, const Manifest& manifest, const KernelInfo& kernel,
+                                const VerifyOptions& options) {
+  VerifyResult r;
+  r.kernel = kernel.name;
+  r.n = kernel.n();
+  r.directions = {"forward"};
+  r.batches = {1};
+  r.tolerance = options.tolerance;
+  try {
+    if (!kernel.convolution) throw UsageError("kernel '" + kernel.name + "' has no convolution");
+    const ConvolutionInfo& c = *kernel.convolution;
+    const bool filter_only = kernel.transform == "convolution_filter";
+    r.shape = std::to_string(c.image_h) + "x" + std::to_string(c.image_w) + "x" + std::to_string(c.channels) +
+              (filter_only ? " filter" : " conv");
+    const KernelInfo& apply = filter_only ? manifest.kernel(c.apply_kernel) : kernel;
+    ConvolutionChain chain(device, manifest, apply, options.loader);
+    const Image image = random_image(c.image_h, c.image_w, c.channels, options.seed);
+    const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, options.seed + 1);
+    chain.set_filter(filter);
+    ErrorStats stats;
+    if (filter_only) {
+      stats = compare(chain.filter_spectrum(), filter_spectrum_reference(apply, filter));
+    } else {
+      if (kernel.directions.size() == 2) r.directions = {"forward", "inverse"};
+      chain.set_image(image);
+      device.run_commands([&](VkCommandBuffer cmd) {
+        record_transfer_to_compute_barrier(cmd);
+        chain.record(cmd);
+        record_compute_to_transfer_barrier(cmd);
+      });
+      const Image out = chain.result();
+      // The direct sum where it is quick, FFTW in double beyond (both exact to far below fp32).
+      const double direct_cost = static_cast<double>(image.size()) * c.filter_h * c.filter_w;
+      const std::vector<double> want =
+          direct_cost <= 1e8 ? direct_convolution(c, image, filter) : fftw_convolution(c, image, filter);
+      std::vector<std::complex<float>> got;
+      std::vector<std::complex<double>> ref;
+      for (size_t i = 0; i < want.size(); ++i) got.emplace_back(out.values[i], 0.0f), ref.emplace_back(want[i], 0.0);
+      stats = compare(got, ref);
+    }
+    r.rel_l2_forward = stats.rel_l2;
+    r.max_err = stats.max_rel;
+    r.nan_count = stats.nan_count;
+    r.pass = stats.nan_count == 0 && stats.rel_l2 <= r.tolerance;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.pass = false;
+  }
+  return r;
+}
+
+BenchResult bench_convolution(Device& device, const Manifest& manifest, const KernelInfo& apply,
+                              const BenchOptions& options) {
+  BenchResult r;
+  r.name = apply.name;
+  r.n = apply.n();
+  try {
+    ConvolutionChain chain(device, manifest, apply);
+    const ConvolutionInfo& c = *apply.convolution;
+    chain.set_filter(random_image(c.filter_h, c.filter_w, c.filter_channels, 2));
+    chain.set_image(random_image(c.image_h, c.image_w, c.channels, 1));
+    r.batch = c.channels;
+    r.bytes = uint64_t{c.image_h} * c.image_w * c.channels * 4;
+    r.traffic = 2 * r.bytes;
+    r.trial_ms = time_calls(device, options, [&](VkCommandBuffer cmd) { chain.record(cmd); });
+    finish_bench_result(r);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+std::vector<double> fftw_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter) {
+  const uint64_t ph = c.padded_h, pw = c.padded_w, half = pw / 2 + 1;
+  std::vector<double> plane(ph * pw), kernel_plane(ph * pw);
+  std::vector<std::complex<double>> spectrum(ph * half), kernel_spectrum(ph * half);
+  auto* re = plane.data();
+  auto* sp = reinterpret_cast<fftw_complex*>(spectrum.data());
+  const fftw_plan forward = fftw_plan_dft_r2c_2d(static_cast<int>(ph), static_cast<int>(pw), re, sp, FFTW_ESTIMATE);
+  const fftw_plan inverse = fftw_plan_dft_c2r_2d(static_cast<int>(ph), static_cast<int>(pw), sp, re, FFTW_ESTIMATE);
+  std::vector<double> out(image.size());
+  for (uint32_t k = 0; k < image.channels; ++k) {
+    // The filter of this channel, its centre moved to the origin.
+    std::fill(plane.begin(), plane.end(), 0.0);
+    const uint32_t fk = filter.channels == 1 ? 0 : k;
+    for (uint64_t y = 0; y < filter.height; ++y)
+      for (uint64_t x = 0; x < filter.width; ++x)
+        plane[((y + ph - c.centre_y) % ph) * pw + (x + pw - c.centre_x) % pw] =
+            filter.values[(y * filter.width + x) * filter.channels + fk];
+    fftw_execute(forward);
+    kernel_spectrum = spectrum;
+    std::fill(plane.begin(), plane.end(), 0.0);
+    for (uint64_t y = 0; y < image.height; ++y)
+      for (uint64_t x = 0; x < image.width; ++x)
+        plane[y * pw + x] = image.values[(y * image.width + x) * image.channels + k];
+    fftw_execute(forward);
+    for (uint64_t i = 0; i < spectrum.size(); ++i) spectrum[i] *= kernel_spectrum[i] / static_cast<double>(ph * pw);
+    fftw_execute(inverse);
+    for (uint64_t y = 0; y < image.height; ++y)
+      for (uint64_t x = 0; x < image.width; ++x)
+        out[(y * image.width + x) * image.channels + k] = plane[y * pw + x];
+  }
+  fftw_destroy_plan(forward);
+  fftw_destroy_plan(inverse);
+  return out;
+}
+
+Image convolve(Device& device, const Manifest& manifest, const KernelInfo& apply, const Image& image,
+               const Image& filter, const ShaderLoader& loader) {
+  ConvolutionChain chain(device, manifest, apply, loader);
+  chain.check(image, filter);
+  chain.set_filter(filter);
+  chain.set_image(image);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    record_transfer_to_compute_barrier(cmd);
+    chain.record(cmd);
+    record_compute_to_transfer_barrier(cmd);
+  });
+  return chain.result();
+}
+
+void run_convolve(const ConvolveRequest& r) {
+  Manifest manifest = load_manifest(r.manifest);
+  const KernelInfo& apply = manifest.kernel(r.kernel);
+  const Image image = read_image(r.input);
+  const Image filter = read_image(r.filter);
+  if (!has_extension(r.output, ".png") && !has_extension(r.output, ".npy")) unknown_kind(r.output);
+  DeviceOptions options;
+  options.device_index = r.device_index;
+  options.validation = r.validation;
+  Device device(options);
+  write_image(r.output, convolve(device, manifest, apply, image, filter));
+}
+
+}  // namespace fftgen::vk

@@ -1,0 +1,225 @@
+// Fused convolution (plan field "convolution", docs/graphics.md) on the Vulkan device (lavapipe
+// in CI), validation layer on: the filter kernel and the fused apply chain against a direct
+// convolution in double, for 1 to 4 channels, odd image sizes, even and odd filter sizes, one
+// filter for all channels and one per channel, "same" and "circular"; the HLSL of the chain
+// compiled back to SPIR-V computes the same; PNG and .npy through `fftgen-vk convolve`; bad
+// images and filters are clear errors.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "fftgen/compile.hpp"
+#include "fftgen/generate.hpp"
+#include "fftgen/write_output.hpp"
+#include "fftgen/plan.hpp"
+#include "fftgen/write_output.hpp"
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/convolve.hpp"
+
+namespace fs = std::filesystem;
+using namespace fftgen::vk;
+
+namespace {
+
+const char* kPlan = R"({"kernels": [
+  {"name": "gray",   "convolution": {"image": [5, 7],   "filter": [3, 4], "channels": 1, "mode": "same"}},
+  {"name": "pair",   "convolution": {"image": [9, 6],   "filter": [5, 5], "channels": 2, "mode": "same"}},
+  {"name": "rgb",    "convolution": {"image": [16, 8],  "filter": [3, 3, 3], "channels": 3, "mode": "circular"}},
+  {"name": "rgba",   "convolution": {"image": [13, 11], "filter": [4, 6], "channels": 4, "mode": "same"}},
+  {"name": "wide",   "convolution": {"image": [8, 8],   "filter": [8, 8, 4], "channels": 4, "mode": "circular"}},
+  {"name": "big",    "convolution": {"image": [33, 70], "filter": [33, 70], "channels": 4, "mode": "same"}}
+], "targets": ["spirv", "hlsl", "msl"]})";
+
+// The plan's kernels, generated once per test process.
+const fs::path& output_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("fftgen_convolution_" + std::to_string(std::random_device{}()));
+    const fftgen::Plan plan = fftgen::parse_plan(kPlan, "convolution.json");
+    fftgen::write_output(fftgen::generate(plan, "convolution.json"), d);
+    return d;
+  }();
+  return dir;
+}
+
+Device& device() {
+  static Device d([] {
+    DeviceOptions o;
+    o.validation = true;
+    return o;
+  }());
+  return d;
+}
+
+Image random_image(uint32_t h, uint32_t w, uint32_t c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  Image im{h, w, c, std::vector<float>(uint64_t{h} * w * c)};
+  for (float& v : im.values) v = u(rng);
+  return im;
+}
+
+double rel_l2(const std::vector<float>& got, const std::vector<double>& want) {
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    err += (got[i] - want[i]) * (got[i] - want[i]);
+    norm += want[i] * want[i];
+  }
+  return std::sqrt(err / norm);
+}
+
+struct Cleanup {
+  ~Cleanup() {
+    std::error_code ec;
+    fs::remove_all(output_dir(), ec);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("convolution: the fused chain equals a direct convolution in double", "[gpu][convolution]") {
+  static Cleanup cleanup;
+  Manifest m = load_manifest(output_dir());
+  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big"}) {
+    const KernelInfo& k = m.kernel(name);
+    REQUIRE(k.convolution);
+    const ConvolutionInfo& c = *k.convolution;
+    INFO(name);
+    const Image image = random_image(c.image_h, c.image_w, c.channels, 1);
+    // A filter with a zero mean as well as one of all positive taps: the sum cancels in the first.
+    for (bool centred : {false, true}) {
+      Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 2);
+      if (centred)
+        for (float& v : filter.values) v -= 0.5f;
+      const Image out = convolve(device(), m, k, image, filter);
+      CHECK(out.height == c.image_h);
+      CHECK(out.width == c.image_w);
+      CHECK(out.channels == c.channels);
+      const std::vector<double> want = direct_convolution(c, image, filter);
+      const double err = rel_l2(out.values, want);
+      INFO("centred " << centred << ": rel L2 " << err);
+      CHECK(err < 2e-6);
+      // verify's reference for large sizes: FFTW in double agrees with the direct sum.
+      std::vector<float> fftw;
+      for (double v : fftw_convolution(c, image, filter)) fftw.push_back(static_cast<float>(v));
+      CHECK(rel_l2(fftw, want) < 1e-7);
+    }
+    std::string messages;
+    for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
+    device().clear_validation_messages();
+    INFO(messages);
+    CHECK(messages.empty());
+  }
+}
+
+TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and the padded size fits",
+          "[gpu][convolution]") {
+  Manifest m = load_manifest(output_dir());
+  const ConvolutionInfo& rgba = *m.kernel("rgba").convolution;
+  CHECK(rgba.padded_h == 16);  // 13 + 4 - 1 = 16
+  CHECK(rgba.padded_w == 16);  // 11 + 6 - 1 = 16
+  CHECK(rgba.centre_y == 1);   // (4 - 1) / 2, as scipy's "same"
+  CHECK(rgba.centre_x == 2);
+  CHECK(m.kernel("rgba__filter").transform == "convolution_filter");
+  CHECK(m.kernel("big").convolution->padded_h == 128);  // 33 + 33 - 1 = 65
+  CHECK(m.kernel("big").convolution->padded_w == 256);  // 70 + 70 - 1 = 139
+}
+
+TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL path computes",
+          "[gpu][convolution][hlsl]") {
+  Manifest m = load_manifest(output_dir());
+  auto hlsl_loader = [&](const KernelInfo&, const PassInfo& p) {
+    std::ifstream in(m.directory / p.files.at("hlsl"));
+    std::stringstream text;
+    text << in.rdbuf();
+    return ShaderCode{fftgen::compile_hlsl_to_spirv(text.str(), "main", p.files.at("hlsl")), "main"};
+  };
+  const KernelInfo& k = m.kernel("rgba");
+  const Image image = random_image(13, 11, 4, 3), filter = random_image(4, 6, 1, 4);
+  const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
+  // The same chain with every pass's SPIR-V taken from its HLSL.
+  const Image out = convolve(device(), m, k, image, filter, hlsl_loader);
+  CHECK(rel_l2(out.values, want) < 2e-6);
+}
+
+TEST_CASE("convolution: fftgen-vk convolve reads and writes PNG and .npy; bad files are clear errors",
+          "[gpu][convolution][cli]") {
+  Manifest m = load_manifest(output_dir());
+  const fs::path dir = fs::temp_directory_path() / ("fftgen_convolve_" + std::to_string(std::random_device{}()));
+  fs::create_directories(dir);
+  const KernelInfo& k = m.kernel("rgba");
+  Image image = random_image(13, 11, 4, 5);
+  for (float& v : image.values) v = std::round(v * 255.0f) / 255.0f;  // what 8 bits hold
+  Image filter = random_image(4, 6, 1, 6);
+  for (float& v : filter.values) v = std::round(v * 255.0f) / 255.0f * (1.0f / 12.0f);
+  write_image(dir / "in.png", image);
+  write_image(dir / "filter.npy", filter);
+  ConvolveRequest r;
+  r.manifest = output_dir();
+  r.kernel = "rgba";
+  r.input = dir / "in.png";
+  r.filter = dir / "filter.npy";
+  r.output = dir / "out.png";
+  run_convolve(r);
+  const Image got = read_image(dir / "out.png");
+  REQUIRE(got.size() == image.size());
+  const std::vector<double> want = direct_convolution(*k.convolution, read_image(dir / "in.png"), filter);
+  // 8 bits out: clamped to 0..1 and rounded to the nearest 1/255.
+  double worst = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    worst = std::max(worst, std::abs(got.values[i] - std::clamp(want[i], 0.0, 1.0)));
+  CHECK(worst <= 0.5 / 255 + 1e-6);
+  r.output = dir / "out.npy";
+  run_convolve(r);
+  CHECK(rel_l2(read_image(dir / "out.npy").values, want) < 2e-6);
+
+  SECTION("a PNG that is not a PNG") {
+    std::ofstream(dir / "fake.png") << "GIF89a, not a PNG";
+    r.input = dir / "fake.png";
+    CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("fake.png") && Catch::Contains("not a PNG"));
+  }
+  SECTION("the wrong number of channels") {
+    write_image(dir / "rgb.npy", random_image(13, 11, 3, 7));
+    r.input = dir / "rgb.npy";
+    CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("[13, 11, 3]") && Catch::Contains("[13, 11, 4]"));
+  }
+  SECTION("a filter of another size than planned") {
+    write_image(dir / "f.npy", random_image(5, 6, 1, 8));
+    r.filter = dir / "f.npy";
+    CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("filter is [5, 6]") && Catch::Contains("[4, 6]"));
+  }
+  SECTION("an image kind it does not know") {
+    r.output = dir / "out.bmp";
+    CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("out.bmp") && Catch::Contains(".npy") && Catch::Contains(".png"));
+  }
+  SECTION("a kernel that is not a convolution") {
+    r.kernel = "rgba__filter";
+    CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("not a convolution"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("convolution: fftgen-vk verify checks both kernels of each convolution; bench times the chain",
+          "[gpu][convolution][verify]") {
+  Manifest m = load_manifest(output_dir());
+  VerifyOptions o;
+  for (const auto& k : m.kernels) {
+    const VerifyResult r = verify_convolution(device(), m, k, o);
+    INFO(format_verify_table({r}));
+    CHECK(r.pass);
+    CHECK(r.rel_l2_forward.value_or(1.0) < 1e-6);
+    CHECK(r.rel_l2_forward.value_or(0.0) > 0.0);  // it measured something
+  }
+  BenchOptions b;
+  b.trials = 1;
+  b.calls_per_trial = 1;
+  b.warmup_ms = 0;
+  const BenchResult r = bench_convolution(device(), m, m.kernel("rgba"), b);
+  CHECK(r.error.empty());
+  CHECK(r.median_ms > 0);
+  CHECK(r.batch == 4);
+}
