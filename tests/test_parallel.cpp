@@ -7,6 +7,7 @@
 
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
+#include "fftgen/sweep.hpp"
 
 namespace {
 
@@ -80,4 +81,27 @@ TEST_CASE("a sweep's generation leaves out variants the targets cannot take, wit
   for (const auto& s : out.skipped) CHECK(s.reason.find("D3D12 and Metal allow") != std::string::npos);
   // A plain generation of the same plan refuses it whole if any variant failed.
   CHECK_THROWS_AS(fftgen::generate(plan, "skip.json"), fftgen::PlanError);
+}
+
+// A driver's pipeline statistics (the H100's: "Register Count", no spill statistic) reach the
+// variant's device figures; reading them once crashed fftgen sweep --results.
+TEST_CASE("sweep device results take the driver's pipeline statistics", "[sweep]") {
+  nlohmann::ordered_json report;
+  report["variants"] = nlohmann::ordered_json::array({nlohmann::ordered_json{{"name", "k"}}, nlohmann::ordered_json{{"name", "other"}}});
+  const auto pass = [](int registers) {
+    nlohmann::json statistics{{"Register Count", registers}, {"Stack Size", 0}};
+    nlohmann::json executable{{"name", "CS"}, {"statistics", statistics}};
+    return nlohmann::json{{"pass", "fwd0"}, {"executables", nlohmann::json::array({executable})}};
+  };
+  nlohmann::json kernel{{"kernel", "k"}, {"passes", nlohmann::json::array({pass(36), pass(40)})}};
+  const nlohmann::json stats{{"device", "GPU"}, {"kernels", nlohmann::json::array({kernel})}};
+  nlohmann::json result{{"name", "k"}, {"median_ms", 0.5}, {"gb_per_s", 2000.0}};
+  const nlohmann::json bench{{"results", nlohmann::json::array({result})}};
+  fftgen::add_device_results(report, nlohmann::json::object(), bench, stats);
+  const auto& device = report["variants"][0]["device"];
+  CHECK(device["registers"] == 40);
+  CHECK(device["spills"].is_null());
+  CHECK(device["gb_per_s"] == 2000.0);
+  CHECK_FALSE(report["variants"][1].contains("device"));
+  CHECK(report["device"]["name"] == "GPU");
 }

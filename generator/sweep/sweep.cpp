@@ -159,14 +159,17 @@ void add_device_results(ojson& report, const nlohmann::json& verify, const nlohm
     if (const auto* s = find_by(stats, "kernels", "kernel", name)) {
       ojson registers = nullptr, spills = nullptr;
       for (const auto& pass : s->value("passes", nlohmann::json::array()))
-        for (const auto& exe : pass.value("executables", nlohmann::json::array()))
-          for (const auto& [stat, value] : exe.value("statistics", nlohmann::json::object()).items()) {
+        for (const auto& exe : pass.value("executables", nlohmann::json::array())) {
+          // items() of a temporary would dangle: keep the statistics object alive for the loop.
+          const nlohmann::json statistics = exe.value("statistics", nlohmann::json::object());
+          for (const auto& [stat, value] : statistics.items()) {
             if (!value.is_number()) continue;
             ojson* into = nullptr;
             if (stat.find("egister") != std::string::npos && stat.find("pill") == std::string::npos) into = &registers;
             if (stat.find("pill") != std::string::npos) into = &spills;
             if (into && (into->is_null() || value.get<double>() > into->get<double>())) *into = value;
           }
+        }
       device["registers"] = registers;
       device["spills"] = spills;
       device["pipeline_statistics"] = s->value("passes", nlohmann::json::array());
