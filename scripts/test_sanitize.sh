@@ -20,7 +20,8 @@ cmake --build "$build_dir" --parallel "$(nproc)"
 # a frame no suppression can name (reaching a named frame needs fast_unwind_on_malloc=0, under
 # which lavapipe's queue threads deadlock). Preloading the driver keeps it mapped, so the buffer
 # stays reachable and nothing is reported; verify_asan_link_order=0 lets it come before libasan.
-lavapipe=$(ldconfig -p | awk '/libvulkan_lvp\.so /{print $NF; exit}')
+# (awk reads to the end: exiting early would kill ldconfig with SIGPIPE, fatal under pipefail)
+lavapipe=$(ldconfig -p | awk '/libvulkan_lvp\.so / && !found {print $NF; found = 1}')
 if [ -n "$lavapipe" ]; then
   export LD_PRELOAD="$lavapipe${LD_PRELOAD:+:$LD_PRELOAD}"
 fi
