@@ -608,9 +608,9 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                       const std::string& name, size_t variants_so_far,
                                       std::vector<SkippedVariant>* skipped) {
   Where where{source, "kernel " + quote(name)};
+  reject_unknown_fields(plan_kernel, kKernelFields, where, "kernel");
   // A convolution kernel is an r2c kernel of its padded plane; the fields that would say otherwise
   // are its own.
-  reject_unknown_fields(plan_kernel, kKernelFields, where, "kernel");
   std::optional<ConvolutionSpec> convolution;
   json rewritten;
   if (plan_kernel.contains("convolution")) {
@@ -625,8 +625,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     rewritten["transform"] = "r2c";
     rewritten["normalize"] = "none";
   }
-  const json& kernel = convolution ? rewritten : plan_kernel;
-  reject_unknown_fields(kernel, kKernelFields, where, "kernel");
+  const json& kernel = convolution ? rewritten : plan_kernel;  // only known fields: checked above
   // Fields in expansion order; the first varies slowest.
   std::vector<std::pair<std::string, std::vector<Choice>>> fields;
   for (const std::string& key : kKernelFields) {
