@@ -206,6 +206,11 @@ struct KernelLayout {
   /// n = M. bluestein_n = 0: not Bluestein.
   uint32_t bluestein_n = 0;
   uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
+  /// An r2c kernel computed as a complex transform of its full length N (the passes are those of
+  /// c2c of N, n = N, columns = N/2 + 1): odd N, N with a prime factor above 13 (Bluestein), and
+  /// even N whose half length takes several passes that do not split evenly (44100). Its first
+  /// pass loads reals, its last keeps the half spectrum (View::RealSide).
+  bool real_full_length = false;
   size_t x_passes() const;        ///< passes along X (the first ones)
 };
 

@@ -112,6 +112,18 @@ struct View {
   uint32_t element_stride = 1;
   uint32_t column_split = 0;
   uint32_t split_stride = 0;
+  /// An r2c kernel computed as a complex transform of its full length N (odd N, and the lengths
+  /// the half-length route does not cover, transforms.md): what the buffer holds of the N complex
+  /// values. reals: their real parts, value n of transform b at real 2*b*stride + n (a float
+  /// binding; the imaginary parts are zero on load and dropped on store; for odd N the real after
+  /// the last is padding, written as zero). half_spectrum: X[0..N/2] (N/2 + 1 complex values); a load
+  /// rebuilds X[k] = conj X[N-k] above N/2, a store keeps k <= N/2.
+  enum class RealSide { none, reals, half_spectrum };
+  RealSide real_side = RealSide::none;
+  uint32_t real_n = 0;  ///< N, where real_side is set
+  /// Elements of the bound buffer before value 0 of every transform (the second half of a
+  /// scratch buffer that holds two intermediate transforms: Bluestein's multi-pass transforms).
+  uint64_t base = 0;
   uint64_t column_offset(uint64_t j) const {
     return column_split == 0 ? j : (j / column_split) * split_stride + j % column_split;
   }
