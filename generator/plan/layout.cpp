@@ -593,14 +593,6 @@ KernelLayout make_layout(const KernelSpec& spec) {
     KernelSpec full = spec;
     full.transform = Transform::c2c;
     KernelLayout layout = make_layout(full);
-    // Between passes the values of N complex points live in scratch and the output; the half
-    // spectrum (or the reals) of the output holds none of them, so scratch alone has two passes.
-    if (layout.bluestein_n == 0 && layout.passes.size() > 2)
-      fail(spec, "shape",
-           fmt::format("r2c of N = {} runs as a complex transform of N, which takes {} passes here; such r2c kernels "
-                       "run in at most two (their output is too small to hold the values between passes): raise "
-                       "shared_memory_bytes, or use c2c with the imaginary parts zero",
-                       spec.n(), layout.passes.size()));
     layout.real_full_length = true;
     layout.columns = spec.n() / 2 + 1;
     return layout;

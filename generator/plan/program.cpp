@@ -363,7 +363,19 @@ KernelProgram make_program(const KernelSpec& spec) {
       io.push_back(p);
     }
     std::vector<std::pair<BufferRole, BufferRole>> roles;
-    assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+    // A full-length r2c kernel of three passes or more: its output (the half spectrum, the reals)
+    // holds none of the values between passes, so they alternate between the two halves of a
+    // scratch buffer of 2N values per transform, as Bluestein's do.
+    const bool scratch_halves = full_real && order.size() > 2;
+    const uint64_t scratch_half = layout.n;  // N complex values
+    if (scratch_halves) {
+      for (size_t i = 0; i < order.size(); ++i)
+        roles.push_back({i == 0 ? BufferRole::input : BufferRole::scratch,
+                         i + 1 == order.size() ? BufferRole::output : BufferRole::scratch});
+      scratch_vec2 = 2 * scratch_half;
+    } else {
+      assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+    }
 
     auto& passes = forward ? program.forward : program.inverse;
     for (size_t i = 0; i < order.size(); ++i) {
@@ -397,12 +409,14 @@ KernelProgram make_program(const KernelSpec& spec) {
       // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
       // written, and the buffers' element types.
       auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / ny : per_transform; };
-      const uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
+      uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
       // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
       auto element = [&](BufferRole role) {
         return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : complex_data;
       };
       const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
+      if (scratch_halves && src_role == BufferRole::scratch) reads = 2 * scratch_half;
+      if (scratch_halves && dst_role == BufferRole::scratch) writes = 2 * scratch_half;
       // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
       // output's transforms), whatever a pass reads or writes of each: every pass that works in
       // place on a buffer then sees its transforms where the others left them. Scratch holds
@@ -426,6 +440,10 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
+      if (scratch_halves) {
+        if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
+        if (!last) pass.store.view.base = i % 2 * scratch_half;
+      }
       pass.store.scale = last ? direction_scale(spec, d) : 1.0;
       passes.push_back(std::move(pass));
     }
