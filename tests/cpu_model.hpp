@@ -164,7 +164,8 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         case StoreKind::chirp_filter:
           for (uint32_t r = 0; r < m; ++r) {
             const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride;
-            store(b, p, a[r] * twiddle_entry(table, pass.chirp.spectrum_offset + p) * scale);
+            const cd s = twiddle_entry(table, pass.chirp.spectrum_offset + p);
+            store(b, p, a[r] * (pass.chirp.conjugate_spectrum ? std::conj(s) : s) * scale);
           }
           break;
         case StoreKind::chirp_crop:

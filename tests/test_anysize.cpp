@@ -239,10 +239,16 @@ TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passe
     REQUIRE(program.layout.passes.size() >= 2);
     CHECK(program.forward.size() == 2 * program.layout.passes.size());
     CHECK(program.scratch_elements == 2 * uint64_t{program.layout.n});
+    // One spectrum in the table: the inverse kernel reads it conjugated.
+    CHECK(program.layout.spectrum_offset[1] == program.layout.spectrum_offset[0]);
+    CHECK(program.inverse.at(program.layout.passes.size() - 1).chirp.conjugate_spectrum);
     check_numerics(spec);
     spec.transform = fftgen::Transform::r2c;
     check_real_numerics(spec);
   }
+  // One-dispatch kernels keep both spectra (their kernels are unchanged).
+  const fftgen::KernelLayout one = fftgen::make_layout(spec_for(4097));
+  CHECK(one.spectrum_offset[1] == one.spectrum_offset[0] + one.n);
   // Long lengths plan: N = 10^5 + 3 (prime) needs M = 2^18, 2^24 - 3 needs M = 2^25.
   CHECK(fftgen::make_layout(spec_for(100003)).passes.size() >= 2);
   CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));

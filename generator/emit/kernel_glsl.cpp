@@ -555,8 +555,10 @@ struct PassPrinter {
       if (!fft.row_mode()) body.line(fmt::format("uint k0 = {};", frequency_base(stride)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const uint32_t offset = place(last_stage(), e).offset * stride;
-        const std::string factor =
-            crop ? chirp(offset, k) : fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + offset, k);
+        const std::string spectrum = fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + offset, k);
+        const std::string factor = crop                            ? chirp(offset, k)
+                                   : pass.chirp.conjugate_spectrum ? fmt::format("conj_chirp({})", spectrum)
+                                                                   : spectrum;
         const std::string write =
             store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
@@ -692,7 +694,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
-  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop ||
+                               (pass.store.kind == StoreKind::chirp_filter && pass.chirp.conjugate_spectrum)))
     add_snippet("chirp_conjugate.glsl");
   // The image snippets take the image's geometry as constants.
   auto add_image_snippet = [&](const char* name, const ImageView& image) {

@@ -526,7 +526,13 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   layout.bluestein_n = n;
   layout.chirp_offset = layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0});
   layout.spectrum_offset[0] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0});
-  layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  // b is symmetric (b_(M-m) = b_m), so the spectrum of conj(b) is conj(S): transforms of M in
+  // several passes (M > 16384, tables of megabytes) read S conjugated; one-dispatch kernels keep
+  // their second run.
+  if (layout.passes.size() == 1)
+    layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  else
+    layout.spectrum_offset[1] = layout.spectrum_offset[0];
   return layout;
 }
 

@@ -273,7 +273,8 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.index_math = spec.index_math;
       pass.n = n;
       pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
-                    d == Direction::inverse};
+                    d == Direction::inverse,
+                    d == Direction::inverse && layout.spectrum_offset[1] == layout.spectrum_offset[0]};
       const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, "src_stride"};
       const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, "src_stride"};
       const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch,

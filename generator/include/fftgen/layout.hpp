@@ -203,7 +203,8 @@ struct KernelLayout {
   uint32_t real_twiddle_offset = 0;
   /// Bluestein (N with a prime factor above 13): N, and where the chirp and the filter spectra
   /// (forward, inverse kernel) start in the table; the passes are those of a c2c transform of
-  /// n = M. bluestein_n = 0: not Bluestein.
+  /// n = M. bluestein_n = 0: not Bluestein. Where the transforms of M take several passes, both
+  /// offsets are the forward spectrum's: the inverse kernel reads it conjugated (S of conj(b) is conj S).
   uint32_t bluestein_n = 0;
   uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
   /// An r2c kernel computed as a complex transform of its full length N (the passes are those of

@@ -197,9 +197,12 @@ struct PassProgram {
   /// Bluestein passes (LoadKind::chirp, StoreKind::chirp_filter, chirp_crop): N, where the chirp
   /// and this kernel direction's filter spectrum start in the table, and whether the chirp is
   /// conjugated (the inverse kernel). `direction` is the FFT's (forward, then inverse).
+  /// conjugate_spectrum: the filter spectrum is read conjugated (the inverse kernel of a
+  /// multi-pass Bluestein kernel, whose table holds one spectrum).
   struct Chirp {
     uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
     bool conjugate = false;
+    bool conjugate_spectrum = false;
   } chirp;
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
