@@ -246,13 +246,13 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
                    Catch::Contains("allowed: fp32, fp16"));
   }
   SECTION("N") {
-    for (const char* n : {"0", "1", "10007", "17000", "-8", "2.5", "1099511627776", "33554432", "true", "\"1024\"",
+    for (const char* n : {"0", "1", "-8", "2.5", "1099511627776", "33554432", "true", "\"1024\"",
                           "null", "1e3", "1024.0", "18446744073709551615", "18446744073709551616"}) {
       std::string msg = error_of(R"({"kernels": [{"name": "k", "shape": [)" + std::string(n) + "]}]}");
       INFO(n);
       CHECK_THAT(msg, Catch::StartsWith("plan.json: kernel 'k': field 'shape': N") &&
-                          Catch::Contains("allowed: an integer from 2 to 16777216 (2^24) with no prime factor above 13, or (c2c, "
-                                          "Bluestein) any integer up to 8192"));
+                          Catch::Contains("allowed: an integer from 2 to 16777216 (2^24); a length with a prime "
+                                          "factor above 13 runs through Bluestein's algorithm"));
     }
   }
   SECTION("shape forms") {

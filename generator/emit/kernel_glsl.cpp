@@ -144,6 +144,7 @@ struct PassPrinter {
   // invocation q's value 0 lies at (value e lies e * step * element_stride further).
   std::string view_base(const View& view) const {
     std::string base = fmt::format("b * params.{}", view.binding.stride_constant);
+    if (view.base != 0) base += " + " + constant(static_cast<uint32_t>(view.base));
     if (!fft.row_mode()) {
       if (view.column_split == 0)
         base += " + j";
@@ -160,11 +161,20 @@ struct PassPrinter {
   // uint through unpackHalf2x16/packHalf2x16 (f16tof32/f32tof16 from Shader Model 5.0 on).
   std::string load_value(const View& view, const std::string& index) const {
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    // A full-length r2c kernel's real side: its reals, or X[k] = conj X[N-k] above N/2.
+    if (view.real_side == View::RealSide::reals) return fmt::format("vec2({}[src_first + {}], 0.0)", view_name(view), index);
+    if (view.real_side == View::RealSide::half_spectrum)
+      return fmt::format("({1} - src_first <= {2} ? {0}[{1}] : {0}[src_first + ({3} - ({1} - src_first))] * vec2(1.0, -1.0))",
+                         view_name(view), index, constant(view.real_n / 2), constant(view.real_n));
     if (!is_half(view.binding.element)) return at;
     return (text_targets ? "unpackHalf2x16(" : "vec2(") + at + ")";
   }
   std::string store_value(const View& view, const std::string& index, const std::string& value) const {
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (view.real_side == View::RealSide::reals)
+      return fmt::format("{}[dst_first + {}] = ({}).x;", view_name(view), index, value);
+    if (view.real_side == View::RealSide::half_spectrum)
+      return fmt::format("if ({} - dst_first <= {}) {} = {};", index, constant(view.real_n / 2), at, value);
     if (!is_half(view.binding.element)) return fmt::format("{} = {};", at, value);
     return fmt::format("{} = {}({});", at, text_targets ? "packHalf2x16" : "f16vec2", value);
   }
@@ -196,6 +206,9 @@ struct PassPrinter {
       body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
     }
     body.line("bool in_range = b < params.batch;");
+    // Where transform b starts in a full-length r2c kernel's real side (in pairs).
+    if (pass.load.view.real_side != View::RealSide::none) body.line("uint src_first = b * params.src_stride;");
+    if (pass.store.view.real_side != View::RealSide::none) body.line("uint dst_first = b * params.dst_stride;");
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
   }
 
@@ -206,8 +219,8 @@ struct PassPrinter {
     return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
   }
   // Bluestein's chirp w_n (conjugated in the inverse kernel), n = q + offset, from the table.
-  std::string chirp(uint32_t offset) const {
-    const std::string w = fmt::format("tw.data[{}u + q]", pass.chirp.chirp_offset + offset);
+  std::string chirp(uint32_t offset, const std::string& n = "q") const {
+    const std::string w = fmt::format("tw.data[{}u + {}]", pass.chirp.chirp_offset + offset, n);
     return pass.chirp.conjugate ? fmt::format("conj_chirp({})", w) : w;
   }
 
@@ -247,7 +260,18 @@ struct PassPrinter {
         break;
       }
       case LoadKind::chirp: {
-        // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
+        // Value e is x[n] * w_n for n < N, zero padding up to M: n = q + place(e) in row mode,
+        // n = n0 + place(e)*K, n0 = j + q*K in column mode (the first pass of a multi-pass M).
+        if (!fft.row_mode()) {
+          const uint32_t stride = view.element_stride;
+          body.line(fmt::format("uint n0 = {};", frequency_base(stride)));
+          for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+            const uint32_t offset = place(first_stage(), e).offset * stride;
+            body.line(fmt::format("if (n0 < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
+                                  v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset, "n0")));
+          }
+          break;
+        }
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const uint32_t offset = place(first_stage(), e).offset;
           body.line(fmt::format("if (q < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
@@ -475,6 +499,15 @@ struct PassPrinter {
       body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
   }
 
+  // dst_base, and for the reals of an odd-length full-length r2c kernel the padding real after
+  // them, written as zero by the invocation that holds value 0.
+  void print_destination_base(const View& view) {
+    body.line(fmt::format("uint dst_base = {};", view_base(view)));
+    if (view.real_side == View::RealSide::reals && view.real_n % 2 != 0)
+      body.line(fmt::format("if (dst_base == dst_first) {}[dst_first + dst_first + {}] = 0.0;", view_name(view),
+                            constant(view.real_n)));
+  }
+
   void print_store() {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
@@ -512,17 +545,24 @@ struct PassPrinter {
       return;
     }
     if (store.kind == StoreKind::chirp_filter || store.kind == StoreKind::chirp_crop) {
-      // Value e is frequency k = q + place(e) of the transform of M (row mode).
+      // Value e is frequency k = q + place(e) of the transform of M in row mode, k = k0 +
+      // place(e)*S, k0 = j + q*S, in column mode (the last pass of a multi-pass M).
       const bool crop = store.kind == StoreKind::chirp_crop;
+      const uint32_t stride = fft.row_mode() ? 1 : store.view.element_stride;
+      const std::string k = fft.row_mode() ? "q" : "k0";
       body.open("if (in_range)");
-      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      print_destination_base(store.view);
+      if (!fft.row_mode()) body.line(fmt::format("uint k0 = {};", frequency_base(stride)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
-        const uint32_t offset = place(last_stage(), e).offset;
-        const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
+        const uint32_t offset = place(last_stage(), e).offset * stride;
+        const std::string spectrum = fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + offset, k);
+        const std::string factor = crop                            ? chirp(offset, k)
+                                   : pass.chirp.conjugate_spectrum ? fmt::format("conj_chirp({})", spectrum)
+                                                                   : spectrum;
         const std::string write =
             store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
-        else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
+        else if (offset < pass.chirp.n) body.line(fmt::format("if ({} < {}) {}", k, constant(pass.chirp.n - offset), write));
       }
       body.close();
       return;
@@ -555,7 +595,7 @@ struct PassPrinter {
     }
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
-      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      print_destination_base(store.view);
       // A convolution's product: element k of this transform's filter plane.
       if (store.filter_planes > 0)
         body.line(fmt::format("uint filter_base = dst_base - b * params.{} + {};", store.view.binding.stride_constant,
@@ -598,7 +638,8 @@ struct PassPrinter {
     body.line(fmt::format("uint g0 = {};", im.mul("group", fft.columns_per_workgroup)));
     body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
     body.open("if (b0 < params.batch)");
-    body.line(fmt::format("uint dst_base = b0 * params.{} + {};", store.view.binding.stride_constant,
+    body.line(fmt::format("uint dst_base = b0 * params.{} + {}{};", store.view.binding.stride_constant,
+                          store.view.base != 0 ? constant(static_cast<uint32_t>(store.view.base)) + " + " : "",
                           im.mul(im.mod("g0", cpt), fft.size)));
     for (uint32_t e = 0; e < e_count; ++e)
       body.line(store_value(store.view, "dst_base + " + out_index[e], v(e) + scaled));
@@ -653,7 +694,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
-  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop ||
+                               (pass.store.kind == StoreKind::chirp_filter && pass.chirp.conjugate_spectrum)))
     add_snippet("chirp_conjugate.glsl");
   // The image snippets take the image's geometry as constants.
   auto add_image_snippet = [&](const char* name, const ImageView& image) {

@@ -512,7 +512,7 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   if (spec.is_2d() || spec.transform != Transform::c2c || n > kMaxBluesteinN)
     fail(spec, "shape",
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
-                     "algorithm, which fftgen has for 1D c2c kernels up to N = {}",
+                     "algorithm, which fftgen has for 1D c2c and r2c kernels up to N = {}",
                      spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
   if (spec.precision != Precision::fp32)
     fail(spec, "precision", fmt::format("N = {} runs through Bluestein's algorithm, which fftgen has in fp32 only", n));
@@ -526,7 +526,13 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   layout.bluestein_n = n;
   layout.chirp_offset = layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0});
   layout.spectrum_offset[0] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0});
-  layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  // b is symmetric (b_(M-m) = b_m), so the spectrum of conj(b) is conj(S): transforms of M in
+  // several passes (M > 16384, tables of megabytes) read S conjugated; one-dispatch kernels keep
+  // their second run.
+  if (layout.passes.size() == 1)
+    layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  else
+    layout.spectrum_offset[1] = layout.spectrum_offset[0];
   return layout;
 }
 
@@ -565,13 +571,45 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
 
 }  // namespace
 
+namespace {
+
+// Whether a 1D r2c kernel takes the full-length route (KernelLayout::real_full_length): the
+// half-length trick needs N even, N/2 free of primes above 13, and, where N/2 takes several passes,
+// a last pass whose mirrored column tiles work (balanced stages, a power-of-two column count).
+bool real_full_length(const KernelSpec& spec) {
+  if (spec.transform != Transform::r2c || spec.is_2d() || spec.convolution) return false;
+  const uint32_t n = spec.n();
+  if (n % 2 != 0 || largest_prime_factor(n) > kMaxPrimeFactor) return true;
+  if (!spec.radices.empty() || n / 2 < 2) return false;  // an explicit split of N/2 is honoured or refused as such
+  KernelSpec half = spec;
+  half.transform = Transform::c2c;
+  half.shape = {n / 2};
+  const KernelLayout layout = make_layout(half);
+  const PassLayout& last = layout.passes.back();
+  return layout.passes.size() > 1 && !(last.balanced() && is_power_of_two(last.columns_per_transform));
+}
+
+}  // namespace
+
 KernelLayout make_layout(const KernelSpec& spec) {
+  if (real_full_length(spec)) {
+    if (spec.precision != Precision::fp32)
+      fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, which "
+                                          "fftgen has in fp32 only", spec.n()));
+    KernelSpec full = spec;
+    full.transform = Transform::c2c;
+    KernelLayout layout = make_layout(full);
+    layout.real_full_length = true;
+    layout.columns = spec.n() / 2 + 1;
+    return layout;
+  }
   for (uint32_t side : spec.shape)
     if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
   KernelLayout layout;
   const uint32_t nx = spec.n();
   const bool two_d = spec.is_2d();
-  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N;
+  // 1D up to 2^25: the parser allows N up to 2^24, Bluestein's transforms of M go one step further.
+  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N + 1;
   for (uint32_t side : spec.shape)
     if (side < 2 || side > (1u << max_log2) || largest_prime_factor(side) > kMaxPrimeFactor)
       fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: 2 to 2^{} with no prime factor above {}",

@@ -112,6 +112,18 @@ struct View {
   uint32_t element_stride = 1;
   uint32_t column_split = 0;
   uint32_t split_stride = 0;
+  /// An r2c kernel computed as a complex transform of its full length N (odd N, and the lengths
+  /// the half-length route does not cover, transforms.md): what the buffer holds of the N complex
+  /// values. reals: their real parts, value n of transform b at real 2*b*stride + n (a float
+  /// binding; the imaginary parts are zero on load and dropped on store; for odd N the real after
+  /// the last is padding, written as zero). half_spectrum: X[0..N/2] (N/2 + 1 complex values); a load
+  /// rebuilds X[k] = conj X[N-k] above N/2, a store keeps k <= N/2.
+  enum class RealSide { none, reals, half_spectrum };
+  RealSide real_side = RealSide::none;
+  uint32_t real_n = 0;  ///< N, where real_side is set
+  /// Elements of the bound buffer before value 0 of every transform (the second half of a
+  /// scratch buffer that holds two intermediate transforms: Bluestein's multi-pass transforms).
+  uint64_t base = 0;
   uint64_t column_offset(uint64_t j) const {
     return column_split == 0 ? j : (j / column_split) * split_stride + j % column_split;
   }
@@ -185,9 +197,12 @@ struct PassProgram {
   /// Bluestein passes (LoadKind::chirp, StoreKind::chirp_filter, chirp_crop): N, where the chirp
   /// and this kernel direction's filter spectrum start in the table, and whether the chirp is
   /// conjugated (the inverse kernel). `direction` is the FFT's (forward, then inverse).
+  /// conjugate_spectrum: the filter spectrum is read conjugated (the inverse kernel of a
+  /// multi-pass Bluestein kernel, whose table holds one spectrum).
   struct Chirp {
     uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
     bool conjugate = false;
+    bool conjugate_spectrum = false;
   } chirp;
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
