@@ -14,6 +14,7 @@
 #include "fftgen/runtime/timer.hpp"
 #include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/half.hpp"
+#include "fftgen/vktools/texels.hpp"
 #include "fftgen/vktools/reference.hpp"
 
 namespace fftgen::vk {
@@ -128,6 +129,42 @@ BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
   return b;
 }
 
+namespace {
+
+// An io image kernel: images of its formats as large as the byte cap allows (and the device's
+// maxImageDimension2D), random input texels. The traffic counts the texels' bytes (an rgba32f
+// kernel moves 16 bytes per complex value).
+BenchResult bench_image_kernel(Device& device, const Kernel& kernel, Direction d, const BenchOptions& o,
+                               BenchResult& r) {
+  const KernelInfo& info = kernel.info();
+  const StorageImage &in_image = *info.input_image(d), &out_image = *info.output_image(d);
+  auto image_bytes = [](const StorageImage& s) { return uint64_t{s.width} * s.rows_per_transform * texel_bytes(s.format); };
+  const uint64_t in_bytes = image_bytes(in_image), out_bytes = image_bytes(out_image);
+  const uint64_t cap = bench_bytes(device, o.bytes);
+  r.batch = std::min<uint64_t>(cap / std::max(in_bytes, out_bytes), kernel.max_batch());
+  if (r.batch == 0)
+    throw UsageError("an image of " + std::to_string(cap) + " bytes holds no transform of kernel '" + info.name + "'");
+  r.bytes = r.batch * std::max(in_bytes, out_bytes);
+  r.traffic = r.batch * (in_bytes + out_bytes);
+  const auto batch = static_cast<uint32_t>(r.batch);
+  DeviceImage in(device, vk_format(in_image.format), in_image.width, static_cast<uint32_t>(in_image.height(batch)));
+  DeviceImage out(device, vk_format(out_image.format), out_image.width, static_cast<uint32_t>(out_image.height(batch)));
+  const std::vector<uint8_t> texels =
+      to_texels(in_image.format, random_normal(pairs_per_transform(info, d, true) * r.batch, info.n()));
+  upload_image(device, in, texels.data(), texels.size());
+  KernelIo io;
+  io.input_image = in.view();
+  io.output_image = out.view();
+  io.max_batch = batch;
+  io.directions = {d};
+  KernelBindings bindings = kernel.bind(io);
+  r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) { kernel.record(cmd, d, bindings, batch); });
+  finish_bench_result(r);
+  return r;
+}
+
+}  // namespace
+
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                          const BenchOptions& o, BenchBuffers* buffers) {
   // A convolution runs as its chain; its filter kernel is timed as part of nothing (made once).
@@ -141,6 +178,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
                        (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
     Kernel kernel(device, info, manifest.files);
     const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
+    if (info.uses_images()) return bench_image_kernel(device, kernel, d, o, r);
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
     const uint64_t cap = bench_bytes(device, o.bytes);
     r.batch = std::min<uint64_t>(cap / std::max(in_bytes, out_bytes), kernel.max_batch());

@@ -5,11 +5,53 @@
 #include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
+#include "fftgen/vktools/texels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace fftgen::vk {
+
+namespace {
+
+// An io image kernel: the input uploaded into a storage image of its format, the output image
+// poisoned with NaN texels, the output read back from its image.
+std::vector<std::complex<float>> execute_images(Device& device, const Kernel& kernel, Direction direction,
+                                                const std::vector<std::complex<float>>& input, uint32_t batch,
+                                                uint64_t out_count, const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  const StorageImage* in_image = info.input_image(direction);
+  const StorageImage* out_image = info.output_image(direction);
+  if (!in_image || !out_image)
+    throw ManifestError("kernel '" + info.name + "': the " + to_string(direction) +
+                        " direction reads or writes a storage image, but not both; fftgen's image kernels do both");
+  auto make = [&](const StorageImage& s) {
+    return DeviceImage(device, vk_format(s.format), s.width, static_cast<uint32_t>(s.height(batch)));
+  };
+  DeviceImage in = make(*in_image), out = make(*out_image);
+  const std::vector<uint8_t> in_texels = to_texels(in_image->format, input);
+  upload_image(device, in, in_texels.data(), in_texels.size());
+  const float fill = options.poison_output ? std::nanf("") : 0.0f;
+  std::vector<uint8_t> out_texels =
+      to_texels(out_image->format, std::vector<std::complex<float>>(out_count, {fill, fill}));
+  upload_image(device, out, out_texels.data(), out_texels.size());
+  KernelIo io;
+  io.input_image = in.view();
+  io.output_image = out.view();
+  io.max_batch = batch;
+  io.directions = {direction};
+  KernelBindings bindings = kernel.bind(io);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    record_transfer_to_compute_barrier(cmd);
+    kernel.record(cmd, direction, bindings, batch, options.record);
+    record_compute_to_transfer_barrier(cmd);
+  });
+  download_image(device, out, out_texels.data(), out_texels.size());
+  return from_texels(out_image->format, out_texels);
+}
+
+}  // namespace
 
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          Direction direction,
@@ -25,7 +67,9 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   if (batch > kernel.max_batch())
     throw DeviceLimitError("kernel '" + info.name + "': batch " + std::to_string(batch) +
                            " exceeds the device's largest bindable batch " +
-                           std::to_string(kernel.max_batch()) + " (maxStorageBufferRange)");
+                           std::to_string(kernel.max_batch()) +
+                           (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
+  if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
   // Half-float data (precision fp16) are converted on the way up and down.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
