@@ -7,35 +7,22 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <random>
 
-#include "fftgen/compile.hpp"
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
+#include "gpu_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace fftgen::vk;
+using namespace fftgen_test;
 
 namespace {
 
 const fs::path& textures_dir() {
-  static const fs::path dir = [] {
-    std::random_device rd;
-    fs::path d = fs::temp_directory_path() / ("fftgen_textures_" + std::to_string(rd()) + std::to_string(rd()));
-    const std::string plan = std::string(FFTGEN_TEST_DIR) + "/plans/textures.json";
-    const std::string cmd = std::string("\"") + FFTGEN_CLI + "\" \"" + plan + "\" -o \"" + d.string() + "\" > \"" +
-                            d.string() + ".log\" 2>&1";
-    if (std::system(cmd.c_str()) != 0) {
-      std::ifstream log(d.string() + ".log");
-      std::cerr << log.rdbuf();
-      throw std::runtime_error("fftgen failed on " + plan);
-    }
-    return d;
-  }();
+  static const fs::path dir = generate_test_plan("textures.json", "fftgen_textures");
   return dir;
 }
 
@@ -48,27 +35,6 @@ struct Cleanup {
     fs::remove(textures_dir().string() + ".log", ec);
   }
 };
-
-Device& validated_device() {
-  static Device device([] {
-    DeviceOptions o;
-    o.validation = true;
-    return o;
-  }());
-  return device;
-}
-
-std::string drain_validation(Device& device) {
-  std::string text;
-  for (const auto& m : device.validation_messages()) text += m.text + "\n";
-  device.clear_validation_messages();
-  return text;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 }  // namespace
 
@@ -104,12 +70,7 @@ TEST_CASE("gpu textures: the HLSL of image kernels computes what the GLSL path c
   const Manifest m = load_manifest(textures_dir());
   Device& device = validated_device();
   drain_validation(device);
-  const ShaderLoader from_hlsl = [&m](const KernelInfo& k, const PassInfo& p) {
-    ShaderCode code;
-    code.spirv = fftgen::compile_hlsl_to_spirv(read_text(m.directory / p.files.at("hlsl")), "main",
-                                               k.name + "." + p.name + ".hlsl");
-    return code;
-  };
+  const ShaderLoader from_hlsl = hlsl_loader(m);
   const uint32_t batch = 2;
   for (const auto& k : m.kernels) {
     INFO("kernel " << k.name);
@@ -143,4 +104,34 @@ TEST_CASE("gpu textures: a kernel needs its images bound, and a batch within the
   CHECK_THROWS_WITH(kernel.bind(io), Catch::Contains("maxImageDimension2D"));
   CHECK(kernel.max_batch() == device.limits().maxImageDimension2D);
   drain_validation(device);
+}
+
+TEST_CASE("gpu textures: the manifest reader refuses image bindings no image kernel has", "[gpu][textures][bad-input]") {
+  const fs::path dir = textures_dir();
+  const nlohmann::json generated = nlohmann::json::parse(read_text(dir / "manifest.json"));
+  CHECK_NOTHROW(parse_manifest(generated, "textures.json", dir));
+  // kernels[0] is tex__n16x16__rg32f: binding 0 of its first forward pass is its input image.
+  auto refused = [&](const std::string& pass, size_t binding, const std::string& key, const nlohmann::json& value) {
+    nlohmann::json doc = generated;
+    doc["kernels"][0][pass][0]["bindings"][binding][key] = value;
+    try {
+      parse_manifest(doc, "textures.json", dir);
+    } catch (const ManifestError& e) {
+      return std::string(e.what());
+    }
+    FAIL("accepted " << key << " = " << value.dump());
+    return std::string();
+  };
+  CHECK_THAT(refused("forward", 0, "resource", "texture"),
+             Catch::Contains("resource: expected storage_buffer or storage_image (found 'texture')"));
+  CHECK_THAT(refused("forward", 0, "format", "rgb8"),
+             Catch::Contains("format: expected one of rg32f, rgba32f, rgba16f, r32f (found 'rgb8')"));
+  CHECK_THAT(refused("forward", 0, "format", "r32f"),
+             Catch::Contains("r32f for float32 data and rg32f, rgba32f or rgba16f for complex64"));
+  CHECK_THAT(refused("forward", 0, "width", 0), Catch::Contains("width: expected a positive integer"));
+  CHECK_THAT(refused("forward", 0, "width", 1u << 30), Catch::Contains("width: expected a positive integer, at most"));
+  CHECK_THAT(refused("forward", 0, "rows_per_transform", 17),
+             Catch::Contains("rows_per_transform: expected the kernel's NY, 16 (found 17)"));
+  CHECK_THAT(refused("forward", 0, "role", "scratch"),
+             Catch::Contains("role: expected input or output for a storage image (found 'scratch')"));
 }

@@ -1,6 +1,7 @@
 #include "fftgen/runtime/buffer.hpp"
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -100,6 +101,47 @@ void Buffer::release() {
   memory_ = VK_NULL_HANDLE;
 }
 
+namespace {
+
+// Moves an image between layouts (GENERAL, where kernels use it, and a transfer layout around a
+// copy); every earlier access finishes first.
+void change_layout(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  b.oldLayout = from;
+  b.newLayout = to;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &b);
+}
+
+// Copies `bytes` into host memory through a readback staging buffer that `copy` fills.
+void download_through_staging(Device& device, void* data, VkDeviceSize bytes,
+                              const std::function<void(VkCommandBuffer, VkBuffer)>& copy) {
+  if (bytes == 0) return;
+  Buffer staging(device, bytes, MemoryKind::readback);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    copy(cmd, staging.handle());
+    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                         &b, 0, nullptr, 0, nullptr);
+  });
+  VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+  range.memory = staging.memory();
+  range.size = VK_WHOLE_SIZE;
+  // Harmless on coherent memory; needed on cached non-coherent readback memory.
+  check(vkInvalidateMappedMemoryRanges(device.device(), 1, &range),
+        "vkInvalidateMappedMemoryRanges");
+  std::memcpy(data, staging.mapped(), bytes);
+}
+
+}  // namespace
+
 VkFormat vk_format(ImageFormat format) {
   switch (format) {
     case ImageFormat::rg32f: return VK_FORMAT_R32G32_SFLOAT;
@@ -139,20 +181,8 @@ DeviceImage::DeviceImage(Device& device, VkFormat format, uint32_t width, uint32
     vci.format = format;
     vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     check(vkCreateImageView(dev, &vci, nullptr, &view_), "vkCreateImageView");
-    device.run_commands([&](VkCommandBuffer cmd) {
-      VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-      b.srcAccessMask = 0;
-      b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                        VK_ACCESS_TRANSFER_WRITE_BIT;
-      b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-      b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-      b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      b.image = image_;
-      b.subresourceRange = vci.subresourceRange;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
-                           nullptr, 1, &b);
-    });
+    device.run_commands(
+        [&](VkCommandBuffer cmd) { change_layout(cmd, image_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL); });
   } catch (...) {
     release();
     throw;
@@ -192,21 +222,6 @@ void DeviceImage::release() {
 }
 
 namespace {
-// Moves an image between GENERAL (where kernels use it) and a transfer layout around a copy;
-// every earlier access finishes first.
-void change_layout(VkCommandBuffer cmd, const DeviceImage& image, VkImageLayout from, VkImageLayout to) {
-  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-  b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-  b.oldLayout = from;
-  b.newLayout = to;
-  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  b.image = image.handle();
-  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &b);
-}
-
 VkBufferImageCopy whole_image(const DeviceImage& image) {
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -220,30 +235,19 @@ void upload_image(Device& device, const DeviceImage& dst, const void* data, VkDe
   std::memcpy(staging.mapped(), data, bytes);
   device.run_commands([&](VkCommandBuffer cmd) {
     const VkBufferImageCopy region = whole_image(dst);
-    change_layout(cmd, dst, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    change_layout(cmd, dst.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     vkCmdCopyBufferToImage(cmd, staging.handle(), dst.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    change_layout(cmd, dst, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+    change_layout(cmd, dst.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
   });
 }
 
 void download_image(Device& device, const DeviceImage& src, void* data, VkDeviceSize bytes) {
-  Buffer staging(device, bytes, MemoryKind::readback);
-  device.run_commands([&](VkCommandBuffer cmd) {
+  download_through_staging(device, data, bytes, [&](VkCommandBuffer cmd, VkBuffer staging) {
     const VkBufferImageCopy region = whole_image(src);
-    change_layout(cmd, src, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-    vkCmdCopyImageToBuffer(cmd, src.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1, &region);
-    change_layout(cmd, src, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
-    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0, nullptr, 0,
-                         nullptr);
+    change_layout(cmd, src.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    vkCmdCopyImageToBuffer(cmd, src.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
+    change_layout(cmd, src.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
   });
-  VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
-  range.memory = staging.memory();
-  range.size = VK_WHOLE_SIZE;
-  check(vkInvalidateMappedMemoryRanges(device.device(), 1, &range), "vkInvalidateMappedMemoryRanges");
-  std::memcpy(data, staging.mapped(), bytes);
 }
 
 void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
@@ -259,24 +263,10 @@ void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
 
 void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
               VkDeviceSize src_offset) {
-  if (bytes == 0) return;
-  Buffer staging(device, bytes, MemoryKind::readback);
-  device.run_commands([&](VkCommandBuffer cmd) {
+  download_through_staging(device, data, bytes, [&](VkCommandBuffer cmd, VkBuffer staging) {
     VkBufferCopy region{src_offset, 0, bytes};
-    vkCmdCopyBuffer(cmd, src, staging.handle(), 1, &region);
-    VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                         &b, 0, nullptr, 0, nullptr);
+    vkCmdCopyBuffer(cmd, src, staging, 1, &region);
   });
-  VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
-  range.memory = staging.memory();
-  range.size = VK_WHOLE_SIZE;
-  // Harmless on coherent memory; needed on cached non-coherent readback memory.
-  check(vkInvalidateMappedMemoryRanges(device.device(), 1, &range),
-        "vkInvalidateMappedMemoryRanges");
-  std::memcpy(data, staging.mapped(), bytes);
 }
 
 void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,

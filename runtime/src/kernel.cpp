@@ -574,14 +574,17 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
       std::vector<VkWriteDescriptorSet> writes;
       for (size_t j = 0; j < infos[i].bindings.size(); ++j) {
         const auto& b = infos[i].bindings[j];
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = b.binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &buffers[j];
         if (b.image) {  // the kernel's input or output (parse_manifest allows no other role)
           image_infos[j] = {VK_NULL_HANDLE, b.role == BufferRole::input ? io.input_image : io.output_image,
                             VK_IMAGE_LAYOUT_GENERAL};
-          VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-          w.dstSet = set;
-          w.dstBinding = b.binding;
-          w.descriptorCount = 1;
           w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+          w.pBufferInfo = nullptr;
           w.pImageInfo = &image_infos[j];
           writes.push_back(w);
           continue;
@@ -607,12 +610,6 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
             break;
         }
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = b.binding;
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w.pBufferInfo = &buffers[j];
         writes.push_back(w);
       }
       vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()), writes.data(),

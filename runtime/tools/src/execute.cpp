@@ -15,40 +15,35 @@ namespace fftgen::vk {
 
 namespace {
 
+// Binds `io` and runs `direction` once, its input made visible first and its output after.
+void run_once(Device& device, const Kernel& kernel, Direction direction, const KernelIo& io, uint32_t batch,
+              const ExecuteOptions& options) {
+  KernelBindings bindings = kernel.bind(io);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    // Uploads and fills are finished (separate waited submissions), but their writes must still
+    // be made visible to the shaders.
+    record_transfer_to_compute_barrier(cmd);
+    kernel.record(cmd, direction, bindings, batch, options.record);
+    record_compute_to_transfer_barrier(cmd);
+  });
+}
+
 // An io image kernel: the input uploaded into a storage image of its format, the output image
 // poisoned with NaN texels, the output read back from its image.
 std::vector<std::complex<float>> execute_images(Device& device, const Kernel& kernel, Direction direction,
                                                 const std::vector<std::complex<float>>& input, uint32_t batch,
                                                 uint64_t out_count, const ExecuteOptions& options) {
   const KernelInfo& info = kernel.info();
-  const StorageImage* in_image = info.input_image(direction);
-  const StorageImage* out_image = info.output_image(direction);
-  if (!in_image || !out_image)
-    throw ManifestError("kernel '" + info.name + "': the " + to_string(direction) +
-                        " direction reads or writes a storage image, but not both; fftgen's image kernels do both");
-  auto make = [&](const StorageImage& s) {
-    return DeviceImage(device, vk_format(s.format), s.width, static_cast<uint32_t>(s.height(batch)));
-  };
-  DeviceImage in = make(*in_image), out = make(*out_image);
-  const std::vector<uint8_t> in_texels = to_texels(in_image->format, input);
-  upload_image(device, in, in_texels.data(), in_texels.size());
+  const ImageFormat in_format = info.input_image(direction)->format, out_format = info.output_image(direction)->format;
+  const KernelImages images = make_kernel_images(device, info, direction, batch);
+  const std::vector<uint8_t> in_texels = to_texels(in_format, input);
+  upload_image(device, images.input, in_texels.data(), in_texels.size());
   const float fill = options.poison_output ? std::nanf("") : 0.0f;
-  std::vector<uint8_t> out_texels =
-      to_texels(out_image->format, std::vector<std::complex<float>>(out_count, {fill, fill}));
-  upload_image(device, out, out_texels.data(), out_texels.size());
-  KernelIo io;
-  io.input_image = in.view();
-  io.output_image = out.view();
-  io.max_batch = batch;
-  io.directions = {direction};
-  KernelBindings bindings = kernel.bind(io);
-  device.run_commands([&](VkCommandBuffer cmd) {
-    record_transfer_to_compute_barrier(cmd);
-    kernel.record(cmd, direction, bindings, batch, options.record);
-    record_compute_to_transfer_barrier(cmd);
-  });
-  download_image(device, out, out_texels.data(), out_texels.size());
-  return from_texels(out_image->format, out_texels);
+  std::vector<uint8_t> out_texels = to_texels(out_format, std::vector<std::complex<float>>(out_count, {fill, fill}));
+  upload_image(device, images.output, out_texels.data(), out_texels.size());
+  run_once(device, kernel, direction, image_io(images, direction, batch), batch, options);
+  download_image(device, images.output, out_texels.data(), out_texels.size());
+  return from_texels(out_format, out_texels);
 }
 
 }  // namespace
@@ -82,14 +77,7 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   io.output = {out.handle(), 0};
   io.max_batch = batch;
   io.directions = {direction};
-  KernelBindings bindings = kernel.bind(io);
-  device.run_commands([&](VkCommandBuffer cmd) {
-    // Upload and fill are finished (separate waited submissions), but their writes must still
-    // be made visible to the shaders.
-    record_transfer_to_compute_barrier(cmd);
-    kernel.record(cmd, direction, bindings, batch, options.record);
-    record_compute_to_transfer_barrier(cmd);
-  });
+  run_once(device, kernel, direction, io, batch, options);
   if (is_half(out_type)) {
     std::vector<uint16_t> halves(out_count * 2);
     download(device, out.handle(), halves.data(), out_bytes);

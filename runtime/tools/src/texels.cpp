@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "fftgen/runtime/error.hpp"
 #include "fftgen/vktools/half.hpp"
 
 namespace fftgen::vk {
@@ -52,6 +53,27 @@ std::vector<std::complex<float>> from_texels(ImageFormat format, const std::vect
       break;
   }
   return out;
+}
+
+KernelImages make_kernel_images(Device& device, const KernelInfo& info, Direction direction, uint32_t batch) {
+  const StorageImage* in = info.input_image(direction);
+  const StorageImage* out = info.output_image(direction);
+  if (!in || !out)
+    throw ManifestError("kernel '" + info.name + "': the " + to_string(direction) +
+                        " direction does not read and write storage images; fftgen's image kernels do both");
+  auto make = [&](const StorageImage& s) {
+    return DeviceImage(device, vk_format(s.format), s.width, static_cast<uint32_t>(s.height(batch)));
+  };
+  return {make(*in), make(*out)};
+}
+
+KernelIo image_io(const KernelImages& images, Direction direction, uint32_t batch) {
+  KernelIo io;
+  io.input_image = images.input.view();
+  io.output_image = images.output.view();
+  io.max_batch = batch;
+  io.directions = {direction};
+  return io;
 }
 
 }  // namespace fftgen::vk

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/manifest.hpp"
 
 namespace fftgen::vk {
@@ -14,5 +16,13 @@ namespace fftgen::vk {
 std::vector<uint8_t> to_texels(ImageFormat format, const std::vector<std::complex<float>>& values);
 /// The pairs of floats that tightly packed texels of `format` hold (rgba16f: as half floats).
 std::vector<std::complex<float>> from_texels(ImageFormat format, const std::vector<uint8_t>& texels);
+
+/// The input and output images of one direction of an io image kernel, for `batch` transforms.
+struct KernelImages {
+  DeviceImage input, output;
+};
+KernelImages make_kernel_images(Device& device, const KernelInfo& info, Direction direction, uint32_t batch);
+/// Binds `images` as `direction`'s input and output for up to `batch` transforms.
+KernelIo image_io(const KernelImages& images, Direction direction, uint32_t batch);
 
 }  // namespace fftgen::vk
