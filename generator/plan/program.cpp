@@ -418,9 +418,9 @@ KernelProgram make_program(const KernelSpec& spec) {
     const double scale = direction_scale(spec, d);
     if (spec.precision == Precision::fp16 && scale != 1.0) {
       double log_points = 0, applied = 1;
-      for (size_t i : order) log_points += std::log(double{layout.passes[i].size});
+      for (size_t i : order) log_points += std::log(static_cast<double>(layout.passes[i].size));
       for (size_t i = 0; i + 1 < order.size(); ++i) {
-        pass_scales[i] = std::pow(scale, std::log(double{layout.passes[order[i]].size}) / log_points);
+        pass_scales[i] = std::pow(scale, std::log(static_cast<double>(layout.passes[order[i]].size)) / log_points);
         applied *= pass_scales[i];
       }
       pass_scales.back() = scale / applied;
