@@ -186,10 +186,7 @@ struct PassPrinter {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
       body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
-      if (pass.rows_per_transform != 0)
-        body.line(fmt::format("uint row = {} + {};  // the rows below batch_scale are skipped",
-                              im.mul(im.div("b", pass.batch_scale), pass.rows_per_transform),
-                              im.mod("b", pass.batch_scale)));
+      if (pass.rows_per_transform != 0) print_row_of_entry();
     } else if (fft.mirror_tiles()) {
       // Columns j = tile*C/2 + u and their mirrors S - j (S/2 in place of the mirror of column 0).
       const uint32_t cpt = fft.columns_per_transform, tiles = cpt / c;
@@ -210,6 +207,25 @@ struct PassPrinter {
     }
     body.line("bool in_range = b < params.batch;");
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
+  }
+
+  // The row a row pass that skips rows computes for batch entry b (PassProgram::rows_per_transform,
+  // planes_per_frame): the rows past batch_scale of each transform are skipped.
+  void print_row_of_entry() {
+    const uint32_t kept = pass.batch_scale, rows = pass.rows_per_transform, planes = pass.planes_per_frame;
+    const std::string in_order = fmt::format("{} + {}", im.mul(im.div("b", kept), rows), im.mod("b", kept));
+    if (planes <= 1) {
+      body.line(fmt::format("uint row = {};  // the rows past {} are skipped", in_order, kept));
+      return;
+    }
+    // Whole frames: the planes of a frame take turns row by row.
+    const uint32_t frame = planes * kept;
+    body.line(fmt::format("uint frame_entry = {};", im.mod("b", frame)));
+    body.line(fmt::format("uint turns = {} + {};",
+                          im.mul(fmt::format("({} + {})", im.mul(im.div("b", frame), planes), im.mod("frame_entry", planes)), rows),
+                          im.div("frame_entry", planes)));
+    body.line(fmt::format("uint row = b < params.batch - {} ? turns : {};  // the rows past {} are skipped",
+                          im.mod("params.batch", frame), in_order, kept));
   }
 
   // The separation of a real transform pairs frequencies k and H - k of the half-length transform

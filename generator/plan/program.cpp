@@ -201,6 +201,7 @@ void skip_padding_rows(const ConvolutionSpec& c, KernelProgram& program) {
   for (PassProgram* rows : {&program.forward.front(), &program.inverse.back()}) {
     rows->rows_per_transform = rows->batch_scale;
     rows->batch_scale = c.image_h;
+    rows->planes_per_frame = c.channels;
   }
   first_column.load.zeros_from = kept;
   last_column.store.stored_below = kept;
