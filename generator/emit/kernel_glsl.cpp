@@ -204,6 +204,7 @@ struct PassPrinter {
       body.line(fmt::format("uint g = {} + c;", im.mul("group", c)));
       body.line(fmt::format("uint b = {};", im.div("g", cpt)));
       body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
+      if (pass.planes_per_frame > 1) print_column_turns();
     }
     body.line("bool in_range = b < params.batch;");
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
@@ -226,6 +227,30 @@ struct PassPrinter {
                           im.div("frame_entry", planes)));
     body.line(fmt::format("uint row = b < params.batch - {} ? turns : {};  // the rows past {} are skipped",
                           im.mod("params.batch", frame), in_order, kept));
+  }
+
+  // A column pass whose planes take turns (PassProgram::planes_per_frame): within a whole frame, the
+  // P planes' tiles of the same C columns run in neighbouring workgroups (and so read the filter's
+  // tile once); the columns past the last whole tile follow plane after plane. Column g of the
+  // frame's P * S is (plane, column) = ((g mod CP) div C, (g div CP) * C + g mod C) below the whole
+  // tiles, and from there (r = S mod C columns left) (k div r, S - r + k mod r), k = g - tiled.
+  void print_column_turns() {
+    const uint32_t c = fft.columns_per_workgroup, cpt = fft.columns_per_transform, planes = pass.planes_per_frame;
+    const uint32_t frame = planes * cpt, tile = c * planes, tiled = (cpt / c) * tile, rest = cpt % c;
+    body.open(fmt::format("if (g < {})", im.mul(fmt::format("(params.batch - {})", im.mod("params.batch", planes)), cpt)));
+    body.line(fmt::format("uint frame_g = {};", im.mod("g", frame)));
+    body.line(fmt::format("uint first = {};", im.mul(im.div("g", frame), planes)));
+    if (rest == 0) {
+      body.line(fmt::format("b = first + {};", im.div(im.mod("frame_g", tile), c)));
+      body.line(fmt::format("j = {} + {};", im.mul(im.div("frame_g", tile), c), im.mod("frame_g", c)));
+    } else {
+      body.line(fmt::format("uint k = frame_g - {};", constant(tiled)));
+      body.line(fmt::format("b = first + (frame_g < {} ? {} : {});", constant(tiled), im.div(im.mod("frame_g", tile), c),
+                            im.div("k", rest)));
+      body.line(fmt::format("j = frame_g < {} ? {} + {} : {} + {};", constant(tiled), im.mul(im.div("frame_g", tile), c),
+                            im.mod("frame_g", c), constant(cpt - rest), im.mod("k", rest)));
+    }
+    body.close();
   }
 
   // The separation of a real transform pairs frequencies k and H - k of the half-length transform

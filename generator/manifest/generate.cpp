@@ -172,10 +172,8 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
               {"shared_memory_bytes", fft.shared_bytes()},
               {"ops", ops_json(pass.ops())}};
   // A convolution's shortcuts (docs/manifest.md), only where a pass takes them.
-  if (pass.rows_per_transform != 0) {
-    result["dispatch"]["rows_per_transform"] = pass.rows_per_transform;
-    result["dispatch"]["planes_per_frame"] = pass.planes_per_frame;
-  }
+  if (pass.rows_per_transform != 0) result["dispatch"]["rows_per_transform"] = pass.rows_per_transform;
+  if (pass.planes_per_frame > 1) result["dispatch"]["planes_per_frame"] = pass.planes_per_frame;
   if (pass.load.zeros_from != 0) result["zeros_from"] = pass.load.zeros_from;
   if (pass.store.stored_below != 0) result["stored_below"] = pass.store.stored_below;
   if (pass.round_trip) result["round_trip"] = true;

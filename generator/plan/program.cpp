@@ -268,6 +268,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& multiply = program.forward.back();
   if (multiply.store.kind != StoreKind::plain) throw unsupported(multiply, "store through shared memory");
   multiply.store.filter_planes = c.filter_channels;
+  // One filter for every channel: the channels' tiles take turns and share the filter's tile.
+  if (c.filter_channels == 1) multiply.planes_per_frame = c.channels;
   multiply.store.filter_plane = program.forward_output.elements;
   const uint64_t planes = program.forward_output.elements * c.filter_channels;
   multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});

@@ -186,11 +186,12 @@ struct PassProgram {
   /// + b mod batch_scale. 0: every row (batch_scale of them). A convolution's row passes skip the
   /// padding rows below the image.
   uint32_t rows_per_transform = 0;
-  /// With rows_per_transform: transforms come in frames of this many (an image's channels), whose
-  /// rows take turns: entry b of a whole frame f is row (b mod (P*batch_scale)) div P of transform
-  /// f*P + b mod P (P = planes_per_frame), so the channels of one pixel row run in neighbouring
-  /// workgroups and share the interleaved image's cache lines. Entries past the last whole frame
-  /// go as above. 1: transform after transform.
+  /// Transforms come in frames of this many planes (P, an image's channels) that take turns. A row
+  /// pass with rows_per_transform: entry b of a whole frame f is row (b mod (P*batch_scale)) div P of
+  /// transform f*P + b mod P, so the channels of one pixel row run in neighbouring workgroups and
+  /// share the interleaved image's cache lines. A column pass: the P planes' tiles of the same
+  /// columns run in neighbouring workgroups, so a filter shared by the channels is read once per
+  /// tile. Entries past the last whole frame go transform after transform. 1: no turns.
   uint32_t planes_per_frame = 1;
   /// The column pass of a convolution that does forward FFT, filter product and inverse FFT in one
   /// dispatch: its stages run forward, the values are multiplied by the filter spectrum (the
