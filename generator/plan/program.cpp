@@ -393,6 +393,25 @@ KernelProgram make_program(const KernelSpec& spec) {
     std::vector<std::pair<BufferRole, BufferRole>> roles;
     assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
 
+    // fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and
+    // a sub-FFT of M points grows coherent values M times, noise sqrt(M) times: an fp16 kernel
+    // that normalises scales each pass's store by its share of the scale (scale^(log M_i / log
+    // of all M), the last pass taking what rounding left), so the values stored between passes
+    // stay about as large as the input and the output.
+    std::vector<double> pass_scales(order.size(), 1.0);
+    const double scale = direction_scale(spec, d);
+    if (spec.precision == Precision::fp16 && scale != 1.0) {
+      double log_points = 0, applied = 1;
+      for (size_t i : order) log_points += std::log(double{layout.passes[i].size});
+      for (size_t i = 0; i + 1 < order.size(); ++i) {
+        pass_scales[i] = std::pow(scale, std::log(double{layout.passes[order[i]].size}) / log_points);
+        applied *= pass_scales[i];
+      }
+      pass_scales.back() = scale / applied;
+    } else {
+      pass_scales.back() = scale;
+    }
+
     auto& passes = forward ? program.forward : program.inverse;
     for (size_t i = 0; i < order.size(); ++i) {
       const PassLayout& fft = layout.passes[order[i]];
@@ -454,7 +473,7 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
-      pass.store.scale = last ? direction_scale(spec, d) : 1.0;
+      pass.store.scale = pass_scales[i];
       passes.push_back(std::move(pass));
     }
   }

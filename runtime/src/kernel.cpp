@@ -18,13 +18,14 @@ namespace fftgen::vk {
 
 namespace {
 
-// Complex elements per transform of the scratch buffer; none when no pass binds it. Version 1
-// manifests pushed stride N for scratch, so they need at least N whatever scratch_elements says.
-uint64_t scratch_elements_per_transform(const KernelInfo& k) {
+// Bytes per transform of the scratch buffer; none when no pass binds it. Its elements are complex
+// values as the passes store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride
+// N for scratch, so they need at least N whatever scratch_elements says.
+uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   for (Direction d : k.directions)
     for (const auto& p : k.passes(d))
       for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1);
+        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b.element);
   return 0;
 }
 
@@ -79,10 +80,9 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
   if (info.twiddles)
     need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
          "maxStorageBufferRange");
-  const uint64_t scratch = scratch_elements_per_transform(info);
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
-       info.forward_input.bytes() + info.forward_output.bytes() +
-           (scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
+       info.forward_input.bytes() + info.forward_output.bytes() + scratch_bytes_per_transform(info) +
+           (info.twiddles ? info.twiddles->count : 0) * 8,
        device.device_local_heap_bytes(), "largest device-local heap");
   return problems;
 }
@@ -468,7 +468,7 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " of float32 data must be even (shaders move pairs of reals)");
     }
-  const VkDeviceSize scratch_bytes = scratch_elements_per_transform(info_) * 8 * io.max_batch;
+  const VkDeviceSize scratch_bytes = scratch_bytes_per_transform(info_) * io.max_batch;
   std::vector<std::pair<std::string, VkDeviceSize>> ranges{{"scratch", scratch_bytes}};
   for (Direction d : directions) {
     ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));

@@ -228,7 +228,7 @@ struct KernelBuffer {
 
 struct KernelProgram {
   KernelLayout layout;
-  uint64_t scratch_elements = 0;  ///< complex64 per transform, of the scratch buffer (0: none)
+  uint64_t scratch_elements = 0;  ///< complex values per transform (complex64, or complex32 in fp16), of the scratch buffer (0: none)
   /// Per direction: what the input and output buffers hold (an r2c kernel's forward reads reals,
   /// its inverse writes them).
   KernelBuffer forward_input, forward_output;

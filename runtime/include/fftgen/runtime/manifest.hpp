@@ -108,7 +108,7 @@ struct KernelInfo {
   double inverse_scale = 1.0;      ///< factor the inverse kernel applies
   nlohmann::json options;          ///< resolved plan options, as written
   std::optional<TwiddleTable> twiddles;
-  uint64_t scratch_elements = 0;   ///< complex64 per transform
+  uint64_t scratch_elements = 0;   ///< complex values per transform (8 bytes, or 4 in fp16)
   std::vector<PassInfo> forward;
   std::vector<PassInfo> inverse;
   std::optional<ConvolutionInfo> convolution;
