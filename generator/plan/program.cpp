@@ -105,11 +105,14 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
 codelet::OpCounts PassProgram::ops() const {
   const codelet::OpCounts cmul{2, 4, 2, 0};
   codelet::OpCounts total;
-  for (const StageLayout& stage : fft.stages) {
-    const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
-    add_ops(total, codelet::count_ops(cached_codelet(stage.radix, direction)), butterflies);
-    if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
-  }
+  // A round trip runs its stages twice, forward then inverse.
+  for (Direction d : round_trip ? std::vector<Direction>{Direction::forward, Direction::inverse}
+                                : std::vector<Direction>{direction})
+    for (const StageLayout& stage : fft.stages) {
+      const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
+      add_ops(total, codelet::count_ops(cached_codelet(stage.radix, d)), butterflies);
+      if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
+    }
   // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.
   total.adds *= batch_scale;
   total.muls *= batch_scale;
@@ -177,6 +180,74 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
   }
 }
 
+// Whether a direction of a convolution is one row pass along X and column passes along Y, the rows
+// first (forward) or last (inverse): the structure whose padding rows can be skipped.
+bool rows_then_columns(const std::vector<PassProgram>& passes, bool rows_first) {
+  if (passes.size() < 2) return false;
+  const PassProgram& rows = rows_first ? passes.front() : passes.back();
+  if (!rows.fft.row_mode() || rows.fft.axis != 0 || rows.fft.grid_ny != 0) return false;
+  for (size_t i = rows_first ? 1 : 0; i < passes.size() - (rows_first ? 0 : 1); ++i)
+    if (passes[i].fft.axis != 1 || passes[i].fft.row_mode()) return false;
+  return true;
+}
+
+// The rows of the padded plane below the image ("same" mode: rows H..PH-1) are zero on the way in
+// and cropped away on the way out. The forward row pass transforms the H image rows only, the first
+// column pass takes the rest as known zeros (its input is the row pass's output, row-major), the
+// last inverse column pass stores only the H rows the crop keeps and the inverse row pass runs over
+// those. Kernels of another pass structure (a 2D grid in one pass, an X axis in several passes)
+// keep every row.
+void skip_padding_rows(const ConvolutionSpec& c, KernelProgram& program) {
+  if (c.image_h >= c.padded_h || !rows_then_columns(program.forward, true) ||
+      !rows_then_columns(program.inverse, false))
+    return;
+  const uint64_t kept = uint64_t{c.image_h} * program.layout.columns;
+  PassProgram& first_column = program.forward[1];
+  PassProgram& last_column = program.inverse[program.inverse.size() - 2];
+  if (first_column.load.kind != LoadKind::plain || first_column.load.pass_twiddle ||
+      last_column.store.kind != StoreKind::plain)
+    return;
+  for (PassProgram* rows : {&program.forward.front(), &program.inverse.back()}) {
+    rows->rows_per_transform = rows->batch_scale;
+    rows->batch_scale = c.image_h;
+    rows->planes_per_frame = c.channels;
+  }
+  first_column.load.zeros_from = kept;
+  last_column.store.stored_below = kept;
+}
+
+// Where a padded column fits one workgroup (one column pass per direction), the forward column
+// pass, the filter product and the inverse column pass become one dispatch: the spectrum never
+// crosses memory. The forward output then holds the columns already transformed back (the X half
+// spectrum of each row of the result), which the inverse row pass reads. A balanced pass holds
+// value e at q + e*step in every stage, so the forward FFT leaves each value where the inverse FFT
+// takes it.
+void fuse_column_passes(KernelProgram& program) {
+  if (program.forward.size() != 2 || program.inverse.size() != 2 || !rows_then_columns(program.forward, true))
+    return;
+  PassProgram& forward = program.forward[1];
+  const PassProgram& inverse = program.inverse[0];
+  if (!forward.fft.balanced() || forward.fft.stride != 1 || forward.store.kind != StoreKind::plain ||
+      forward.store.filter_planes == 0 || inverse.load.kind != LoadKind::plain || inverse.fft.stride != 1)
+    return;
+  forward.round_trip = true;
+  forward.store.scale *= inverse.store.scale;
+  forward.store.stored_below = inverse.store.stored_below;
+  program.inverse.erase(program.inverse.begin());
+  PassProgram& rows = program.inverse.front();
+  rows.name = pass_name(Direction::inverse, 0);
+  rows.index = 0;
+  rows.count = 1;
+  // It reads what the fused pass wrote: the inverse direction's input (the forward output).
+  rows.bindings[0].role = BufferRole::input;
+  rows.load.view.binding = rows.bindings[0];
+  bool scratch = false;
+  for (const auto* passes : {&program.forward, &program.inverse})
+    for (const PassProgram& p : *passes)
+      for (const PassBinding& b : p.bindings) scratch = scratch || b.role == BufferRole::scratch;
+  if (!scratch) program.scratch_elements = 0;
+}
+
 // A convolution kernel is an r2c kernel of the padded plane whose first pass reads the image (the
 // filter kernel: the filter, its centre moved to the origin) and whose apply kernel multiplies by
 // the filter's spectrum in its last forward pass and writes the cropped image in its last inverse
@@ -206,6 +277,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& multiply = program.forward.back();
   if (multiply.store.kind != StoreKind::plain) throw unsupported(multiply, "store through shared memory");
   multiply.store.filter_planes = c.filter_channels;
+  // One filter for every channel: the channels' tiles take turns and share the filter's tile.
+  if (c.filter_channels == 1) multiply.planes_per_frame = c.channels;
   multiply.store.filter_plane = program.forward_output.elements;
   const uint64_t planes = program.forward_output.elements * c.filter_channels;
   multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});
@@ -216,6 +289,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
   image_binding(last.bindings[1]);
   last.store.view.binding = last.bindings[1];
+  skip_padding_rows(c, program);
+  fuse_column_passes(program);
 }
 
 // io image: the first pass of each direction reads its input from an image, the last pass writes

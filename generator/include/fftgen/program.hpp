@@ -172,6 +172,10 @@ struct LoadPrologue {
   /// Multiply value r of column j by W_L^(r*(j mod stride)), L = stride*M (passes after the first).
   bool pass_twiddle = false;
   ImageView image;  ///< LoadKind::image
+  /// Elements of a transform from this index on (counted in vec2 values of one batch entry of the
+  /// view, in the buffer's natural row-major order) are known zeros: they are not loaded. 0: none.
+  /// A convolution's first column pass: the rows of the padded plane below the image.
+  uint64_t zeros_from = 0;
 };
 
 struct StoreEpilogue {
@@ -184,6 +188,9 @@ struct StoreEpilogue {
   /// complex values apart. 0: no product.
   uint32_t filter_planes = 0;
   uint64_t filter_plane = 0;
+  /// Only the elements of a transform below this index (natural row-major order) are stored; the
+  /// rest is never read. 0: all. A convolution's last column pass: the rows the crop keeps.
+  uint64_t stored_below = 0;
 };
 
 /// One dispatch.
@@ -193,6 +200,22 @@ struct PassProgram {
   size_t index = 0, count = 1;
   PassLayout fft;           ///< the sub-FFT: tiling, stages, shared memory, twiddle placement
   uint32_t batch_scale = 1; ///< batch entries per transform (the NY rows of a 2D kernel's X pass)
+  /// A row pass over some rows only: each transform has this many rows, of which the pass
+  /// computes the first batch_scale; its batch entry b is row (b div batch_scale) * rows_per_transform
+  /// + b mod batch_scale. 0: every row (batch_scale of them). A convolution's row passes skip the
+  /// padding rows below the image.
+  uint32_t rows_per_transform = 0;
+  /// Transforms come in frames of this many planes (P, an image's channels) that take turns. A row
+  /// pass with rows_per_transform: entry b of a whole frame f is row (b mod (P*batch_scale)) div P of
+  /// transform f*P + b mod P, so the channels of one pixel row run in neighbouring workgroups and
+  /// share the interleaved image's cache lines. A column pass: the P planes' tiles of the same
+  /// columns run in neighbouring workgroups, so a filter shared by the channels is read once per
+  /// tile. Entries past the last whole frame go transform after transform. 1: no turns.
+  uint32_t planes_per_frame = 1;
+  /// The column pass of a convolution that does forward FFT, filter product and inverse FFT in one
+  /// dispatch: its stages run forward, the values are multiplied by the filter spectrum (the
+  /// store's filter_planes) where they lie, the stages run again inverse, then the store.
+  bool round_trip = false;
   LoadPrologue load;
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
