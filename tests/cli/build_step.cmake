@@ -82,7 +82,7 @@ foreach(bad "--targets;hlsl;--headers" "--headers;--header-namespace;9lives" "--
     message(FATAL_ERROR "fftgen ${bad} was refused but wrote ${none}")
   endif()
 endforeach()
-file(WRITE ${WORK_DIR}/bad.json [[{"kernels": [{"name": "x", "shape": [17000]}]}]])
+file(WRITE ${WORK_DIR}/bad.json [[{"kernels": [{"name": "x", "shape": [17000], "transform": "r2c_pair"}]}]])
 expect_run(1 log ${WORK_DIR}/bad.json -o ${none}/out --headers --depfile ${none}/d --stamp ${none}/s)
 if(EXISTS ${none} OR NOT log MATCHES "N = 17000 has the prime factor 17")
   message(FATAL_ERROR "a bad plan with --depfile and --stamp:\n${log}")
