@@ -694,3 +694,50 @@ TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][c
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp16")"),
              Catch::Contains("field 'precision'") && Catch::Contains("fp32"));
 }
+
+TEST_CASE("io image: formats resolve per transform, and what images cannot hold is refused", "[plan][textures]") {
+  auto kernel_of = [](const std::string& fields) {
+    return parse_plan("{\"kernels\": [{\"name\": \"t\", " + fields + "}]}", "plan.json").kernels.at(0);
+  };
+  CHECK(kernel_of(R"("shape": [64, 64])").io == fftgen::Io::buffer);
+  CHECK(kernel_of(R"("shape": [64, 64])").image_format == fftgen::TextureFormat::automatic);
+  CHECK(kernel_of(R"("shape": [64, 64], "io": "image")").image_format == fftgen::TextureFormat::rg32f);
+  CHECK(kernel_of(R"("shape": [64, 64], "io": "image", "transform": "r2c")").image_format == fftgen::TextureFormat::r32f);
+  CHECK(kernel_of(R"("shape": [64, 64], "io": "image", "image_format": "rgba16f")").image_format ==
+        fftgen::TextureFormat::rgba16f);
+  const Plan listed = parse_plan(R"({"kernels": [{"name": "t", "shape": [64, 64], "io": "image",
+                                     "image_format": ["rg32f", "rgba32f"]}]})");
+  REQUIRE(listed.kernels.size() == 2);
+  CHECK(listed.kernels[1].name == "t__rgba32f");
+  CHECK(fftgen::variant_fields(listed.kernels[1])["image_format"] == "rgba32f");
+  CHECK(fftgen::variant_fields(listed.kernels[1])["io"] == "image");
+
+  auto image_error = [](const std::string& fields) {
+    return error_of("{\"kernels\": [{\"name\": \"t\", " + fields + "}]}");
+  };
+  CHECK_THAT(image_error(R"("shape": [64, 64], "io": "texture")"),
+             Catch::Contains("field 'io'") && Catch::Contains("unknown value 'texture'") &&
+                 Catch::Contains("allowed: buffer, image"));
+  CHECK_THAT(image_error(R"("shape": [64, 64], "io": "image", "image_format": "rgb8")"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("unknown value 'rgb8'") &&
+                 Catch::Contains("allowed: auto, rg32f, rgba32f, rgba16f, r32f"));
+  CHECK_THAT(image_error(R"("shape": [64, 64], "io": "image", "image_format": "r32f")"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("'r32f' holds one real per texel") &&
+                 Catch::Contains("rg32f, rgba32f or rgba16f for c2c"));
+  CHECK_THAT(image_error(R"("shape": [64, 64], "io": "image", "transform": "r2c", "image_format": "rgba32f")"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("r2c kernel's real data are r32f"));
+  CHECK_THAT(image_error(R"("shape": [64, 64], "image_format": "rg32f")"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("is for kernels with \"io\": \"image\""));
+  CHECK_THAT(image_error(R"("shape": [64, 64], "io": "image", "precision": "fp16")"),
+             Catch::Contains("field 'precision'") && Catch::Contains("rgba16f"));
+  CHECK_THAT(image_error(R"("shape": [1024], "io": "image", "transform": "r2c_pair")"),
+             Catch::Contains("field 'io'") && Catch::Contains("r2c_pair kernels read and write buffers only"));
+  CHECK_THAT(image_error(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3]})"),
+             Catch::Contains("field 'io'") && Catch::Contains("a convolution kernel reads and writes buffers"));
+  CHECK_THAT(image_error(R"("shape": [32768], "io": "image")"),
+             Catch::Contains("field 'shape'") && Catch::Contains("N = 32768 is wider than 16384 texels"));
+  // Values between passes stay in one scratch buffer: shapes that need a second are refused.
+  CHECK_THAT(image_error(R"("shape": [16384], "io": "image", "shared_memory_bytes": 2048)"),
+             Catch::Contains("field 'io'") && Catch::Contains("takes 3 passes") &&
+                 Catch::Contains("one scratch buffer"));
+}

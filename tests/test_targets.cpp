@@ -12,6 +12,7 @@
 #include <regex>
 #include <string>
 
+#include "fftgen/compile.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 
@@ -39,17 +40,19 @@ uint64_t shared_bytes(const std::string& text, const std::string& keyword) {
 // HLSL resources: name -> (type, register).
 std::map<std::string, std::pair<std::string, std::string>> hlsl_resources(const std::string& text) {
   std::map<std::string, std::pair<std::string, std::string>> out;
-  const std::regex decl(R"((RW)?ByteAddressBuffer\s+(\w+)\s*:\s*register\((\w+)\);)");
+  const std::regex decl(R"(((RW)?ByteAddressBuffer|RWTexture2D<\w+>)\s+(\w+)\s*:\s*register\((\w+)\);)");
   for (std::sregex_iterator it(text.begin(), text.end(), decl), end; it != end; ++it)
-    out[(*it)[2].str()] = {(*it)[1].str() + "ByteAddressBuffer", (*it)[3].str()};
+    out[(*it)[3].str()] = {(*it)[1].str(), (*it)[4].str()};
   return out;
 }
 
-void check_kernels(const std::string& plan_text) {
+// Checks every pass of the plan; returns how many storage-image bindings it met. `compile_hlsl`:
+// also compile each pass's HLSL back to SPIR-V.
+int check_kernels(const std::string& plan_text, bool compile_hlsl = false) {
   fftgen::Plan plan = fftgen::parse_plan(plan_text, "targets.json");
   const auto out = fftgen::generate(plan, "targets.json");
   const json& manifest = out.manifest;
-  int checked = 0;
+  int checked = 0, images = 0;
   for (const auto& kernel : manifest["kernels"])
     for (const char* direction : {"forward", "inverse"}) {
       if (!kernel.contains(direction)) continue;
@@ -83,9 +86,21 @@ void check_kernels(const std::string& plan_text) {
           const std::string role = b["role"];
           if (role_view.count(role)) CHECK(role_view[role] == view);
           role_view[role] = view;
+          // A storage image (io image) is a texture: [[texture(N)]], read-only or written as declared.
+          if (b.contains("resource")) {
+            CHECK(b["resource"] == "storage_image");
+            CHECK(!b.contains("msl_buffer"));
+            const std::string access = b["access"] == "write" ? "texture2d<float, access::write> " : "texture2d<float> ";
+            CHECK(msl.find(access + slot + " [[texture(" + std::to_string(b["msl_texture"].get<uint32_t>()) + ")]]") !=
+                  std::string::npos);
+            ++images;
+            continue;
+          }
           CHECK(msl.find(slot + " [[buffer(" + std::to_string(b["msl_buffer"].get<uint32_t>()) + ")]]") !=
                 std::string::npos);
         }
+        // Image kernels' HLSL compiles with glslang's HLSL front end (as the GPU suite does for all).
+        if (compile_hlsl) CHECK_NOTHROW(fftgen::compile_hlsl_to_spirv(hlsl, "main", name));
         CHECK(resources.size() == pass["bindings"].size());
         CHECK(hlsl.find("cbuffer Params\n") != std::string::npos);
         CHECK(msl.find("constant Params& params [[buffer(3)]]") != std::string::npos);
@@ -93,6 +108,7 @@ void check_kernels(const std::string& plan_text) {
       }
     }
   CHECK(checked > 0);
+  return images;
 }
 
 }  // namespace
@@ -133,4 +149,15 @@ TEST_CASE("a kernel that cannot keep its passes within 32 KB is refused for HLSL
                         Catch::Contains("drop hlsl and msl from the targets"));
   plan.targets = {fftgen::Target::spirv};
   CHECK_NOTHROW(fftgen::generate(plan, "p.json"));
+}
+
+TEST_CASE("image kernels: storage images are RWTexture2D in HLSL and texture2d in MSL", "[targets]") {
+  // Every format, 1D rows and 2D (one pass and two), c2c and r2c (an r32f side and an rg32f half spectrum).
+  const int images = check_kernels(R"({"kernels": [
+    {"name": "tex", "shape": [[64, 64], [256, 512]], "io": "image", "image_format": ["rg32f", "rgba32f", "rgba16f"]},
+    {"name": "rows", "shape": [1024], "io": "image", "image_format": "rgba32f"},
+    {"name": "real", "shape": [[64, 128], [2048]], "transform": "r2c", "io": "image"}
+  ]})", true);
+  // Two per direction of each kernel: the first pass's input and the last pass's output.
+  CHECK(images == 9 * 2 * 2);  // 9 variants
 }

@@ -312,3 +312,22 @@ TEST_CASE("a stale temporary folder is cleaned; another folder's is not", "[outp
   CHECK(!fs::exists(s.root / ".out.fftgen-abc123"));
   CHECK(fs::exists(s.root / ".out.fftgen-x.fftgen-abc123"));
 }
+
+TEST_CASE("a stamp or depfile is replaced whole, or left as it was", "[output]") {
+  Scratch s("single_file");
+  const fs::path stamp = s.root / "sub" / "kernels.stamp";
+  fftgen::write_file_replacing(stamp, "first\n");  // creates the missing folder too
+  CHECK(read(stamp) == "first\n");
+  fftgen::write_file_replacing(stamp, "second, longer\n");
+  CHECK(read(stamp) == "second, longer\n");
+  CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
+
+  // The rename fails (the name is a folder): the error names it, and no temporary file is left.
+  const fs::path blocked = stamp.parent_path() / "blocked";
+  fs::create_directories(blocked / "inside");
+  CHECK_THROWS_WITH(fftgen::write_file_replacing(blocked, "third\n"),
+                    Catch::Contains("blocked") && Catch::Contains("cannot rename"));
+  CHECK(fs::is_directory(blocked / "inside"));
+  fs::remove_all(blocked);
+  CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
+}

@@ -176,6 +176,7 @@ std::string cross_to_msl(const std::vector<uint32_t>& spirv, const CrossCompileO
     r.desc_set = 0;
     r.binding = binding;
     r.msl_buffer = binding;
+    r.msl_texture = binding;  // io image: a storage image at binding N is [[texture(N)]]
     compiler.add_msl_resource_binding(r);
   }
   spirv_cross::MSLResourceBinding push;

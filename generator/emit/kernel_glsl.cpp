@@ -160,6 +160,7 @@ struct PassPrinter {
   // SPIR-V moves f16vec2 (16-bit storage); the HLSL and MSL source moves each pair of halves as a
   // uint through unpackHalf2x16/packHalf2x16 (f16tof32/f32tof16 from Shader Model 5.0 on).
   std::string load_value(const View& view, const std::string& index) const {
+    if (view.binding.is_texture()) return fmt::format("load_{}({})", view.binding.slot.name, index);
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
     // A full-length r2c kernel's real side: its reals, or X[k] = conj X[N-k] above N/2.
     if (view.real_side == View::RealSide::reals) return fmt::format("vec2({}[src_first + {}], 0.0)", view_name(view), index);
@@ -170,6 +171,7 @@ struct PassPrinter {
     return (text_targets ? "unpackHalf2x16(" : "vec2(") + at + ")";
   }
   std::string store_value(const View& view, const std::string& index, const std::string& value) const {
+    if (view.binding.is_texture()) return fmt::format("store_{}({}, {});", view.binding.slot.name, index, value);
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
     if (view.real_side == View::RealSide::reals)
       return fmt::format("{}[dst_first + {}] = ({}).x;", view_name(view), index, value);
@@ -667,6 +669,11 @@ std::string interface_glsl(const PassProgram& pass, bool text_targets) {
       "// Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads\n"
       "// exactly the elements it writes, and reads them all before it writes.\n";
   for (const PassBinding& b : pass.bindings) {
+    if (b.is_texture()) {
+      out += fmt::format("layout(set = 0, binding = {}, {}) uniform {}image2D {};\n", b.slot.binding,
+                         to_string(b.texture), b.slot.access == Access::write ? "writeonly " : "readonly ", b.slot.name);
+      continue;
+    }
     const bool writable = b.slot.access == Access::write || (text_targets && pass.in_place() && b.slot.binding == 0);
     const char* qualifier = b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ";
     const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : text_targets ? "uint" : "f16vec2";
@@ -697,6 +704,25 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   printer.print_store();
   const PassLayout& fft = pass.fft;
 
+  std::string texture_snippets;
+  // Storage images (io image): the texel of a view's value, and its load or store (before the
+  // index math's helpers are chosen: the texel may divide by a row that is not a power of two).
+  for (const PassBinding& b : pass.bindings) {
+    if (!b.is_texture()) continue;
+    const bool real = b.texture == TextureFormat::r32f;
+    kainjow::mustache::mustache snippet{std::string(embedded_template("texture.glsl"))};
+    kainjow::mustache::data d;
+    d.set("binding", std::to_string(b.slot.binding));
+    d.set("format", std::string(to_string(b.texture)));
+    d.set("width", std::to_string(b.texels_per_row));
+    d.set("what", real ? "reals" : "complex values");
+    d.set("name", std::string(b.slot.name));
+    d.set("x", printer.im.mod("e", b.texels_per_row));
+    d.set("y", printer.im.div("e", b.texels_per_row));
+    d.set("real", real);
+    d.set("load", b.slot.access == Access::read);
+    texture_snippets += snippet.render(d) + "\n";
+  }
   // GLSL functions of the prologue, the epilogue and the index math, from templates/<name>.glsl.
   std::string codelets;
   auto add_snippet = [&](const char* name) { codelets += std::string(embedded_template(name)) + "\n"; };
@@ -719,6 +745,7 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
       d.set(key, std::to_string(value));
     codelets += snippet.render(d) + "\n";
   };
+  codelets += texture_snippets;
   if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
   if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
   std::set<uint32_t> radices;

@@ -135,14 +135,32 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
            {"element", to_string(b.element)}, {"size_rule", size_rule(b)}};
     if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
+    // io image: a storage image of `width` texels per row and batch * rows_per_transform rows.
+    if (b.is_texture()) {
+      j["resource"] = "storage_image";
+      j["format"] = to_string(b.texture);
+      j["width"] = b.texels_per_row;
+      j["rows_per_transform"] = spec.ny();
+      j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, spec.ny());
+    }
     // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
     const bool uav = b.slot.access == Access::write || (text_pass.in_place() && b.slot.binding == 0);
     if (wants(plan, Target::hlsl)) {
       j["hlsl_register"] = fmt::format("{}{}", uav ? 'u' : 't', b.slot.binding);
       j["hlsl_space"] = "space0";
       j["hlsl_type"] = uav ? "RWByteAddressBuffer" : "ByteAddressBuffer";
+      if (b.is_texture()) {
+        j["hlsl_register"] = fmt::format("u{}", b.slot.binding);
+        // SPIRV-Cross declares the texel type by the format's channels.
+        j["hlsl_type"] = b.texture == TextureFormat::r32f    ? "RWTexture2D<float>"
+                         : b.texture == TextureFormat::rg32f ? "RWTexture2D<float2>"
+                                                             : "RWTexture2D<float4>";
+      }
     }
-    if (wants(plan, Target::msl)) j["msl_buffer"] = b.slot.binding;
+    if (wants(plan, Target::msl)) {
+      if (b.is_texture()) j["msl_texture"] = b.slot.binding;
+      else j["msl_buffer"] = b.slot.binding;
+    }
     bindings.push_back(j);
   }
   json push = json::array();
@@ -299,6 +317,10 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                        {"workgroup_size", layout.passes.front().workgroup_size},
                        {"precision", to_string(spec.precision)},
                        {"shared_memory_bytes", spec.shared_memory_bytes}};
+  if (spec.io == Io::image) {
+    kernel["options"]["io"] = to_string(spec.io);
+    kernel["options"]["image_format"] = to_string(spec.image_format);
+  }
   if (layout.twiddles.count > 0) {
     out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
     kernel["twiddles"] = {{"file", twiddle_file_name(spec)},

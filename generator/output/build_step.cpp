@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "fftgen/emit.hpp"
+#include "fftgen/write_output.hpp"
 
 namespace fftgen {
 namespace {
@@ -153,14 +154,6 @@ std::string umbrella_header(const std::vector<const OutputFile*>& embedded, cons
       ns, includes, table, banner);
 }
 
-void write_file(const fs::path& path, const std::string& text) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 }  // namespace
 
 void check_build_step_options(const BuildStepOptions& options, const Plan& plan) {
@@ -202,10 +195,10 @@ void write_build_step_files(const BuildStepOptions& options, const fs::path& out
       if (!p.empty()) deps.push_back(fs::absolute(p));
     const fs::path target = options.stamp.empty() ? out_dir / "manifest.json" : options.stamp;
     // The target as given, so that it is the very name of the build system's rule.
-    write_file(options.depfile, make_depfile_text(target, deps));
+    write_file_replacing(options.depfile, make_depfile_text(target, deps));
   }
   if (!options.stamp.empty())
-    write_file(options.stamp,
+    write_file_replacing(options.stamp,
                fmt::format("fftgen {} wrote {}\n", FFTGEN_VERSION, fs::absolute(out_dir).generic_string()));
 }
 

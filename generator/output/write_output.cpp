@@ -71,9 +71,8 @@ void sync_folder(const fs::path& dir) {
   if (fd.get() < 0 || (::fsync(fd.get()) != 0 && errno != EINVAL)) fail_errno("cannot sync folder " + quoted(dir));
 }
 
-void write_synced(const fs::path& path, const std::string& bytes) {
-  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
-  if (fd.get() < 0) fail_errno("cannot create " + quoted(path));
+// Writes all of `bytes` to the open file `fd` (named `path` in errors), syncs and closes it.
+void write_all_synced(Fd& fd, const fs::path& path, const std::string& bytes) {
   for (std::size_t done = 0; done < bytes.size();) {
     const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
@@ -81,6 +80,12 @@ void write_synced(const fs::path& path, const std::string& bytes) {
     done += static_cast<std::size_t>(n);
   }
   if (::fsync(fd.get()) != 0 || ::close(fd.release()) != 0) fail_errno("cannot write " + quoted(path));
+}
+
+void write_synced(const fs::path& path, const std::string& bytes) {
+  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+  if (fd.get() < 0) fail_errno("cannot create " + quoted(path));
+  write_all_synced(fd, path, bytes);
 }
 
 void rename_or_fail(const fs::path& from, const fs::path& to) {
@@ -391,6 +396,31 @@ std::size_t recover_output(const fs::path& dir) {
   if (ec || !fs::is_directory(folder)) return 0;
   FolderLock lock(folder, {});
   return settle_all(folder);
+}
+
+void write_file_replacing(const fs::path& path, const std::string& bytes) {
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw OutputError("cannot create folder " + quoted(folder) + ": " + ec.message());
+  // A name of this process's own, created exclusively (O_EXCL) with the usual mode and umask.
+  fs::path temp;
+  int raw_fd = -1;
+  for (int attempt = 0; raw_fd < 0; ++attempt) {
+    temp = folder / fmt::format(".{}.fftgen-file-{}-{}", path.filename().string(), ::getpid(), attempt);
+    raw_fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (raw_fd < 0 && (errno != EEXIST || attempt == 99))
+      fail_errno("cannot create a temporary file beside " + quoted(path));
+  }
+  Fd fd(raw_fd);
+  try {
+    write_all_synced(fd, temp, bytes);
+    rename_or_fail(temp, path);
+  } catch (...) {
+    ::unlink(temp.c_str());
+    throw;
+  }
+  sync_folder(folder);
 }
 
 }  // namespace fftgen

@@ -20,6 +20,7 @@
 
 #include "fftgen/digest.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/program.hpp"
 
 namespace fftgen {
 namespace {
@@ -479,6 +480,10 @@ const std::vector<FieldEntry>& registry() {
                  [](const KernelSpec& k) { return auto_or(k.workgroup_size); }});
     f.push_back(enum_field<Precision>("precision", Precision::fp32, parse_precision,
                                       [](KernelSpec& k, Precision x) { k.precision = x; }, &KernelSpec::precision));
+    f.push_back(enum_field<Io>("io", Io::buffer, parse_io, [](KernelSpec& k, Io x) { k.io = x; }, &KernelSpec::io));
+    f.push_back(enum_field<TextureFormat>("image_format", TextureFormat::automatic, parse_texture_format,
+                                          [](KernelSpec& k, TextureFormat x) { k.image_format = x; },
+                                          &KernelSpec::image_format));
     f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
                  [](const json* v, const Where& where, std::string_view suffix) {
                    return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,
@@ -604,6 +609,42 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
   return c;
 }
 
+// "io": "image" and its "image_format" (docs/graphics.md, "Textures"): which transforms and
+// formats go together, and what storage images cannot hold.
+void check_textures(const KernelSpec& k, const Where& where, const std::string& which) {
+  const std::string format(to_string(k.image_format));
+  if (k.io == Io::buffer) {
+    if (k.image_format != TextureFormat::automatic)
+      where.fail("image_format", fmt::format("image_format {} is for kernels with \"io\": \"image\"{}", quote(format), which),
+                 "\"io\": \"image\" beside \"image_format\", or no image_format");
+    return;
+  }
+  const std::string io_allowed = "c2c (rg32f, rgba32f, rgba16f) or r2c (r32f) with \"io\": \"image\"";
+  if (k.convolution)
+    where.fail("io", "a convolution kernel reads and writes buffers of pixels; \"io\": \"image\" is for c2c and r2c kernels" + which,
+               "\"buffer\" beside \"convolution\"");
+  if (k.transform == Transform::r2c_pair)
+    where.fail("io", "r2c_pair kernels read and write buffers only" + which, io_allowed);
+  if (k.precision != Precision::fp32)
+    where.fail("precision", "an image kernel takes its storage precision from its format (rgba16f holds half floats)" + which,
+               "fp32 beside \"io\": \"image\", with image_format rgba16f for half floats");
+  const bool real = k.transform == Transform::r2c;
+  const bool complex_format = k.image_format == TextureFormat::rg32f || k.image_format == TextureFormat::rgba32f ||
+                              k.image_format == TextureFormat::rgba16f;
+  if (real && k.image_format != TextureFormat::r32f)
+    where.fail("image_format", fmt::format("an r2c kernel's real data are r32f images (its half spectrum rg32f); {} "
+                                           "holds complex values{}", quote(format), which),
+               "r32f for r2c; rg32f, rgba32f or rgba16f for c2c");
+  if (!real && !complex_format)
+    where.fail("image_format", fmt::format("{} holds one real per texel; a c2c kernel's images hold complex values{}",
+                                           quote(format), which),
+               "rg32f, rgba32f or rgba16f for c2c; r32f for r2c");
+  if (k.n() > kMaxTextureWidth)
+    where.fail("shape", fmt::format("an image kernel's rows are image rows, and {} = {} is wider than {} texels{}",
+                                    k.is_2d() ? "NX" : "N", k.n(), kMaxTextureWidth, which),
+               fmt::format("NX (N in 1D) up to {} with \"io\": \"image\"", kMaxTextureWidth));
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
 std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string& source,
                                       const std::string& name, size_t variants_so_far,
@@ -676,6 +717,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
     if (k.convolution && k.precision != Precision::fp32)
       where.fail("precision", "a convolution kernel computes in fp32 storage" + which, "fp32 beside \"convolution\"");
+    check_textures(k, where, which);
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
                                         "for 1D kernels", which), "\"auto\" for a 2D shape");
@@ -703,6 +745,8 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   };
   std::vector<KernelSpec> possible;
   for (auto& k : variants) {
+    if (k.io == Io::image && k.image_format == TextureFormat::automatic)
+      k.image_format = k.transform == Transform::r2c ? TextureFormat::r32f : TextureFormat::rg32f;
     try {
       check(k);
     } catch (const PlanError& e) {
@@ -856,7 +900,8 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       try {
-        (void)make_layout(v);
+        if (v.io == Io::image) (void)make_program(v);  // the passes must leave the images to the ends
+        else (void)make_layout(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());
         plan.skipped.push_back({v.name, source + ": " + e.what()});

@@ -145,8 +145,10 @@ struct PassIo {
 // the first pass reads the input. The output buffer holds intermediate values only where they fit
 // (the reals of a c2r kernel do not hold its half spectrum); the scratch buffer is sized to what it
 // must hold.
+// An image output (io image) holds no intermediate values: its last pass reads scratch.
 void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2,
                     std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
+  const bool image = spec.io == Io::image;
   roles.assign(io.size(), {BufferRole::input, BufferRole::output});
   BufferRole dst = BufferRole::output;
   for (size_t p = io.size(); p-- > 0;) {
@@ -154,7 +156,14 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
     if (dst == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, io[p].writes);
     if (p == 0) break;
     BufferRole src = dst;
-    if (!io[p].in_place) src = dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
+    if (!io[p].in_place || (image && dst == BufferRole::output))
+      src = dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
+    if (image && src == BufferRole::output)
+      throw PlanError(fmt::format("kernel '{}': field 'io': this shape takes {} passes; an image kernel keeps the values "
+                                  "between its passes in one scratch buffer, enough for two passes (more only where "
+                                  "the middle passes work in place); use \"io\": \"buffer\", a smaller shape, or "
+                                  "raise shared_memory_bytes",
+                                  spec.name, io.size()));
     if (src == BufferRole::output && io[p].reads > output_vec2) {
       if (dst == BufferRole::scratch)
         throw PlanError(fmt::format("kernel '{}': field 'shared_memory_bytes': {} bytes split the transform into "
@@ -207,6 +216,27 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
   image_binding(last.bindings[1]);
   last.store.view.binding = last.bindings[1];
+}
+
+// io image: the first pass of each direction reads its input from an image, the last pass writes
+// its output to one; the values between passes stay in scratch (assign_buffers). An image row is a
+// row of the data: NX texels (a half spectrum's NX/2 + 1), transforms one below the other.
+void use_textures(const KernelSpec& spec, KernelProgram& program) {
+  const bool real = spec.transform == Transform::r2c;
+  auto mark = [&](PassBinding& b, const KernelBuffer& data) {
+    const bool real_data = data.element == ElementType::float32;
+    b.texture = real_data ? TextureFormat::r32f : real ? TextureFormat::rg32f : spec.image_format;
+    b.texels_per_row = real_data ? spec.n() : static_cast<uint32_t>(data.elements / spec.ny());
+  };
+  for (Direction d : directions_of(spec.direction)) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    PassProgram& first = passes.front();
+    PassProgram& last = passes.back();
+    mark(first.bindings[0], program.input(d));
+    first.load.view.binding = first.bindings[0];
+    mark(last.bindings[1], program.output(d));
+    last.store.view.binding = last.bindings[1];
+  }
 }
 
 }  // namespace
@@ -299,6 +329,7 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   }
   if (layout.real_full_length) set_real_sides(program, n);
   program.layout = std::move(layout);
+  if (spec.io == Io::image) use_textures(spec, program);
   return program;
 }
 
@@ -473,6 +504,25 @@ KernelProgram make_program(const KernelSpec& spec) {
       assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
     }
 
+    // fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and
+    // a sub-FFT of M points grows coherent values M times, noise sqrt(M) times: an fp16 kernel
+    // that normalises scales each pass's store by its share of the scale (scale^(log M_i / log
+    // of all M), the last pass taking what rounding left), so the values stored between passes
+    // stay about as large as the input and the output.
+    std::vector<double> pass_scales(order.size(), 1.0);
+    const double scale = direction_scale(spec, d);
+    if (spec.precision == Precision::fp16 && scale != 1.0) {
+      double log_points = 0, applied = 1;
+      for (size_t i : order) log_points += std::log(double{layout.passes[i].size});
+      for (size_t i = 0; i + 1 < order.size(); ++i) {
+        pass_scales[i] = std::pow(scale, std::log(double{layout.passes[order[i]].size}) / log_points);
+        applied *= pass_scales[i];
+      }
+      pass_scales.back() = scale / applied;
+    } else {
+      pass_scales.back() = scale;
+    }
+
     auto& passes = forward ? program.forward : program.inverse;
     for (size_t i = 0; i < order.size(); ++i) {
       const PassLayout& fft = layout.passes[order[i]];
@@ -540,13 +590,14 @@ KernelProgram make_program(const KernelSpec& spec) {
         if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
         if (!last) pass.store.view.base = i % 2 * scratch_half;
       }
-      pass.store.scale = last ? direction_scale(spec, d) : 1.0;
+      pass.store.scale = pass_scales[i];
       passes.push_back(std::move(pass));
     }
   }
   program.scratch_elements = scratch_vec2;
   if (full_real) set_real_sides(program, nx);
   if (spec.convolution) fuse_convolution(spec, program);
+  if (spec.io == Io::image) use_textures(spec, program);
   return program;
 }
 

@@ -22,6 +22,12 @@ constexpr Names<Transform, 3> kTransform{
     {{Transform::c2c, "c2c"}, {Transform::r2c, "r2c"}, {Transform::r2c_pair, "r2c_pair"}}};
 constexpr Names<Target, 4> kTarget{
     {{Target::spirv, "spirv"}, {Target::glsl, "glsl"}, {Target::hlsl, "hlsl"}, {Target::msl, "msl"}}};
+constexpr Names<Io, 2> kIo{{{Io::buffer, "buffer"}, {Io::image, "image"}}};
+constexpr Names<TextureFormat, 5> kTextureFormat{{{TextureFormat::automatic, "auto"},
+                                                  {TextureFormat::rg32f, "rg32f"},
+                                                  {TextureFormat::rgba32f, "rgba32f"},
+                                                  {TextureFormat::rgba16f, "rgba16f"},
+                                                  {TextureFormat::r32f, "r32f"}}};
 
 template <typename E, size_t K>
 std::string_view name_of(const Names<E, K>& names, E value) {
@@ -54,6 +60,8 @@ std::string_view to_string(TwiddleSource v) { return name_of(kTwiddles, v); }
 std::string_view to_string(Precision v) { return name_of(kPrecision, v); }
 std::string_view to_string(Target v) { return name_of(kTarget, v); }
 std::string_view to_string(Transform v) { return name_of(kTransform, v); }
+std::string_view to_string(Io v) { return name_of(kIo, v); }
+std::string_view to_string(TextureFormat v) { return name_of(kTextureFormat, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -62,13 +70,16 @@ std::optional<TwiddleSource> parse_twiddle_source(std::string_view s) { return p
 std::optional<Precision> parse_precision(std::string_view s) { return parse_name(kPrecision, s); }
 std::optional<Target> parse_target(std::string_view s) { return parse_name(kTarget, s); }
 std::optional<Transform> parse_transform(std::string_view s) { return parse_name(kTransform, s); }
+std::optional<Io> parse_io(std::string_view s) { return parse_name(kIo, s); }
+std::optional<TextureFormat> parse_texture_format(std::string_view s) { return parse_name(kTextureFormat, s); }
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
       {"direction", spellings(kDirectionSet)}, {"normalize", spellings(kNormalize)},
       {"index_math", spellings(kIndexMath)},   {"twiddles", spellings(kTwiddles)},
       {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
-      {"transform", spellings(kTransform)},
+      {"transform", spellings(kTransform)},    {"io", spellings(kIo)},
+      {"image_format", spellings(kTextureFormat)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

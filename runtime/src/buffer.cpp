@@ -1,7 +1,9 @@
 #include "fftgen/runtime/buffer.hpp"
 
 #include <cstring>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/error.hpp"
@@ -99,24 +101,30 @@ void Buffer::release() {
   memory_ = VK_NULL_HANDLE;
 }
 
-void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
-            VkDeviceSize dst_offset) {
-  if (bytes == 0) return;
-  Buffer staging(device, bytes, MemoryKind::upload);
-  std::memcpy(staging.mapped(), data, bytes);
-  device.run_commands([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{0, dst_offset, bytes};
-    vkCmdCopyBuffer(cmd, staging.handle(), dst, 1, &region);
-  });
+namespace {
+
+// Moves an image between layouts (GENERAL, where kernels use it, and a transfer layout around a
+// copy); every earlier access finishes first.
+void change_layout(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to) {
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+  b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+  b.oldLayout = from;
+  b.newLayout = to;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &b);
 }
 
-void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
-              VkDeviceSize src_offset) {
+// Copies `bytes` into host memory through a readback staging buffer that `copy` fills.
+void download_through_staging(Device& device, void* data, VkDeviceSize bytes,
+                              const std::function<void(VkCommandBuffer, VkBuffer)>& copy) {
   if (bytes == 0) return;
   Buffer staging(device, bytes, MemoryKind::readback);
   device.run_commands([&](VkCommandBuffer cmd) {
-    VkBufferCopy region{src_offset, 0, bytes};
-    vkCmdCopyBuffer(cmd, src, staging.handle(), 1, &region);
+    copy(cmd, staging.handle());
     VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -130,6 +138,135 @@ void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
   check(vkInvalidateMappedMemoryRanges(device.device(), 1, &range),
         "vkInvalidateMappedMemoryRanges");
   std::memcpy(data, staging.mapped(), bytes);
+}
+
+}  // namespace
+
+VkFormat vk_format(ImageFormat format) {
+  switch (format) {
+    case ImageFormat::rg32f: return VK_FORMAT_R32G32_SFLOAT;
+    case ImageFormat::rgba32f: return VK_FORMAT_R32G32B32A32_SFLOAT;
+    case ImageFormat::rgba16f: return VK_FORMAT_R16G16B16A16_SFLOAT;
+    case ImageFormat::r32f: return VK_FORMAT_R32_SFLOAT;
+  }
+  return VK_FORMAT_UNDEFINED;
+}
+
+DeviceImage::DeviceImage(Device& device, VkFormat format, uint32_t width, uint32_t height)
+    : device_(&device), format_(format), width_(width), height_(height) {
+  VkDevice dev = device.device();
+  VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ci.imageType = VK_IMAGE_TYPE_2D;
+  ci.format = format;
+  ci.extent = {width, height, 1};
+  ci.mipLevels = 1;
+  ci.arrayLayers = 1;
+  ci.samples = VK_SAMPLE_COUNT_1_BIT;
+  ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  try {
+    check(vkCreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(dev, image_, &req);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = device.find_memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    check(vkAllocateMemory(dev, &ai, nullptr, &memory_), "vkAllocateMemory (image)");
+    check(vkBindImageMemory(dev, image_, memory_, 0), "vkBindImageMemory");
+    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vci.image = image_;
+    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vci.format = format;
+    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    check(vkCreateImageView(dev, &vci, nullptr, &view_), "vkCreateImageView");
+    device.run_commands(
+        [&](VkCommandBuffer cmd) { change_layout(cmd, image_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL); });
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+DeviceImage::~DeviceImage() { release(); }
+
+DeviceImage::DeviceImage(DeviceImage&& o) noexcept { *this = std::move(o); }
+
+DeviceImage& DeviceImage::operator=(DeviceImage&& o) noexcept {
+  if (this != &o) {
+    release();
+    device_ = o.device_;
+    image_ = o.image_;
+    memory_ = o.memory_;
+    view_ = o.view_;
+    format_ = o.format_;
+    width_ = o.width_;
+    height_ = o.height_;
+    o.image_ = VK_NULL_HANDLE;
+    o.memory_ = VK_NULL_HANDLE;
+    o.view_ = VK_NULL_HANDLE;
+  }
+  return *this;
+}
+
+void DeviceImage::release() {
+  if (!device_) return;
+  VkDevice dev = device_->device();
+  if (view_) vkDestroyImageView(dev, view_, nullptr);
+  if (image_) vkDestroyImage(dev, image_, nullptr);
+  if (memory_) vkFreeMemory(dev, memory_, nullptr);
+  view_ = VK_NULL_HANDLE;
+  image_ = VK_NULL_HANDLE;
+  memory_ = VK_NULL_HANDLE;
+}
+
+namespace {
+VkBufferImageCopy whole_image(const DeviceImage& image) {
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {image.width(), image.height(), 1};
+  return region;
+}
+}  // namespace
+
+void upload_image(Device& device, const DeviceImage& dst, const void* data, VkDeviceSize bytes) {
+  Buffer staging(device, bytes, MemoryKind::upload);
+  std::memcpy(staging.mapped(), data, bytes);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    const VkBufferImageCopy region = whole_image(dst);
+    change_layout(cmd, dst.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    vkCmdCopyBufferToImage(cmd, staging.handle(), dst.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    change_layout(cmd, dst.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+  });
+}
+
+void download_image(Device& device, const DeviceImage& src, void* data, VkDeviceSize bytes) {
+  download_through_staging(device, data, bytes, [&](VkCommandBuffer cmd, VkBuffer staging) {
+    const VkBufferImageCopy region = whole_image(src);
+    change_layout(cmd, src.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    vkCmdCopyImageToBuffer(cmd, src.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &region);
+    change_layout(cmd, src.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL);
+  });
+}
+
+void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
+            VkDeviceSize dst_offset) {
+  if (bytes == 0) return;
+  Buffer staging(device, bytes, MemoryKind::upload);
+  std::memcpy(staging.mapped(), data, bytes);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    VkBufferCopy region{0, dst_offset, bytes};
+    vkCmdCopyBuffer(cmd, staging.handle(), dst, 1, &region);
+  });
+}
+
+void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
+              VkDeviceSize src_offset) {
+  download_through_staging(device, data, bytes, [&](VkCommandBuffer cmd, VkBuffer staging) {
+    VkBufferCopy region{src_offset, 0, bytes};
+    vkCmdCopyBuffer(cmd, src, staging, 1, &region);
+  });
 }
 
 void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,

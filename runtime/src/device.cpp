@@ -254,6 +254,10 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
       storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
       dci.pNext = &storage16;
     }
+    // io image kernels of format rg32f use an extended storage-image format: enabled wherever present.
+    VkPhysicalDeviceFeatures core_features{};
+    core_features.shaderStorageImageExtendedFormats = storage_image_extended_formats_ ? VK_TRUE : VK_FALSE;
+    dci.pEnabledFeatures = &core_features;
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
     create_command_objects();
@@ -298,6 +302,9 @@ Device::Device(const ExternalDevice& external)
 void Device::init_from_physical_device() {
   vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
+  VkPhysicalDeviceFeatures core_features{};
+  vkGetPhysicalDeviceFeatures(physical_device_, &core_features);
+  storage_image_extended_formats_ = core_features.shaderStorageImageExtendedFormats == VK_TRUE;
   if (properties_.apiVersion >= VK_API_VERSION_1_1) {
     VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -305,6 +312,12 @@ void Device::init_from_physical_device() {
     vkGetPhysicalDeviceFeatures2(physical_device_, &features);
     storage_buffer_16bit_access_ = storage16.storageBuffer16BitAccess == VK_TRUE;
   }
+}
+
+bool Device::supports_storage_image(VkFormat format) const {
+  VkFormatProperties properties{};
+  vkGetPhysicalDeviceFormatProperties(physical_device_, format, &properties);
+  return (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0;
 }
 
 void Device::create_command_objects() {

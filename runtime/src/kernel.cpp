@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/spirv_info.hpp"
@@ -18,13 +19,14 @@ namespace fftgen::vk {
 
 namespace {
 
-// Complex elements per transform of the scratch buffer; none when no pass binds it. Version 1
-// manifests pushed stride N for scratch, so they need at least N whatever scratch_elements says.
-uint64_t scratch_elements_per_transform(const KernelInfo& k) {
+// Bytes per transform of the scratch buffer; none when no pass binds it. Its elements are complex
+// values as the passes store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride
+// N for scratch, so they need at least N whatever scratch_elements says.
+uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   for (Direction d : k.directions)
     for (const auto& p : k.passes(d))
       for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1);
+        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b.element);
   return 0;
 }
 
@@ -63,8 +65,27 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
            lim.maxComputeWorkGroupInvocations, "maxComputeWorkGroupInvocations");
       need(pass + ": push constant bytes", p.push_constant_bytes, lim.maxPushConstantsSize,
            "maxPushConstantsSize");
-      need(pass + ": storage buffers", p.bindings.size(), lim.maxPerStageDescriptorStorageBuffers,
+      const auto images = static_cast<uint64_t>(
+          std::count_if(p.bindings.begin(), p.bindings.end(), [](const PassBinding& b) { return b.image.has_value(); }));
+      need(pass + ": storage buffers", p.bindings.size() - images, lim.maxPerStageDescriptorStorageBuffers,
            "maxPerStageDescriptorStorageBuffers");
+      need(pass + ": storage images", images, lim.maxPerStageDescriptorStorageImages,
+           "maxPerStageDescriptorStorageImages");
+      for (const auto& b : p.bindings) {
+        if (!b.image) continue;
+        const std::string what = pass + ": binding " + std::to_string(b.binding) + " (" + to_string(b.image->format) +
+                                 " storage image)";
+        need(what + ": texels per row", b.image->width, lim.maxImageDimension2D, "maxImageDimension2D");
+        need(what + ": rows of one transform", b.image->rows_per_transform, lim.maxImageDimension2D,
+             "maxImageDimension2D");
+        if (!device.supports_storage_image(vk_format(b.image->format)))
+          problems.push_back("kernel '" + info.name + "' " + what + ": " + dev + " cannot use " +
+                             to_string(b.image->format) +
+                             " as a storage image (no VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT); use another image_format");
+        else if (b.image->format == ImageFormat::rg32f && !device.storage_image_extended_formats())
+          problems.push_back("kernel '" + info.name + "' " + what + ": rg32f storage images need the Vulkan feature "
+                             "shaderStorageImageExtendedFormats; " + dev + " does not have it (use rgba32f)");
+      }
       for (const auto& b : p.bindings)
         if (is_half(b.element) && !device.storage_buffer_16bit_access()) {
           problems.push_back("kernel '" + info.name + "' " + pass + ": binding " + std::to_string(b.binding) +
@@ -79,10 +100,9 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
   if (info.twiddles)
     need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
          "maxStorageBufferRange");
-  const uint64_t scratch = scratch_elements_per_transform(info);
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
-       info.forward_input.bytes() + info.forward_output.bytes() +
-           (scratch + (info.twiddles ? info.twiddles->count : 0)) * 8,
+       info.forward_input.bytes() + info.forward_output.bytes() + scratch_bytes_per_transform(info) +
+           (info.twiddles ? info.twiddles->count : 0) * 8,
        device.device_local_heap_bytes(), "largest device-local heap");
   return problems;
 }
@@ -326,7 +346,7 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
   for (const auto& b : info.bindings) {
     VkDescriptorSetLayoutBinding lb{};
     lb.binding = b.binding;
-    lb.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    lb.descriptorType = b.image ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     lb.descriptorCount = 1;
     lb.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     bindings.push_back(lb);
@@ -432,6 +452,8 @@ uint32_t Kernel::max_batch() const {
   uint64_t by_range = UINT32_MAX;
   for (const BufferShape& b : {info_.forward_input, info_.forward_output})
     by_range = std::min<uint64_t>(by_range, range / std::max<uint64_t>(b.bytes(), 1));
+  // An image holds the rows of every transform of a batch, one below the other.
+  if (info_.uses_images()) by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / info_.ny());
   // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.
   for (Direction d : info_.directions)
     for (const auto& p : info_.passes(d))
@@ -442,11 +464,27 @@ uint32_t Kernel::max_batch() const {
 
 KernelBindings Kernel::bind(const KernelIo& io) const {
   if (io.max_batch == 0) throw UsageError("kernel '" + info_.name + "': max_batch must be > 0");
-  if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
-    throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
-  if (io.input.buffer == io.output.buffer)
-    throw UsageError("kernel '" + info_.name +
-                     "': input and output must be different buffers (kernels are out-of-place)");
+  const bool images = info_.uses_images();
+  if (images) {
+    if (io.input_image == VK_NULL_HANDLE || io.output_image == VK_NULL_HANDLE)
+      throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): "
+                       "KernelIo::input_image and output_image are required");
+    if (io.input_image == io.output_image)
+      throw UsageError("kernel '" + info_.name + "': input and output must be different images");
+    const uint64_t rows = uint64_t{io.max_batch} * info_.ny();
+    if (rows > device_.limits().maxImageDimension2D)
+      throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) +
+                             " needs images of " + std::to_string(rows) + " rows; device '" + device_.name() +
+                             "' allows " + std::to_string(device_.limits().maxImageDimension2D) +
+                             " (maxImageDimension2D); use a batch of at most " +
+                             std::to_string(device_.limits().maxImageDimension2D / info_.ny()));
+  } else {
+    if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
+      throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
+    if (io.input.buffer == io.output.buffer)
+      throw UsageError("kernel '" + info_.name +
+                       "': input and output must be different buffers (kernels are out-of-place)");
+  }
   const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
   for (Direction d : directions)
     if (!has(d)) throw UsageError("kernel '" + info_.name + "' has no " + to_string(d) + " direction");
@@ -468,9 +506,10 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " of float32 data must be even (shaders move pairs of reals)");
     }
-  const VkDeviceSize scratch_bytes = scratch_elements_per_transform(info_) * 8 * io.max_batch;
+  const VkDeviceSize scratch_bytes = scratch_bytes_per_transform(info_) * io.max_batch;
   std::vector<std::pair<std::string, VkDeviceSize>> ranges{{"scratch", scratch_bytes}};
   for (Direction d : directions) {
+    if (images) break;  // the images' rows are checked above
     ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));
     ranges.emplace_back(std::string(to_string(d)) + " output", required_bytes(d, false, io.max_batch, io.output_stride));
   }
@@ -494,11 +533,11 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   kb.input_stride_ = io.input_stride;
   kb.output_stride_ = io.output_stride;
 
-  uint32_t sets = 0, descriptors = 0;
+  uint32_t sets = 0, descriptors = 0, image_descriptors = 0;
   for (Direction d : directions)
     for (const auto& p : info_.passes(d)) {
       ++sets;
-      descriptors += static_cast<uint32_t>(p.bindings.size());
+      for (const auto& b : p.bindings) ++(b.image ? image_descriptors : descriptors);
     }
   BufferRange scratch = io.scratch;
   if (scratch_bytes && scratch.buffer == VK_NULL_HANDLE) {
@@ -506,11 +545,12 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
     scratch.buffer = kb.scratch_.handle();
   }
 
-  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)};
+  const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, image_descriptors}};
   VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pci.maxSets = sets;
-  pci.poolSizeCount = 1;
-  pci.pPoolSizes = &size;
+  pci.poolSizeCount = image_descriptors > 0 ? 2 : 1;
+  pci.pPoolSizes = sizes;
   check(vkCreateDescriptorPool(device_.device(), &pci, nullptr, &kb.pool_),
         "vkCreateDescriptorPool");
 
@@ -530,9 +570,25 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
       out.push_back(set);
 
       std::vector<VkDescriptorBufferInfo> buffers(infos[i].bindings.size());
+      std::vector<VkDescriptorImageInfo> image_infos(infos[i].bindings.size());
       std::vector<VkWriteDescriptorSet> writes;
       for (size_t j = 0; j < infos[i].bindings.size(); ++j) {
         const auto& b = infos[i].bindings[j];
+        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = b.binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = &buffers[j];
+        if (b.image) {  // the kernel's input or output (parse_manifest allows no other role)
+          image_infos[j] = {VK_NULL_HANDLE, b.role == BufferRole::input ? io.input_image : io.output_image,
+                            VK_IMAGE_LAYOUT_GENERAL};
+          w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+          w.pBufferInfo = nullptr;
+          w.pImageInfo = &image_infos[j];
+          writes.push_back(w);
+          continue;
+        }
         switch (b.role) {
           case BufferRole::input:
             buffers[j] = {io.input.buffer, io.input.offset, in_bytes};
@@ -554,12 +610,6 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
             break;
         }
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = b.binding;
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w.pBufferInfo = &buffers[j];
         writes.push_back(w);
       }
       vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()), writes.data(),

@@ -44,6 +44,48 @@ uint64_t PassInfo::workgroups(uint64_t batch) const {
   return (batch * batch_scale * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
 }
 
+const char* to_string(ImageFormat format) {
+  switch (format) {
+    case ImageFormat::rg32f: return "rg32f";
+    case ImageFormat::rgba32f: return "rgba32f";
+    case ImageFormat::rgba16f: return "rgba16f";
+    case ImageFormat::r32f: return "r32f";
+  }
+  return "?";
+}
+
+uint32_t texel_bytes(ImageFormat format) {
+  switch (format) {
+    case ImageFormat::rg32f: return 8;
+    case ImageFormat::rgba32f: return 16;
+    case ImageFormat::rgba16f: return 8;
+    case ImageFormat::r32f: return 4;
+  }
+  return 0;
+}
+
+const StorageImage* KernelInfo::input_image(Direction d) const {
+  const auto& p = passes(d);
+  if (p.empty()) return nullptr;
+  for (const auto& b : p.front().bindings)
+    if (b.role == BufferRole::input && b.image) return &*b.image;
+  return nullptr;
+}
+
+const StorageImage* KernelInfo::output_image(Direction d) const {
+  const auto& p = passes(d);
+  if (p.empty()) return nullptr;
+  for (const auto& b : p.back().bindings)
+    if (b.role == BufferRole::output && b.image) return &*b.image;
+  return nullptr;
+}
+
+bool KernelInfo::uses_images() const {
+  for (Direction d : directions)
+    if (input_image(d) || output_image(d)) return true;
+  return false;
+}
+
 bool KernelInfo::has(Direction d) const {
   for (auto x : directions)
     if (x == d) return true;
@@ -155,6 +197,35 @@ ElementType parse_element(const Reader& r, const std::string& key) {
   r.fail(key, "complex64, float32, complex32 or float16 (found '" + e + "')");
 }
 
+// "resource": "storage_image" (io image kernels): the image's format and geometry. Only a kernel's
+// input and output are images, never written when read.
+std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, uint64_t points, uint32_t ny) {
+  const std::string resource = e.has("resource") ? e.str("resource") : "storage_buffer";
+  if (resource == "storage_buffer") return std::nullopt;
+  if (resource != "storage_image")
+    e.fail("resource", "storage_buffer or storage_image (found '" + resource + "')");
+  if (pb.role != BufferRole::input && pb.role != BufferRole::output)
+    e.fail("role", "input or output for a storage image (found '" + std::string(to_string(pb.role)) + "')");
+  StorageImage image;
+  const std::string format = e.str("format");
+  if (format == "rg32f") image.format = ImageFormat::rg32f;
+  else if (format == "rgba32f") image.format = ImageFormat::rgba32f;
+  else if (format == "rgba16f") image.format = ImageFormat::rgba16f;
+  else if (format == "r32f") image.format = ImageFormat::r32f;
+  else e.fail("format", "one of rg32f, rgba32f, rgba16f, r32f (found '" + format + "')");
+  if ((image.format == ImageFormat::r32f) != (pb.element == ElementType::float32))
+    e.fail("format", "r32f for float32 data and rg32f, rgba32f or rgba16f for complex64 (found " + format +
+                         " for " + to_string(pb.element) + ")");
+  image.width = e.uint32("width");
+  image.rows_per_transform = e.uint32("rows_per_transform");
+  if (image.width == 0 || image.width > points + 2)
+    e.fail("width", "a positive integer, at most the kernel's " + std::to_string(points) + " points + 2");
+  if (image.rows_per_transform != ny)
+    e.fail("rows_per_transform", "the kernel's NY, " + std::to_string(ny) + " (found " +
+                                     std::to_string(image.rows_per_transform) + ")");
+  return image;
+}
+
 BufferShape parse_buffer(const Reader& r, uint64_t points) {
   BufferShape b{parse_element(r, "element"), r.uint("elements")};
   if (b.elements == 0 || b.elements > 2 * points + 2)
@@ -235,6 +306,7 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     pb.writes = access == "write";
     pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
     pb.stride = e.has("stride") ? e.uint("stride") : n;
+    pb.image = parse_image(e, pb, points, k.ny());
     if (pb.set != 0)
       throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
                           " is not supported (fftgen::runtime binds set 0 only)");

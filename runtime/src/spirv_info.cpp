@@ -16,7 +16,7 @@ enum : uint32_t {
   OpTypeMatrix = 24, OpTypeArray = 28, OpTypeRuntimeArray = 29, OpTypeStruct = 30,
   OpTypePointer = 32, OpConstant = 43, OpFunctionEnd = 56, OpVariable = 59, OpDecorate = 71,
   OpMemberDecorate = 72,
-  StorageUniform = 2, StorageWorkgroup = 4, StoragePushConstant = 9, StorageStorageBuffer = 12,
+  StorageUniformConstant = 0, StorageUniform = 2, StorageWorkgroup = 4, StoragePushConstant = 9, StorageStorageBuffer = 12,
   DecorationBinding = 33, DecorationDescriptorSet = 34, DecorationOffset = 35,
   ExecutionModelGLCompute = 5, ExecutionModeLocalSize = 17,
   kMagic = 0x07230203u
@@ -157,7 +157,8 @@ SpirvInterface reflect_spirv(const std::vector<uint32_t>& words, const std::stri
           if (w[3] == StoragePushConstant && pointers.count(w[1]))
             out.push_constant_bytes = static_cast<uint32_t>(
                 std::max<uint64_t>(out.push_constant_bytes, types.block_extent(pointers[w[1]].pointee)));
-          if (w[3] == StorageStorageBuffer || w[3] == StorageUniform)
+          // Buffers, and storage images (UniformConstant variables with a binding: io image kernels).
+          if (w[3] == StorageStorageBuffer || w[3] == StorageUniform || w[3] == StorageUniformConstant)
             buffer_variables.emplace_back(w[2], w[1]);
         }
         break;

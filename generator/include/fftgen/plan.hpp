@@ -43,6 +43,10 @@ struct KernelSpec {
   uint32_t workgroup_size = 0;            ///< 0 means "auto"
   Precision precision = Precision::fp32;
   uint32_t shared_memory_bytes = 32768;   ///< budget per workgroup
+  Io io = Io::buffer;                     ///< buffers, or storage images in and out
+  /// The images' format (io image; resolved from "auto" when parsed). An r2c kernel's real side
+  /// is r32f and its half spectrum rg32f.
+  TextureFormat image_format = TextureFormat::automatic;
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;

@@ -86,6 +86,13 @@ struct PassBinding {
   /// Declared `float data[]` rather than pairs: a real image whose rows may have odd lengths
   /// (LoadKind::image, StoreKind::image). `entry` and `stride` still count pairs of the padded plane.
   bool scalar = false;
+  /// A storage image rather than a buffer (io image): the kernel's input at binding 0 of its first
+  /// pass, its output at binding 1 of its last. Value e of the flat view (the buffer's layout: rows
+  /// of `texels_per_row` values, transforms one below the other) is texel (e mod W, e div W), or for
+  /// r32f (real data) the reals 2e and 2e + 1 are texels 2e and 2e + 1 of rows of W reals.
+  TextureFormat texture = TextureFormat::automatic;  ///< automatic: a buffer
+  uint32_t texels_per_row = 0;
+  bool is_texture() const { return texture != TextureFormat::automatic; }
 };
 
 /// A real image in memory, [rows, cols, channels] per frame (channels interleaved), frames and
@@ -220,7 +227,7 @@ struct KernelBuffer {
 
 struct KernelProgram {
   KernelLayout layout;
-  uint64_t scratch_elements = 0;  ///< complex64 per transform, of the scratch buffer (0: none)
+  uint64_t scratch_elements = 0;  ///< complex values per transform (complex64, or complex32 in fp16), of the scratch buffer (0: none)
   /// Per direction: what the input and output buffers hold (an r2c kernel's forward reads reals,
   /// its inverse writes them).
   KernelBuffer forward_input, forward_output;

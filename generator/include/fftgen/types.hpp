@@ -23,6 +23,14 @@ enum class Precision { fp32, fp16 };
 /// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
 enum class Transform { c2c, r2c, r2c_pair };
 enum class Target { spirv, glsl, hlsl, msl };
+/// Where a kernel's input and output live: storage buffers, or storage images (docs/graphics.md,
+/// "Textures"): the first pass reads an image, the last pass writes one, the passes between use
+/// buffers.
+enum class Io { buffer, image };
+/// The texel format of a kernel's images (io image). rg32f, rgba32f and rgba16f hold one complex
+/// value per texel in (r, g) (b and a are written 0 and never read); r32f holds one real. `automatic`
+/// ("auto") is rg32f for c2c and r32f for r2c.
+enum class TextureFormat { automatic, rg32f, rgba32f, rgba16f, r32f };
 
 std::string_view to_string(Direction);
 std::string_view to_string(DirectionSet);
@@ -32,6 +40,8 @@ std::string_view to_string(TwiddleSource);
 std::string_view to_string(Precision);
 std::string_view to_string(Transform);
 std::string_view to_string(Target);
+std::string_view to_string(Io);
+std::string_view to_string(TextureFormat);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
 const std::vector<std::string>& allowed_values(std::string_view field);
@@ -43,6 +53,11 @@ std::optional<TwiddleSource> parse_twiddle_source(std::string_view);
 std::optional<Precision> parse_precision(std::string_view);
 std::optional<Transform> parse_transform(std::string_view);
 std::optional<Target> parse_target(std::string_view);
+std::optional<Io> parse_io(std::string_view);
+std::optional<TextureFormat> parse_texture_format(std::string_view);
+/// Widest image fftgen writes a kernel for: the texture size D3D12 and Metal guarantee (Vulkan
+/// guarantees 4096; the runtime checks the device's maxImageDimension2D).
+inline constexpr uint32_t kMaxTextureWidth = 16384;
 
 /// Directions a DirectionSet expands to, forward first.
 std::vector<Direction> directions_of(DirectionSet);

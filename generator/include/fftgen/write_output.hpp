@@ -59,6 +59,11 @@ WriteSummary write_output(const GeneratedOutput& output, const std::filesystem::
 /// `dir`/manifest.json. Throws OutputError.
 void check_output_folder(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& inputs);
 
+/// Replaces the single file `path` (a build step's stamp or depfile) so that it always holds either
+/// its previous contents or `bytes`: they go to a synced temporary file beside it
+/// (`.<name>.fftgen-file-XXXXXX`), which is then renamed over it. Throws OutputError.
+void write_file_replacing(const std::filesystem::path& path, const std::string& bytes);
+
 /// Restores `dir` after an interrupted write_output (or finishes removing the temporary folder
 /// of one that completed), under the folder's lock. Returns how many temporary folders it found.
 /// write_output does this itself first; this is for tools and tests.

@@ -14,6 +14,7 @@
 #include "fftgen/runtime/timer.hpp"
 #include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/half.hpp"
+#include "fftgen/vktools/texels.hpp"
 #include "fftgen/vktools/reference.hpp"
 
 namespace fftgen::vk {
@@ -128,6 +129,44 @@ BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
   return b;
 }
 
+namespace {
+
+// The batch that fills the byte cap (`what`: the buffer or image, of in_bytes or out_bytes per
+// transform) within what the kernel can bind, its bytes and its traffic.
+void size_batch(const Device& device, const BenchOptions& o, const Kernel& kernel, uint64_t in_bytes,
+                uint64_t out_bytes, const std::string& what, BenchResult& r) {
+  const uint64_t cap = bench_bytes(device, o.bytes);
+  r.batch = std::min<uint64_t>(cap / std::max(in_bytes, out_bytes), kernel.max_batch());
+  if (r.batch == 0)
+    throw UsageError(what + " of " + std::to_string(cap) + " bytes holds no transform of kernel '" +
+                     kernel.info().name + "'");
+  r.bytes = r.batch * std::max(in_bytes, out_bytes);
+  r.traffic = r.batch * (in_bytes + out_bytes);
+}
+
+// An io image kernel: images of its formats as large as the byte cap allows (and the device's
+// maxImageDimension2D), random input texels. The traffic counts the texels' bytes (an rgba32f
+// kernel moves 16 bytes per complex value).
+BenchResult bench_image_kernel(Device& device, const Kernel& kernel, Direction d, const BenchOptions& o,
+                               BenchResult& r) {
+  const KernelInfo& info = kernel.info();
+  const StorageImage &in_image = *info.input_image(d), &out_image = *info.output_image(d);
+  auto image_bytes = [](const StorageImage& s) { return uint64_t{s.width} * s.rows_per_transform * texel_bytes(s.format); };
+  const uint64_t in_bytes = image_bytes(in_image), out_bytes = image_bytes(out_image);
+  size_batch(device, o, kernel, in_bytes, out_bytes, "an image", r);
+  const auto batch = static_cast<uint32_t>(r.batch);
+  const KernelImages images = make_kernel_images(device, info, d, batch);
+  const std::vector<uint8_t> texels =
+      to_texels(in_image.format, random_normal(pairs_per_transform(info, d, true) * r.batch, info.n()));
+  upload_image(device, images.input, texels.data(), texels.size());
+  KernelBindings bindings = kernel.bind(image_io(images, d, batch));
+  r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) { kernel.record(cmd, d, bindings, batch); });
+  finish_bench_result(r);
+  return r;
+}
+
+}  // namespace
+
 BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                          const BenchOptions& o, BenchBuffers* buffers) {
   // A convolution runs as its chain; its filter kernel is timed as part of nothing (made once).
@@ -141,13 +180,9 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
                        (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
     Kernel kernel(device, info, manifest.files);
     const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
+    if (info.uses_images()) return bench_image_kernel(device, kernel, d, o, r);
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
-    const uint64_t cap = bench_bytes(device, o.bytes);
-    r.batch = std::min<uint64_t>(cap / std::max(in_bytes, out_bytes), kernel.max_batch());
-    if (r.batch == 0)
-      throw UsageError("buffer of " + std::to_string(cap) + " bytes holds no transform of kernel '" + info.name + "'");
-    r.bytes = r.batch * std::max(in_bytes, out_bytes);
-    r.traffic = r.batch * (in_bytes + out_bytes);
+    size_batch(device, o, kernel, in_bytes, out_bytes, "buffer", r);
     BenchBuffers own;
     if (!buffers) own = make_bench_buffers(device, o);
     BenchBuffers& shared = buffers ? *buffers : own;

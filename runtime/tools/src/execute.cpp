@@ -5,11 +5,48 @@
 #include "fftgen/vktools/half.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
+#include "fftgen/vktools/texels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace fftgen::vk {
+
+namespace {
+
+// Binds `io` and runs `direction` once, its input made visible first and its output after.
+void run_once(Device& device, const Kernel& kernel, Direction direction, const KernelIo& io, uint32_t batch,
+              const ExecuteOptions& options) {
+  KernelBindings bindings = kernel.bind(io);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    // Uploads and fills are finished (separate waited submissions), but their writes must still
+    // be made visible to the shaders.
+    record_transfer_to_compute_barrier(cmd);
+    kernel.record(cmd, direction, bindings, batch, options.record);
+    record_compute_to_transfer_barrier(cmd);
+  });
+}
+
+// An io image kernel: the input uploaded into a storage image of its format, the output image
+// poisoned with NaN texels, the output read back from its image.
+std::vector<std::complex<float>> execute_images(Device& device, const Kernel& kernel, Direction direction,
+                                                const std::vector<std::complex<float>>& input, uint32_t batch,
+                                                uint64_t out_count, const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  const ImageFormat in_format = info.input_image(direction)->format, out_format = info.output_image(direction)->format;
+  const KernelImages images = make_kernel_images(device, info, direction, batch);
+  const std::vector<uint8_t> in_texels = to_texels(in_format, input);
+  upload_image(device, images.input, in_texels.data(), in_texels.size());
+  const float fill = options.poison_output ? std::nanf("") : 0.0f;
+  std::vector<uint8_t> out_texels = to_texels(out_format, std::vector<std::complex<float>>(out_count, {fill, fill}));
+  upload_image(device, images.output, out_texels.data(), out_texels.size());
+  run_once(device, kernel, direction, image_io(images, direction, batch), batch, options);
+  download_image(device, images.output, out_texels.data(), out_texels.size());
+  return from_texels(out_format, out_texels);
+}
+
+}  // namespace
 
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          Direction direction,
@@ -25,7 +62,9 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   if (batch > kernel.max_batch())
     throw DeviceLimitError("kernel '" + info.name + "': batch " + std::to_string(batch) +
                            " exceeds the device's largest bindable batch " +
-                           std::to_string(kernel.max_batch()) + " (maxStorageBufferRange)");
+                           std::to_string(kernel.max_batch()) +
+                           (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
+  if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
   // Half-float data (precision fp16) are converted on the way up and down.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
@@ -38,14 +77,7 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   io.output = {out.handle(), 0};
   io.max_batch = batch;
   io.directions = {direction};
-  KernelBindings bindings = kernel.bind(io);
-  device.run_commands([&](VkCommandBuffer cmd) {
-    // Upload and fill are finished (separate waited submissions), but their writes must still
-    // be made visible to the shaders.
-    record_transfer_to_compute_barrier(cmd);
-    kernel.record(cmd, direction, bindings, batch, options.record);
-    record_compute_to_transfer_barrier(cmd);
-  });
+  run_once(device, kernel, direction, io, batch, options);
   if (is_half(out_type)) {
     std::vector<uint16_t> halves(out_count * 2);
     download(device, out.handle(), halves.data(), out_bytes);

@@ -5,6 +5,8 @@
 
 #include <vulkan/vulkan.h>
 
+#include "fftgen/runtime/manifest.hpp"
+
 namespace fftgen::vk {
 
 class Device;
@@ -42,6 +44,44 @@ class Buffer {
   bool coherent_ = true;
   void* mapped_ = nullptr;
 };
+
+/// The Vulkan format of an io image kernel's storage image.
+VkFormat vk_format(ImageFormat format);
+
+/// A 2D storage image (io image kernels' input and output) with its own memory and view, in
+/// VK_IMAGE_LAYOUT_GENERAL from creation on (what storage images and copies both accept).
+/// Usable as copy source and destination. Move-only; frees itself.
+class DeviceImage {
+ public:
+  DeviceImage() = default;
+  DeviceImage(Device& device, VkFormat format, uint32_t width, uint32_t height);
+  ~DeviceImage();
+  DeviceImage(DeviceImage&& other) noexcept;
+  DeviceImage& operator=(DeviceImage&& other) noexcept;
+  DeviceImage(const DeviceImage&) = delete;
+  DeviceImage& operator=(const DeviceImage&) = delete;
+
+  VkImage handle() const { return image_; }
+  VkImageView view() const { return view_; }
+  VkFormat format() const { return format_; }
+  uint32_t width() const { return width_; }
+  uint32_t height() const { return height_; }
+
+ private:
+  void release();
+  Device* device_ = nullptr;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkImageView view_ = VK_NULL_HANDLE;
+  VkFormat format_ = VK_FORMAT_UNDEFINED;
+  uint32_t width_ = 0, height_ = 0;
+};
+
+/// Copies tightly packed texels (width × height × texel bytes) into `dst` and waits
+/// (vkCmdCopyBufferToImage from a staging buffer).
+void upload_image(Device& device, const DeviceImage& dst, const void* data, VkDeviceSize bytes);
+/// Copies every texel of `src` into host memory (tightly packed) and waits.
+void download_image(Device& device, const DeviceImage& src, void* data, VkDeviceSize bytes);
 
 /// Copies `bytes` from host memory into `dst` at `dst_offset` (through a staging buffer unless
 /// dst is host visible) and waits.

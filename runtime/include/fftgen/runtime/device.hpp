@@ -106,6 +106,12 @@ class Device {
   /// creates enables the feature wherever the device has it; an ExternalDevice reports what the
   /// physical device supports (the engine enables it on its own device).
   bool storage_buffer_16bit_access() const { return storage_buffer_16bit_access_; }
+  /// Whether shaders may use storage images of the extended formats (shaderStorageImageExtendedFormats;
+  /// rg32f among them), which io image kernels of format rg32f and r2c kernels' spectra need. A
+  /// Device it creates enables the feature wherever the device has it.
+  bool storage_image_extended_formats() const { return storage_image_extended_formats_; }
+  /// Whether `format` can be a storage image (VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT, optimal tiling).
+  bool supports_storage_image(VkFormat format) const;
   /// Timestamp bits of the queue (0: no timestamps on this queue).
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
 
@@ -149,6 +155,7 @@ class Device {
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t timestamp_valid_bits_ = 0;
   bool storage_buffer_16bit_access_ = false;
+  bool storage_image_extended_formats_ = false;
   bool validation_ = false;
   mutable std::mutex messages_mutex_;
   std::vector<ValidationMessage> messages_;

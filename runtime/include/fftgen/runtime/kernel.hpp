@@ -50,6 +50,12 @@ struct KernelIo {
   /// A convolution's filter spectrum (the filter kernel's forward output), for the apply kernel's
   /// passes that bind role `filter`; required by them, ignored otherwise.
   BufferRange filter;
+  /// io image kernels (KernelInfo::uses_images()): views of the storage images that hold the input
+  /// and the output, in place of the `input` and `output` buffers. Each image has the binding's
+  /// format and at least its `width` × (max_batch × rows_per_transform) texels, and is in
+  /// VK_IMAGE_LAYOUT_GENERAL when the kernel runs.
+  VkImageView input_image = VK_NULL_HANDLE;
+  VkImageView output_image = VK_NULL_HANDLE;
 };
 
 struct RecordOptions {

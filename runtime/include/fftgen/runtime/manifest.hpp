@@ -33,6 +33,23 @@ inline uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
 /// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
 inline uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
 
+/// The texel format of a storage image (manifest "format", io image kernels): rg32f, rgba32f and
+/// rgba16f hold one complex value in (r, g) (b and a written 0, never read); r32f one real.
+enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
+const char* to_string(ImageFormat format);
+/// Bytes of one texel.
+uint32_t texel_bytes(ImageFormat format);
+
+/// A binding that is a storage image (manifest "resource": "storage_image"): `width` texels per
+/// row, `rows_per_transform` rows per transform, transforms one below the other (height = batch ×
+/// rows_per_transform). Value e of the pass's view is texel (e mod width, e div width).
+struct StorageImage {
+  ImageFormat format = ImageFormat::rg32f;
+  uint32_t width = 0;
+  uint32_t rows_per_transform = 1;
+  uint64_t height(uint32_t batch) const { return uint64_t{batch} * rows_per_transform; }
+};
+
 struct PassBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
@@ -42,6 +59,8 @@ struct PassBinding {
   /// Elements between consecutive batch entries of the pass in this buffer when it is contiguous
   /// (manifest version 2; version 1: N).
   uint64_t stride = 0;
+  /// Set when the binding is a storage image rather than a storage buffer.
+  std::optional<StorageImage> image;
 };
 
 struct PushConstant {
@@ -108,7 +127,7 @@ struct KernelInfo {
   double inverse_scale = 1.0;      ///< factor the inverse kernel applies
   nlohmann::json options;          ///< resolved plan options, as written
   std::optional<TwiddleTable> twiddles;
-  uint64_t scratch_elements = 0;   ///< complex64 per transform
+  uint64_t scratch_elements = 0;   ///< complex values per transform (8 bytes, or 4 in fp16)
   std::vector<PassInfo> forward;
   std::vector<PassInfo> inverse;
   std::optional<ConvolutionInfo> convolution;
@@ -124,6 +143,12 @@ struct KernelInfo {
   const std::vector<PassInfo>& passes(Direction d) const {
     return d == Direction::forward ? forward : inverse;
   }
+  /// The storage image a direction reads its input from (binding 0 of its first pass) or writes
+  /// its output to (binding 1 of its last pass); nullptr where that is a buffer.
+  const StorageImage* input_image(Direction d) const;
+  const StorageImage* output_image(Direction d) const;
+  /// Whether any direction reads or writes a storage image (io image).
+  bool uses_images() const;
 };
 
 /// The bytes of one file a manifest names, held in memory by the caller (not copied; they must
