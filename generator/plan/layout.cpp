@@ -574,7 +574,7 @@ KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
   for (uint32_t a = 0; a < 2; ++a)
     lengths[a] = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
   add_axis_passes(spec, layout, 0, lengths[0], 1, split_into_passes(spec, lengths[0], budget), false, budget);
-  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget), 1}, false, budget);
+  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget, min_columns(spec)), 1}, false, budget);
   for (uint32_t a = 0; a < 2; ++a) {
     if (lengths[a] == sides[a]) continue;
     const uint32_t n = sides[a], m = lengths[a];
