@@ -703,22 +703,18 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(filter.forward[0].rows_per_transform == 0);
     CHECK_FALSE(filter.forward[1].round_trip);
   }
-  SECTION("a padded column of 8192 is one round trip too, two register-resident columns per workgroup") {
+  SECTION("a padded column of 8192 takes two passes: the padding rows are still skipped") {
     const auto [filter, apply] = programs(R"({"image": [4096, 4096], "filter": [4096, 4096], "channels": 4})");
-    REQUIRE(apply.forward.size() == 2);
-    REQUIRE(apply.inverse.size() == 1);
-    const fftgen::PassProgram& columns = apply.forward[1];
+    REQUIRE(apply.forward.size() == 3);
+    REQUIRE(apply.inverse.size() == 3);
     CHECK(apply.forward[0].batch_scale == 4096);
-    CHECK(columns.round_trip);
-    CHECK(columns.fft.size == 8192);
-    CHECK(columns.fft.columns_per_workgroup == 2);
-    CHECK(columns.fft.exchange_rounds() > 1);
-    CHECK(columns.load.zeros_from == 4096u * 4097u);
-    CHECK(columns.store.stored_below == 4096u * 4097u);
-    CHECK(apply.inverse[0].batch_scale == 4096);
-    // Other 2D kernels keep at least four columns per workgroup: 8192 rows take two column passes.
-    const Plan plain = parse_plan(R"({"kernels": [{"name": "p", "shape": [8192, 8192], "transform": "r2c"}]})");
-    CHECK(fftgen::make_program(plain.kernels[0]).forward.size() == 3);
+    CHECK(apply.forward[1].load.zeros_from == 4096u * 4097u);
+    CHECK(apply.forward[2].store.filter_planes == 1);
+    CHECK(apply.forward[2].planes_per_frame == 4);
+    CHECK(apply.inverse[1].store.stored_below == 4096u * 4097u);
+    CHECK(apply.inverse[2].batch_scale == 4096);
+    for (const auto* passes : {&apply.forward, &apply.inverse})
+      for (const fftgen::PassProgram& p : *passes) CHECK_FALSE(p.round_trip);
   }
   SECTION("circular: no padding rows, the column passes still fused; a filter per channel takes no turns") {
     const auto [filter, apply] =

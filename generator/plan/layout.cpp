@@ -15,8 +15,6 @@ constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the
                                                // measured on an H100, 512 invocations holding 16 values each
                                                // ran 10-15% slower (a workgroup's registers fill the SM)
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
-constexpr uint32_t kRoundTripMinColumns = 2;   // a convolution's: one column pass per direction (fused into one round
-                                               // trip, docs/graphics.md) saves more traffic than 16-byte runs cost
 constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
                                                // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
@@ -45,10 +43,6 @@ uint32_t product(const std::vector<uint32_t>& v) {
 // Shared-memory slots one column takes with bank-conflict padding (see PassLayout::pad_log2).
 uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 4) : m + 1; }
 
-// Fewest columns per workgroup of a column pass: a convolution takes fewer to keep its padded
-// columns (up to kMaxRegisterResident / kRoundTripMinColumns = 8192) in one pass per direction.
-uint32_t min_columns(const KernelSpec& spec) { return spec.convolution ? kRoundTripMinColumns : kMinColumns; }
-
 // Chooses C (sub-transforms per workgroup) for a pass of `threads_per_column` invocations per
 // column, with `per_column` shared slots per column. Returns 0 if nothing fits.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, bool row_mode, uint32_t columns_available,
@@ -66,7 +60,7 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
   if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
-  if (!row_mode && c < std::min(min_columns(spec), columns_available)) return 0;
+  if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
   return c;
 }
 
@@ -305,18 +299,18 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // measured on an H100 at 4096 x 4096, one Y pass of 4-column tiles beat two Y passes of 16-column
 // tiles (c2c 985 against 935 GB/s, r2c 984 against 828), though its 32-byte runs reach only about
 // half the bandwidth (a 4096-point column needs 32 KB; eight columns would fill an SM's registers).
-// A convolution takes `fewest_columns` = 2: up to 8192 in one pass, so that its forward and inverse
-// column passes fuse into one round trip.
-std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget, uint32_t fewest_columns) {
+// So does a convolution: its 8192-point padded columns in one round trip of 2-column tiles (16-byte
+// runs) took 5.42 ms for a 4096² RGBA bloom, two passes of 16-column tiles each way 4.70 ms.
+std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   const uint32_t max_bits = max_column_pass_bits(budget);
   if (!is_power_of_two(ny)) {
     const std::vector<uint32_t> single = auto_radices(ny, true);
     if (ny <= (1u << max_bits) && fits_column_pass(single)) return {single};
     return mixed_column_passes(ny, 1u << max_bits);
   }
-  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / fewest_columns) {
+  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
     const std::vector<uint32_t> single = register_resident_radices(ny);
-    if (choose_exchange_rounds(single, values_per_invocation(single), budget / fewest_columns) != 0) return {single};
+    if (choose_exchange_rounds(single, values_per_invocation(single), budget / kMinColumns) != 0) return {single};
   }
   return column_passes(ny, max_bits);
 }
@@ -574,7 +568,7 @@ KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
   for (uint32_t a = 0; a < 2; ++a)
     lengths[a] = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
   add_axis_passes(spec, layout, 0, lengths[0], 1, split_into_passes(spec, lengths[0], budget), false, budget);
-  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget, min_columns(spec)), 1}, false, budget);
+  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget), 1}, false, budget);
   for (uint32_t a = 0; a < 2; ++a) {
     if (lengths[a] == sides[a]) continue;
     const uint32_t n = sides[a], m = lengths[a];
@@ -720,7 +714,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
     radices.insert(radices.end(), x.begin(), x.end());
     axes = {{static_cast<uint32_t>(points), 1, {{radices}, 1}}};
   } else if (two_d) {
-    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget, min_columns(spec)), 1}});
+    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
   }
 
   for (uint32_t a = 0; a < axes.size(); ++a)
