@@ -1,5 +1,5 @@
 // io image kernels on the Vulkan device (lavapipe in CI), validation layer on: tests/plans/textures.json
-// (every format, 1D rows and 2D, square and rectangular, one and two passes, c2c and r2c, a
+// (every format, 1D rows and 2D, square and rectangular, one to four passes, c2c and r2c, a
 // non-power-of-two image width) through the fftgen CLI; every kernel forward and inverse from and
 // into storage images against FFTW in double (rgba16f within the half-float bound of
 // `fftgen-vk verify`), and the HLSL compiled back to SPIR-V computing the same as the GLSL path.
@@ -41,7 +41,7 @@ struct Cleanup {
 TEST_CASE("gpu textures: image kernels match FFTW in double", "[gpu][textures]") {
   const Manifest m = load_manifest(textures_dir());
   static Cleanup cleanup;  // made after the folder's path, so destroyed before it
-  REQUIRE(m.kernels.size() == 3 * 3 + 1 + 2 + 1 + 2 + 1 + 1);
+  REQUIRE(m.kernels.size() == 3 * 3 + 1 + 2 + 2 + 1 + 2 + 1 + 1);
   Device& device = validated_device();
   drain_validation(device);
   std::vector<VerifyResult> results;
@@ -49,7 +49,7 @@ TEST_CASE("gpu textures: image kernels match FFTW in double", "[gpu][textures]")
   for (const auto& k : m.kernels) {
     REQUIRE(k.uses_images());
     VerifyOptions o;
-    o.batches = {1, 3};
+    o.batches = {1, 2};  // 8192 rows x 2: lavapipe's images are at most 16384 high
     VerifyResult r = verify_kernel(device, m, k, o);
     const std::string messages = drain_validation(device);
     INFO(format_verify_table({r}) << "validation messages:\n" << messages);

@@ -733,8 +733,4 @@ TEST_CASE("io image: formats resolve per transform, and what images cannot hold 
              Catch::Contains("field 'io'") && Catch::Contains("a convolution kernel reads and writes buffers"));
   CHECK_THAT(image_error(R"("shape": [32768], "io": "image")"),
              Catch::Contains("field 'shape'") && Catch::Contains("N = 32768 is wider than 16384 texels"));
-  // Values between passes stay in one scratch buffer: shapes that need a second are refused.
-  CHECK_THAT(image_error(R"("shape": [16384], "io": "image", "shared_memory_bytes": 2048)"),
-             Catch::Contains("field 'io'") && Catch::Contains("takes 3 passes") &&
-                 Catch::Contains("one scratch buffer"));
 }

@@ -125,7 +125,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     const uint64_t per = elements_per_vec2(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
     if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
-    if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
+    if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
     const std::string entries = pass.batch_scale == 1 ? "batch" : fmt::format("batch * {}", pass.batch_scale);
     return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
   };
