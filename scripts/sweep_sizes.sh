@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The full sweep of transform lengths: every N from 2 to 2048 whose prime factors are at most 13,
 # then a sample of longer ones (prime powers, products of the largest primes, audio and video
-# lengths), c2c and (even N) r2c, each normalisation in turn, forward and inverse against FFTW in
+# lengths), lengths with a prime factor above 13 (Bluestein: 2^k + 1, primes near 10^5 and 10^6),
+# c2c and r2c (odd N too), each normalisation in turn, forward and inverse against FFTW in
 # double, batches 1 and 3, on the local Vulkan device (lavapipe without a GPU). Writes
 # <out>/verify.json and prints the worst relative L2 error per range of N (the table in
 # docs/transforms.md). CI runs a sample of it (tests/test_gpu_anysize.cpp).
 #
 # usage: scripts/sweep_sizes.sh [out_dir]     (default: sweep_out; FFTGEN_BUILD_DIR: build)
-#   TRANSFORMS="c2c r2c"   which transforms (r2c: the even lengths up to 16384)
+#   TRANSFORMS="c2c r2c"   which transforms (r2c: the lengths up to 16384, 44100 and the Bluestein sample)
 #   ALL_LENGTHS=0          1: every N from 2 to 2048, those with a prime factor above 13 through
 #                          Bluestein too
 set -euo pipefail
@@ -31,15 +32,19 @@ dense = [n for n in range(2, 2049) if all_lengths or smooth(n)]
 sample = [2187, 2197, 2401, 3375, 4095, 4096 * 3, 6561, 7203, 10000, 14641, 28561, 30030, 44100, 48000,
           59049, 65536 * 3, 1000000, 1990656, 4826809, 12582912, 14348907]
 sample = sorted(set(n for n in sample if smooth(n) and n <= 1 << 24))
+# Bluestein beyond one dispatch (M > 16384): 2^13 + 17 (prime), 2^14 + 1, 2^16 + 1 (prime), the
+# primes 100003 and 1000003.
+bluestein = [8209, 16385, 65537, 100003, 1000003]
 norms = ["none", "inverse", "ortho"]
 kernels = []
 for i, norm in enumerate(norms):
     lengths = [n for n in dense + sample if (dense + sample).index(n) % 3 == i]
     if "c2c" in transforms:
         kernels.append({"name": f"c2c_{norm}", "shape": [[n] for n in lengths], "normalize": norm})
-    even = [n for n in lengths if n % 2 == 0 and n <= 16384 and smooth(n)]
+    real = [n for n in lengths if n <= 16384 or n == 44100]
     if "r2c" in transforms:
-        kernels.append({"name": f"r2c_{norm}", "shape": [[n] for n in even], "transform": "r2c", "normalize": norm})
+        kernels.append({"name": f"r2c_{norm}", "shape": [[n] for n in real], "transform": "r2c", "normalize": norm})
+kernels.append({"name": "bluestein", "shape": [[n] for n in bluestein], "transform": transforms})
 kernels.append({"name": "grid", "shape": [[1080, 1920], [720, 1280], [1000, 1000]], "transform": transforms})
 json.dump({"description": "scripts/sweep_sizes.sh: every N from 2 to 2048 with prime factors up to 13, and a sample beyond",
            "targets": ["spirv"], "kernels": kernels}, open(sys.argv[1], "w"))

@@ -50,6 +50,39 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
     const cd w = twiddle_entry(table, pass.chirp.chirp_offset + i);
     return pass.chirp.conjugate ? std::conj(w) : w;
   };
+  // Value p of transform b through a view (View::base, View::RealSide): a full-length r2c kernel
+  // keeps reals one by one (real 2*b*stride + p of a buffer of pairs) and the half spectrum, whose
+  // values above N/2 are the conjugates of those below.
+  using Side = View::RealSide;
+  auto load = [&](uint64_t b, uint64_t p) -> cd {
+    const uint64_t row = b * in.binding.stride;
+    switch (in.real_side) {
+      case Side::reals: {
+        const cd pair = src.at(row + p / 2);
+        return p % 2 ? pair.imag() : pair.real();
+      }
+      case Side::half_spectrum:
+        return p <= in.real_n / 2 ? src.at(row + p) : std::conj(src.at(row + in.real_n - p));
+      case Side::none: break;
+    }
+    return src.at(in.base + row + p);
+  };
+  auto store = [&](uint64_t b, uint64_t p, cd value) {
+    const uint64_t row = b * out.binding.stride;
+    switch (out.real_side) {
+      case Side::reals: {
+        cd& pair = dst.at(row + p / 2);
+        pair = p % 2 ? cd(pair.real(), value.real()) : cd(value.real(), pair.imag());
+        if (out.real_n % 2 != 0 && p == 0) dst.at(row + out.real_n / 2) = cd(dst.at(row + out.real_n / 2).real(), 0);
+        return;
+      }
+      case Side::half_spectrum:
+        if (p <= out.real_n / 2) dst.at(row + p) = value;
+        return;
+      case Side::none: break;
+    }
+    dst.at(out.base + row + p) = value;
+  };
   // The separating stores need the whole half-length transform Z of a batch entry: collected
   // from every column first (at frequency k = the store view's position), separated after.
   const bool separates = pass.store.kind == StoreKind::r2c || pass.store.kind == StoreKind::pair_split;
@@ -60,8 +93,9 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
       std::vector<cd> a(m);
       for (uint32_t r = 0; r < m; ++r) {
         const uint64_t at = in_base + uint64_t{r} * in.element_stride;
+        const uint64_t p = in.column_offset(j) + uint64_t{r} * in.element_stride;  // position in the transform
         switch (pass.load.kind) {
-          case LoadKind::plain: a[r] = src.at(at); break;
+          case LoadKind::plain: a[r] = load(b, p); break;
           case LoadKind::c2r: {
             // X[k] and X[H-k] of the half spectrum, k = j + r*K (H: the axis length).
             const uint64_t k = in.column_offset(j) + uint64_t{r} * in.element_stride;
@@ -71,8 +105,7 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           }
           case LoadKind::chirp: {
             // Bluestein: x[n] times the chirp for n < N, zero padding up to M.
-            const uint32_t n = pass.chirp.n;
-            a[r] = r < n ? src.at(b * in.binding.stride + r) * chirp(r) : cd(0);
+            a[r] = p < pass.chirp.n ? load(b, p) * chirp(p) : cd(0);
             break;
           }
           case LoadKind::pair_merge: {
@@ -129,15 +162,21 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           break;
         }
         case StoreKind::chirp_filter:
-          for (uint32_t r = 0; r < m; ++r)
-            dst.at(out_base + r) = a[r] * twiddle_entry(table, pass.chirp.spectrum_offset + r) * scale;
+          for (uint32_t r = 0; r < m; ++r) {
+            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride;
+            const cd s = twiddle_entry(table, pass.chirp.spectrum_offset + p);
+            store(b, p, a[r] * (pass.chirp.conjugate_spectrum ? std::conj(s) : s) * scale);
+          }
           break;
         case StoreKind::chirp_crop:
-          for (uint32_t r = 0; r < pass.chirp.n; ++r) dst.at(out_base + r) = a[r] * chirp(r) * scale;
+          for (uint32_t r = 0; r < m; ++r) {
+            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride;
+            if (p < pass.chirp.n) store(b, p, a[r] * chirp(p) * scale);
+          }
           break;
         case StoreKind::plain:
         case StoreKind::transposed:
-          for (uint32_t r = 0; r < m; ++r) dst.at(out_base + uint64_t{r} * out.element_stride) = a[r] * scale;
+          for (uint32_t r = 0; r < m; ++r) store(b, out.column_offset(j) + uint64_t{r} * out.element_stride, a[r] * scale);
           break;
         case StoreKind::r2c:
           for (uint32_t k = 0; k < h; ++k) {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <complex>
+#include <random>
 
 #include "fftgen/divisor.hpp"
 #include "fftgen/layout.hpp"
@@ -117,19 +118,22 @@ TEST_CASE("plans accept lengths with prime factors up to 13 and refuse others wi
   const auto plan = fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5, 5]}]})");
   CHECK(plan.kernels.at(0).radices == std::vector<uint32_t>{8, 5, 5, 5});
   CHECK(fftgen::make_layout(plan.kernels.at(0)).radices == std::vector<uint32_t>{8, 5, 5, 5});
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17000]}]})"),
-                    Catch::Contains("prime factor 17") && Catch::Contains("supported up to 8192"));
+  // Any 1D length runs (Bluestein above 13); 2D sides and r2c_pair still need factors up to 13.
+  CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17000]}]})").kernels.at(0).n() == 17000);
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 17]}]})"),
                     Catch::Contains("NX = 17 has the prime factor 17") && Catch::Contains("at most 13"));
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "transform": "r2c"}]})"),
-                    Catch::Contains("Bluestein") && Catch::Contains("1D c2c"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "transform": "r2c_pair"}]})"),
+                    Catch::Contains("Bluestein") && Catch::Contains("1D c2c and r2c"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "radices": [2, 17]}]})"),
                     Catch::Contains("radix 17 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 25]}]})"),
                     Catch::Contains("radix 25 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5]}]})"),
                     Catch::Contains("multiply to 200"));
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [945], "transform": "r2c"}]})"),
+  CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [945], "transform": "r2c"}]})").kernels.size() == 1);
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [945], "transform": "r2c_pair"}]})"),
+                    Catch::Contains("odd length"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 945], "transform": "r2c"}]})"),
                     Catch::Contains("odd length"));
 }
 
@@ -151,6 +155,103 @@ TEST_CASE("Bluestein: lengths with a prime factor above 13 compute the DFT (CPU 
   check_numerics(ortho);
   // The longest: N = 8192 - 1 needs M = 16384 (one register-resident dispatch each way).
   CHECK(fftgen::make_layout(spec_for(8191)).passes.size() == 1);
+}
+
+namespace {
+
+// A full-length r2c kernel (odd N, 44100, Bluestein) on the CPU, batch 2: the forward transform of
+// reals (N + 1 apart for odd N) against the reference's first N/2 + 1 values, and the inverse of
+// that half spectrum against the reals, scaled as the plan asks.
+void check_real_numerics(const KernelSpec& spec) {
+  const fftgen::KernelProgram program = fftgen::make_program(spec);
+  REQUIRE(program.layout.real_full_length);
+  const uint32_t n = spec.n(), h = n / 2 + 1, dist = n + n % 2, batch = 2;
+  std::mt19937 rng(n);
+  std::normal_distribution<double> normal;
+  std::vector<cd> reals(size_t{dist} * batch / 2), half(size_t{h} * batch);
+  std::vector<std::vector<cd>> signals(batch);
+  for (uint32_t b = 0; b < batch; ++b) {
+    for (uint32_t i = 0; i < n; ++i) signals[b].push_back(normal(rng));
+    for (uint32_t i = 0; i < n; ++i) {
+      cd& pair = reals[(size_t{b} * dist + i) / 2];
+      pair = i % 2 ? cd(pair.real(), signals[b][i].real()) : cd(signals[b][i].real(), pair.imag());
+    }
+    const std::vector<cd> spectrum = fftgen_test::reference_of(signals[b], -1);
+    std::copy(spectrum.begin(), spectrum.begin() + h, half.begin() + size_t{b} * h);
+  }
+  const auto forward = fftgen_test::run_program(program, fftgen::Direction::forward, reals, batch);
+  const auto inverse = fftgen_test::run_program(program, fftgen::Direction::inverse, half, batch);
+  for (uint32_t b = 0; b < batch; ++b) {
+    INFO("N = " << n << ", passes " << program.forward.size() << ", transform " << b);
+    std::vector<cd> want(half.begin() + size_t{b} * h, half.begin() + size_t{b + 1} * h);
+    for (cd& w : want) w *= fftgen::direction_scale(spec, fftgen::Direction::forward);
+    CHECK(fftgen_test::rel_l2({forward.begin() + size_t{b} * h, forward.begin() + size_t{b + 1} * h}, want) < 1e-6);
+    std::vector<cd> got, back;
+    for (uint32_t i = 0; i < n; ++i) {
+      const cd pair = inverse.at((size_t{b} * dist + i) / 2);
+      got.push_back(i % 2 ? pair.imag() : pair.real());
+      back.push_back(signals[b][i] * (double(n) * fftgen::direction_scale(spec, fftgen::Direction::inverse)));
+    }
+    CHECK(fftgen_test::rel_l2(got, back) < 1e-6);
+    if (n % 2 != 0) CHECK(inverse.at((size_t{b} * dist + n) / 2).imag() == 0.0);  // the padding real
+  }
+}
+
+KernelSpec real_spec(uint32_t n) {
+  KernelSpec s = spec_for(n);
+  s.transform = fftgen::Transform::r2c;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("r2c of odd N, uneven multi-pass halves and large primes runs as a full-length transform (CPU)",
+          "[anysize][r2c]") {
+  for (uint32_t n : {3u, 15u, 21u, 1001u, 4095u}) check_real_numerics(real_spec(n));
+  // 44100: the half length 22050 takes two passes that do not split evenly.
+  check_real_numerics(real_spec(44100));
+  // Two passes with an odd length (a small budget), and Bluestein with a real load.
+  KernelSpec small = real_spec(1155);
+  small.shared_memory_bytes = 4096;
+  REQUIRE(fftgen::make_layout(small).passes.size() == 2);
+  check_real_numerics(small);
+  // Three passes: the values between them alternate between the halves of a scratch of 2N.
+  KernelSpec three = real_spec(1001);
+  three.shared_memory_bytes = 2048;
+  const fftgen::KernelProgram program = fftgen::make_program(three);
+  REQUIRE(program.forward.size() == 3);
+  CHECK(program.scratch_elements == 2 * 1001);
+  CHECK(program.forward[1].load.view.base == 0);
+  CHECK(program.forward[1].store.view.base == 1001);
+  check_real_numerics(three);
+  for (uint32_t n : {17u, 34u, 97u}) check_real_numerics(real_spec(n));
+  // Even lengths that split evenly keep the half-length route.
+  for (uint32_t n : {1000u, 1536u, 4096u}) CHECK(!fftgen::make_layout(real_spec(n)).real_full_length);
+}
+
+TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passes (CPU)", "[anysize][bluestein]") {
+  // N = 8209 (prime) needs M = 32768: two passes each way, the chirp load of a column pass, the
+  // filter product and the crop in the last column passes, the halves of scratch between.
+  for (uint32_t n : {8209u}) {
+    KernelSpec spec = spec_for(n);
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    INFO("N = " << n);
+    REQUIRE(program.layout.passes.size() >= 2);
+    CHECK(program.forward.size() == 2 * program.layout.passes.size());
+    CHECK(program.scratch_elements == 2 * uint64_t{program.layout.n});
+    // One spectrum in the table: the inverse kernel reads it conjugated.
+    CHECK(program.layout.spectrum_offset[1] == program.layout.spectrum_offset[0]);
+    CHECK(program.inverse.at(program.layout.passes.size() - 1).chirp.conjugate_spectrum);
+    check_numerics(spec);
+    spec.transform = fftgen::Transform::r2c;
+    check_real_numerics(spec);
+  }
+  // One-dispatch kernels keep both spectra (their kernels are unchanged).
+  const fftgen::KernelLayout one = fftgen::make_layout(spec_for(4097));
+  CHECK(one.spectrum_offset[1] == one.spectrum_offset[0] + one.n);
+  // Long lengths plan: N = 10^5 + 3 (prime) needs M = 2^18, 2^24 - 3 needs M = 2^25.
+  CHECK(fftgen::make_layout(spec_for(100003)).passes.size() >= 2);
+  CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));
 }
 
 TEST_CASE("index division by any constant is exact in both index maths", "[anysize][divisor]") {

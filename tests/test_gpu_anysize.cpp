@@ -13,6 +13,8 @@
 #include <random>
 
 #include "fftgen/runtime.hpp"
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/verify.hpp"
 
 namespace fs = std::filesystem;
@@ -57,6 +59,38 @@ TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N 
     results.push_back(std::move(r));
   }
   std::cout << format_verify_table(results);
+
+  // `fftgen-vk run` on an r2c kernel of odd N: numpy's contiguous [batch, 15] reals in, its rfft
+  // [batch, 8] out, and back (the kernel keeps its transforms 16 reals apart; run spaces them).
+  const uint32_t n = 15, batch = 3;
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  NpyArray x{NpyType::float32, {batch, n}, {}};
+  for (uint32_t i = 0; i < batch * n; ++i) x.values.push_back(uniform(rng));
+  write_npy(dir / "x15.npy", x);
+  RunRequest run{dir, "real_full__n15__inverse", dir / "x15.npy", dir / "s15.npy", fftgen::vk::Direction::forward};
+  run_npy(run);
+  const NpyArray spectrum = read_npy(dir / "s15.npy");
+  REQUIRE(spectrum.shape == std::vector<uint64_t>{batch, n / 2 + 1});
+  double err = 0, norm = 0;
+  for (uint32_t b = 0; b < batch; ++b)
+    for (uint32_t k = 0; k <= n / 2; ++k) {
+      std::complex<double> want = 0;
+      for (uint32_t t = 0; t < n; ++t) want += double(x.values[b * n + t]) * std::polar(1.0, -2 * M_PI * t * k / n);
+      const size_t at = 2 * (size_t{b} * (n / 2 + 1) + k);
+      err += std::norm(std::complex<double>(spectrum.values[at], spectrum.values[at + 1]) - want);
+      norm += std::norm(want);
+    }
+  CHECK(std::sqrt(err / norm) < anysize_tolerance(n));
+  run = {dir, "real_full__n15__inverse", dir / "s15.npy", dir / "back15.npy", fftgen::vk::Direction::inverse};
+  run_npy(run);
+  const NpyArray back = read_npy(dir / "back15.npy");
+  REQUIRE(back.shape == std::vector<uint64_t>{batch, n});
+  err = norm = 0;
+  for (uint32_t i = 0; i < batch * n; ++i)
+    err += std::pow(back.values[i] - x.values[i], 2), norm += std::pow(x.values[i], 2);
+  CHECK(std::sqrt(err / norm) < anysize_tolerance(n));
+
   std::error_code ec;
   if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);
 }

@@ -32,7 +32,9 @@ const char* kPlan = R"({"kernels": [
   {"name": "rgb",    "convolution": {"image": [16, 8],  "filter": [3, 3, 3], "channels": 3, "mode": "circular"}},
   {"name": "rgba",   "convolution": {"image": [13, 11], "filter": [4, 6], "channels": 4, "mode": "same"}},
   {"name": "wide",   "convolution": {"image": [8, 8],   "filter": [8, 8, 4], "channels": 4, "mode": "circular"}},
-  {"name": "big",    "convolution": {"image": [33, 70], "filter": [33, 70], "channels": 4, "mode": "same"}}
+  {"name": "big",    "convolution": {"image": [33, 70], "filter": [33, 70], "channels": 4, "mode": "same"}},
+  {"name": "column", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "mode": "same"}},
+  {"name": "tall",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 2, "mode": "same"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 // The plan's kernels, generated once per test process.
@@ -84,7 +86,9 @@ struct Cleanup {
 TEST_CASE("convolution: the fused chain equals a direct convolution in double", "[gpu][convolution]") {
   static Cleanup cleanup;
   Manifest m = load_manifest(output_dir());
-  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big"}) {
+  // "column" and "tall" have padded columns of 2048 (one column pass, as bloom1024) and 8192 (two
+  // column passes per direction, as bloom4096): the shapes whose padding rows are skipped.
+  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall"}) {
     const KernelInfo& k = m.kernel(name);
     REQUIRE(k.convolution);
     const ConvolutionInfo& c = *k.convolution;

@@ -49,6 +49,8 @@ class IndexMathWriter {
   mutable bool uses_magic_division_ = false;
 };
 
+Direction inverse_of(Direction d) { return d == Direction::forward ? Direction::inverse : Direction::forward; }
+
 std::string codelet_name(uint32_t radix, Direction direction) {
   return fmt::format("radix{}_{}", radix, direction == Direction::forward ? "fwd" : "inv");
 }
@@ -143,7 +145,8 @@ struct PassPrinter {
   // b * params.<stride> + column_offset(j) + q * element_stride: the element of a view that
   // invocation q's value 0 lies at (value e lies e * step * element_stride further).
   std::string view_base(const View& view) const {
-    std::string base = fmt::format("b * params.{}", view.binding.stride_constant);
+    std::string base = fmt::format("{} * params.{}", entry(), view.binding.stride_constant);
+    if (view.base != 0) base += " + " + constant(static_cast<uint32_t>(view.base));
     if (!fft.row_mode()) {
       if (view.column_split == 0)
         base += " + j";
@@ -153,6 +156,13 @@ struct PassPrinter {
     }
     return base + " + " + im.mul("q", view.element_stride);
   }
+  // The batch entry a view's base counts from: b, or the row of the transform a row pass that
+  // skips rows computes (PassProgram::rows_per_transform).
+  std::string entry() const { return pass.rows_per_transform != 0 ? "row" : "b"; }
+  // "a && b" of the conditions that are not empty.
+  static std::string both(const std::string& a, const std::string& b) {
+    return a.empty() ? b : b.empty() ? a : fmt::format("{} && {}", a, b);
+  }
   std::string view_name(const View& view) const { return std::string(view.binding.slot.name) + ".data"; }
   // Element `index` of a view as a vec2, and the statement storing vec2 `value` there: half data
   // (precision fp16) is converted on the way in and out, the arithmetic stays in float. Vulkan's
@@ -161,12 +171,21 @@ struct PassPrinter {
   std::string load_value(const View& view, const std::string& index) const {
     if (view.binding.is_texture()) return fmt::format("load_{}({})", view.binding.slot.name, index);
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    // A full-length r2c kernel's real side: its reals, or X[k] = conj X[N-k] above N/2.
+    if (view.real_side == View::RealSide::reals) return fmt::format("vec2({}[src_first + {}], 0.0)", view_name(view), index);
+    if (view.real_side == View::RealSide::half_spectrum)
+      return fmt::format("({1} - src_first <= {2} ? {0}[{1}] : {0}[src_first + ({3} - ({1} - src_first))] * vec2(1.0, -1.0))",
+                         view_name(view), index, constant(view.real_n / 2), constant(view.real_n));
     if (!is_half(view.binding.element)) return at;
     return (text_targets ? "unpackHalf2x16(" : "vec2(") + at + ")";
   }
   std::string store_value(const View& view, const std::string& index, const std::string& value) const {
     if (view.binding.is_texture()) return fmt::format("store_{}({}, {});", view.binding.slot.name, index, value);
     const std::string at = fmt::format("{}[{}]", view_name(view), index);
+    if (view.real_side == View::RealSide::reals)
+      return fmt::format("{}[dst_first + {}] = ({}).x;", view_name(view), index, value);
+    if (view.real_side == View::RealSide::half_spectrum)
+      return fmt::format("if ({} - dst_first <= {}) {} = {};", index, constant(view.real_n / 2), at, value);
     if (!is_half(view.binding.element)) return fmt::format("{} = {};", at, value);
     return fmt::format("{} = {}({});", at, text_targets ? "packHalf2x16" : "f16vec2", value);
   }
@@ -179,6 +198,7 @@ struct PassPrinter {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
       body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
+      if (pass.rows_per_transform != 0) print_row_of_entry();
     } else if (fft.mirror_tiles()) {
       // Columns j = tile*C/2 + u and their mirrors S - j (S/2 in place of the mirror of column 0).
       const uint32_t cpt = fft.columns_per_transform, tiles = cpt / c;
@@ -196,9 +216,56 @@ struct PassPrinter {
       body.line(fmt::format("uint g = {} + c;", im.mul("group", c)));
       body.line(fmt::format("uint b = {};", im.div("g", cpt)));
       body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
+      if (pass.planes_per_frame > 1) print_column_turns();
     }
     body.line("bool in_range = b < params.batch;");
+    // Where transform b starts in a full-length r2c kernel's real side (in pairs).
+    if (pass.load.view.real_side != View::RealSide::none) body.line("uint src_first = b * params.src_stride;");
+    if (pass.store.view.real_side != View::RealSide::none) body.line("uint dst_first = b * params.dst_stride;");
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
+  }
+
+  // The row a row pass that skips rows computes for batch entry b (PassProgram::rows_per_transform,
+  // planes_per_frame): the rows past batch_scale of each transform are skipped.
+  void print_row_of_entry() {
+    const uint32_t kept = pass.batch_scale, rows = pass.rows_per_transform, planes = pass.planes_per_frame;
+    const std::string in_order = fmt::format("{} + {}", im.mul(im.div("b", kept), rows), im.mod("b", kept));
+    if (planes <= 1) {
+      body.line(fmt::format("uint row = {};  // the rows past {} are skipped", in_order, kept));
+      return;
+    }
+    // Whole frames: the planes of a frame take turns row by row.
+    const uint32_t frame = planes * kept;
+    body.line(fmt::format("uint frame_entry = {};", im.mod("b", frame)));
+    body.line(fmt::format("uint turns = {} + {};",
+                          im.mul(fmt::format("({} + {})", im.mul(im.div("b", frame), planes), im.mod("frame_entry", planes)), rows),
+                          im.div("frame_entry", planes)));
+    body.line(fmt::format("uint row = b < params.batch - {} ? turns : {};  // the rows past {} are skipped",
+                          im.mod("params.batch", frame), in_order, kept));
+  }
+
+  // A column pass whose planes take turns (PassProgram::planes_per_frame): within a whole frame, the
+  // P planes' tiles of the same C columns run in neighbouring workgroups (and so read the filter's
+  // tile once); the columns past the last whole tile follow plane after plane. Column g of the
+  // frame's P * S is (plane, column) = ((g mod CP) div C, (g div CP) * C + g mod C) below the whole
+  // tiles, and from there (r = S mod C columns left) (k div r, S - r + k mod r), k = g - tiled.
+  void print_column_turns() {
+    const uint32_t c = fft.columns_per_workgroup, cpt = fft.columns_per_transform, planes = pass.planes_per_frame;
+    const uint32_t frame = planes * cpt, tile = c * planes, tiled = (cpt / c) * tile, rest = cpt % c;
+    body.open(fmt::format("if (g < {})", im.mul(fmt::format("(params.batch - {})", im.mod("params.batch", planes)), cpt)));
+    body.line(fmt::format("uint frame_g = {};", im.mod("g", frame)));
+    body.line(fmt::format("uint first = {};", im.mul(im.div("g", frame), planes)));
+    if (rest == 0) {
+      body.line(fmt::format("b = first + {};", im.div(im.mod("frame_g", tile), c)));
+      body.line(fmt::format("j = {} + {};", im.mul(im.div("frame_g", tile), c), im.mod("frame_g", c)));
+    } else {
+      body.line(fmt::format("uint k = frame_g - {};", constant(tiled)));
+      body.line(fmt::format("b = first + (frame_g < {} ? {} : {});", constant(tiled), im.div(im.mod("frame_g", tile), c),
+                            im.div("k", rest)));
+      body.line(fmt::format("j = frame_g < {} ? {} + {} : {} + {};", constant(tiled), im.mul(im.div("frame_g", tile), c),
+                            im.mod("frame_g", c), constant(cpt - rest), im.mod("k", rest)));
+    }
+    body.close();
   }
 
   // The separation of a real transform pairs frequencies k and H - k of the half-length transform
@@ -208,8 +275,8 @@ struct PassPrinter {
     return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
   }
   // Bluestein's chirp w_n (conjugated in the inverse kernel), n = q + offset, from the table.
-  std::string chirp(uint32_t offset) const {
-    const std::string w = fmt::format("tw.data[{}u + q]", pass.chirp.chirp_offset + offset);
+  std::string chirp(uint32_t offset, const std::string& n = "q") const {
+    const std::string w = fmt::format("tw.data[{}u + {}]", pass.chirp.chirp_offset + offset, n);
     return pass.chirp.conjugate ? fmt::format("conj_chirp({})", w) : w;
   }
 
@@ -227,10 +294,16 @@ struct PassPrinter {
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
+        // Known zeros (LoadPrologue::zeros_from) stay zero: element src_at + k of the transform.
+        if (pass.load.zeros_from != 0)
+          body.line(fmt::format("uint src_at = src_base - b * params.{};", view.binding.stride_constant));
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
-          body.line(guarded(at.guard, fmt::format("{} = {};", v(e),
-                                                  load_value(view, "src_base + " + constant(at.offset * view.element_stride)))));
+          const uint32_t k = at.offset * view.element_stride;
+          const std::string nonzero =
+              pass.load.zeros_from == 0 ? "" : fmt::format("src_at + {} < {}u", constant(k), pass.load.zeros_from);
+          body.line(guarded(both(at.guard, nonzero),
+                            fmt::format("{} = {};", v(e), load_value(view, "src_base + " + constant(k)))));
         }
         break;
       case LoadKind::c2r: {
@@ -249,7 +322,18 @@ struct PassPrinter {
         break;
       }
       case LoadKind::chirp: {
-        // Value e is x[n] * w_n, n = q + place(e) (row mode), for n < N; zero padding up to M.
+        // Value e is x[n] * w_n for n < N, zero padding up to M: n = q + place(e) in row mode,
+        // n = n0 + place(e)*K, n0 = j + q*K in column mode (the first pass of a multi-pass M).
+        if (!fft.row_mode()) {
+          const uint32_t stride = view.element_stride;
+          body.line(fmt::format("uint n0 = {};", frequency_base(stride)));
+          for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+            const uint32_t offset = place(first_stage(), e).offset * stride;
+            body.line(fmt::format("if (n0 < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
+                                  v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset, "n0")));
+          }
+          break;
+        }
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const uint32_t offset = place(first_stage(), e).offset;
           body.line(fmt::format("if (q < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
@@ -365,24 +449,29 @@ struct PassPrinter {
     return reads;
   }
 
-  void print_stages() {
+  // The stages in `direction` (the pass's own, or the inverse half of a round trip, whose first
+  // exchange follows reads of shared memory: `after_reads`).
+  void print_stages(Direction direction, bool after_reads) {
+    const bool own = direction == pass.direction;
+    const std::string twiddle_mul = own ? "twiddle_mul" : "twiddle_mul_inverse";
+    const std::string tag = own ? "" : "i";  // the inverse half's index names
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
       const uint32_t per_thread = fft.butterflies_per_invocation(stage);
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       for (uint32_t i = 0; i < per_thread; ++i) {
-        std::string jj = fmt::format("j{}_{}", s, i);
+        std::string jj = fmt::format("{}j{}_{}", tag, s, i);
         if (stage.twiddle_stride() > 1) {
           body.line(fmt::format("uint {} = {};", jj, i == 0 ? "q" : fmt::format("q + {}", constant(i * step()))));
-          std::string k = fmt::format("k{}_{}", s, i);
+          std::string k = fmt::format("{}k{}_{}", tag, s, i);
           body.line(fmt::format("uint {} = {};", k, im.div(im.mod(jj, stage.stride), stage.twiddle_divisor)));
           for (uint32_t r = 1; r < r_count; ++r)
-            body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(i + r * per_thread), stage_twiddle(stage, r, k)));
+            body.line(fmt::format("{0} = {1}({0}, {2});", v(i + r * per_thread), twiddle_mul, stage_twiddle(stage, r, k)));
         }
         std::string args;
         for (uint32_t r = 0; r < r_count; ++r) args += (r ? ", " : "") + v(i + r * per_thread);
-        body.line(fmt::format("{}({});", codelet_name(r_count, pass.direction), args));
+        body.line(fmt::format("{}({});", codelet_name(r_count, direction), args));
       }
       if (s + 1 == fft.stages.size()) continue;
       // Stockham: butterfly jj's output r goes to (jj div Ns)*Ns*R + (jj mod Ns) + r*Ns. With
@@ -406,8 +495,25 @@ struct PassPrinter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0);
+      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0 || after_reads);
     }
+  }
+
+  // A round trip (PassProgram::round_trip): the forward stages, the filter product of each value
+  // where it lies (frequency src_at + k of the load's view: a balanced pass ends its stages with
+  // value e where it began them), and the inverse stages.
+  void print_round_trip() {
+    print_stages(pass.direction, false);
+    const StoreEpilogue& store = pass.store;
+    const View& view = pass.load.view;
+    body.open("if (in_range)");
+    body.line(fmt::format("uint filter_base = src_base - b * params.{} + {};", view.binding.stride_constant,
+                          im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
+    for (uint32_t e = 0; e < values_in(last_stage()); ++e)
+      body.line(fmt::format("{0} = cmul({0}, filt.data[filter_base + {1}]);", v(e),
+                            constant(place(last_stage(), e).offset * view.element_stride)));
+    body.close();
+    print_stages(inverse_of(pass.direction), fft.stages.size() > 1);
   }
 
   // The r2c and r2c_pair separations pair Z[k] with Z[H-k]: after an exchange, p<e> holds Z[H-k].
@@ -477,6 +583,15 @@ struct PassPrinter {
       body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
   }
 
+  // dst_base, and for the reals of an odd-length full-length r2c kernel the padding real after
+  // them, written as zero by the invocation that holds value 0.
+  void print_destination_base(const View& view) {
+    body.line(fmt::format("uint dst_base = {};", view_base(view)));
+    if (view.real_side == View::RealSide::reals && view.real_n % 2 != 0)
+      body.line(fmt::format("if (dst_base == dst_first) {}[dst_first + dst_first + {}] = 0.0;", view_name(view),
+                            constant(view.real_n)));
+  }
+
   void print_store() {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
@@ -514,17 +629,24 @@ struct PassPrinter {
       return;
     }
     if (store.kind == StoreKind::chirp_filter || store.kind == StoreKind::chirp_crop) {
-      // Value e is frequency k = q + place(e) of the transform of M (row mode).
+      // Value e is frequency k = q + place(e) of the transform of M in row mode, k = k0 +
+      // place(e)*S, k0 = j + q*S, in column mode (the last pass of a multi-pass M).
       const bool crop = store.kind == StoreKind::chirp_crop;
+      const uint32_t stride = fft.row_mode() ? 1 : store.view.element_stride;
+      const std::string k = fft.row_mode() ? "q" : "k0";
       body.open("if (in_range)");
-      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
+      print_destination_base(store.view);
+      if (!fft.row_mode()) body.line(fmt::format("uint k0 = {};", frequency_base(stride)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
-        const uint32_t offset = place(last_stage(), e).offset;
-        const std::string factor = crop ? chirp(offset) : fmt::format("tw.data[{}u + q]", pass.chirp.spectrum_offset + offset);
+        const uint32_t offset = place(last_stage(), e).offset * stride;
+        const std::string spectrum = fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + offset, k);
+        const std::string factor = crop                            ? chirp(offset, k)
+                                   : pass.chirp.conjugate_spectrum ? fmt::format("conj_chirp({})", spectrum)
+                                                                   : spectrum;
         const std::string write =
             store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
-        else if (offset < pass.chirp.n) body.line(fmt::format("if (q < {}) {}", constant(pass.chirp.n - offset), write));
+        else if (offset < pass.chirp.n) body.line(fmt::format("if ({} < {}) {}", k, constant(pass.chirp.n - offset), write));
       }
       body.close();
       return;
@@ -557,18 +679,23 @@ struct PassPrinter {
     }
     if (store.kind == StoreKind::plain) {
       body.open("if (in_range)");
-      body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
-      // A convolution's product: element k of this transform's filter plane.
-      if (store.filter_planes > 0)
+      print_destination_base(store.view);
+      // A convolution's product (a round trip has applied it): element k of this transform's filter plane.
+      const bool product = store.filter_planes > 0 && !pass.round_trip;
+      if (product)
         body.line(fmt::format("uint filter_base = dst_base - b * params.{} + {};", store.view.binding.stride_constant,
                               im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
+      // Elements from StoreEpilogue::stored_below on are not stored: element dst_at + k of the transform.
+      if (store.stored_below != 0)
+        body.line(fmt::format("uint dst_at = dst_base - b * params.{};", store.view.binding.stride_constant));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const Place at = place(last_stage(), e);
-        const std::string offset = constant(at.offset * store.view.element_stride);
-        const std::string value = store.filter_planes > 0
-                                      ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset)
-                                      : v(e);
-        body.line(guarded(at.guard, store_value(store.view, "dst_base + " + offset, value + scaled)));
+        const uint32_t k = at.offset * store.view.element_stride;
+        const std::string offset = constant(k);
+        const std::string value = product ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset) : v(e);
+        const std::string kept =
+            store.stored_below == 0 ? "" : fmt::format("dst_at + {} < {}u", offset, store.stored_below);
+        body.line(guarded(both(at.guard, kept), store_value(store.view, "dst_base + " + offset, value + scaled)));
       }
       body.close();
       return;
@@ -600,7 +727,8 @@ struct PassPrinter {
     body.line(fmt::format("uint g0 = {};", im.mul("group", fft.columns_per_workgroup)));
     body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
     body.open("if (b0 < params.batch)");
-    body.line(fmt::format("uint dst_base = b0 * params.{} + {};", store.view.binding.stride_constant,
+    body.line(fmt::format("uint dst_base = b0 * params.{} + {}{};", store.view.binding.stride_constant,
+                          store.view.base != 0 ? constant(static_cast<uint32_t>(store.view.base)) + " + " : "",
                           im.mul(im.mod("g0", cpt), fft.size)));
     for (uint32_t e = 0; e < e_count; ++e)
       body.line(store_value(store.view, "dst_base + " + out_index[e], v(e) + scaled));
@@ -648,7 +776,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   PassPrinter printer(pass, text_targets);
   printer.print_indices();
   printer.print_load();
-  printer.print_stages();
+  if (pass.round_trip) printer.print_round_trip();
+  else printer.print_stages(pass.direction, false);
   printer.print_store();
   const PassLayout& fft = pass.fft;
 
@@ -675,11 +804,14 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   std::string codelets;
   auto add_snippet = [&](const char* name) { codelets += std::string(embedded_template(name)) + "\n"; };
   if (printer.im.uses_magic_division()) add_snippet("udiv.glsl");
+  // A round trip's inverse stages in a forward pass: the conjugate twiddle.
+  if (pass.round_trip) codelets += "vec2 twiddle_mul_inverse(vec2 a, vec2 w) { return cmul(a, vec2(w.x, -w.y)); }\n\n";
   if (pass.load.kind == LoadKind::c2r) add_snippet("load_c2r.glsl");
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
   if (pass.store.kind == StoreKind::pair_split) add_snippet("store_pair_split.glsl");
-  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop))
+  if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop ||
+                               (pass.store.kind == StoreKind::chirp_filter && pass.chirp.conjugate_spectrum)))
     add_snippet("chirp_conjugate.glsl");
   // The image snippets take the image's geometry as constants.
   auto add_image_snippet = [&](const char* name, const ImageView& image) {
@@ -697,8 +829,10 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
-  for (uint32_t r : radices)
-    codelets += emit_codelet_glsl(codelet::make_dft(r, pass.direction), codelet_name(r, pass.direction)) + "\n";
+  for (Direction d : {pass.direction, inverse_of(pass.direction)}) {
+    if (d != pass.direction && !pass.round_trip) continue;
+    for (uint32_t r : radices) codelets += emit_codelet_glsl(codelet::make_dft(r, d), codelet_name(r, d)) + "\n";
+  }
 
   std::string stages;
   for (const StageLayout& stage : fft.stages) stages += (stages.empty() ? "" : "x") + std::to_string(stage.radix);

@@ -126,7 +126,9 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
     if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
     if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
-    const std::string entries = pass.batch_scale == 1 ? "batch" : fmt::format("batch * {}", pass.batch_scale);
+    // A row pass that skips rows reaches as far as the last row of the last transform.
+    const uint32_t rows = pass.rows_per_transform != 0 ? pass.rows_per_transform : pass.batch_scale;
+    const std::string entries = rows == 1 ? "batch" : fmt::format("batch * {}", rows);
     return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
   };
   json bindings = json::array();
@@ -187,6 +189,12 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                push_constant_binding(plan)},
               {"shared_memory_bytes", fft.shared_bytes()},
               {"ops", ops_json(pass.ops())}};
+  // A convolution's shortcuts (docs/manifest.md), only where a pass takes them.
+  if (pass.rows_per_transform != 0) result["dispatch"]["rows_per_transform"] = pass.rows_per_transform;
+  if (pass.planes_per_frame > 1) result["dispatch"]["planes_per_frame"] = pass.planes_per_frame;
+  if (pass.load.zeros_from != 0) result["zeros_from"] = pass.load.zeros_from;
+  if (pass.store.stored_below != 0) result["stored_below"] = pass.store.stored_below;
+  if (pass.round_trip) result["round_trip"] = true;
   // The text targets' layout of this pass, where it differs (their 32 KB shared-memory limit).
   const PassLayout& text = text_pass.fft;
   if (text.shared_bytes() != fft.shared_bytes() || text.workgroup_size != fft.workgroup_size ||

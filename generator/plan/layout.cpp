@@ -15,6 +15,8 @@ constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the
                                                // measured on an H100, 512 invocations holding 16 values each
                                                // ran 10-15% slower (a workgroup's registers fill the SM)
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
+constexpr uint32_t kRoundTripMinColumns = 2;   // a convolution's: one column pass per direction (fused into one round
+                                               // trip, docs/graphics.md) saves more traffic than 16-byte runs cost
 constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
                                                // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
 constexpr uint32_t kMaxColumns = 16;           // 128-byte runs: enough for full coalescing
@@ -43,6 +45,10 @@ uint32_t product(const std::vector<uint32_t>& v) {
 // Shared-memory slots one column takes with bank-conflict padding (see PassLayout::pad_log2).
 uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 4) : m + 1; }
 
+// Fewest columns per workgroup of a column pass: a convolution takes fewer to keep its padded
+// columns (up to kMaxRegisterResident / kRoundTripMinColumns = 8192) in one pass per direction.
+uint32_t min_columns(const KernelSpec& spec) { return spec.convolution ? kRoundTripMinColumns : kMinColumns; }
+
 // Chooses C (sub-transforms per workgroup) for a pass of `threads_per_column` invocations per
 // column, with `per_column` shared slots per column. Returns 0 if nothing fits.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, bool row_mode, uint32_t columns_available,
@@ -60,7 +66,7 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
   if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
-  if (!row_mode && c < std::min(kMinColumns, columns_available)) return 0;
+  if (!row_mode && c < std::min(min_columns(spec), columns_available)) return 0;
   return c;
 }
 
@@ -300,16 +306,18 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // measured on an H100 at 4096 x 4096, one Y pass of 4-column tiles beat two Y passes of 16-column
 // tiles (c2c 985 against 935 GB/s, r2c 984 against 828), though its 32-byte runs reach only about
 // half the bandwidth (a 4096-point column needs 32 KB; eight columns would fill an SM's registers).
-std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
+// A convolution takes `fewest_columns` = 2: up to 8192 in one pass, so that its forward and inverse
+// column passes fuse into one round trip.
+std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget, uint32_t fewest_columns) {
   const uint32_t max_bits = max_column_pass_bits(budget);
   if (!is_power_of_two(ny)) {
     const std::vector<uint32_t> single = auto_radices(ny, true);
     if (ny <= (1u << max_bits) && fits_column_pass(single)) return {single};
     return mixed_column_passes(ny, 1u << max_bits);
   }
-  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
+  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / fewest_columns) {
     const std::vector<uint32_t> single = register_resident_radices(ny);
-    if (choose_exchange_rounds(single, values_per_invocation(single), budget / kMinColumns) != 0) return {single};
+    if (choose_exchange_rounds(single, values_per_invocation(single), budget / fewest_columns) != 0) return {single};
   }
   return column_passes(ny, max_bits);
 }
@@ -513,7 +521,7 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   if (spec.is_2d() || spec.transform != Transform::c2c || n > kMaxBluesteinN)
     fail(spec, "shape",
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
-                     "algorithm, which fftgen has for 1D c2c kernels up to N = {}",
+                     "algorithm, which fftgen has for 1D c2c and r2c kernels up to N = {}",
                      spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
   if (spec.precision != Precision::fp32)
     fail(spec, "precision", fmt::format("N = {} runs through Bluestein's algorithm, which fftgen has in fp32 only", n));
@@ -527,7 +535,13 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   layout.bluestein_n = n;
   layout.chirp_offset = layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0});
   layout.spectrum_offset[0] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0});
-  layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  // b is symmetric (b_(M-m) = b_m), so the spectrum of conj(b) is conj(S): transforms of M in
+  // several passes (M > 16384, tables of megabytes) read S conjugated; one-dispatch kernels keep
+  // their second run.
+  if (layout.passes.size() == 1)
+    layout.spectrum_offset[1] = layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum_inverse, 0, m, m, n, 0});
+  else
+    layout.spectrum_offset[1] = layout.spectrum_offset[0];
   return layout;
 }
 
@@ -566,13 +580,45 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
 
 }  // namespace
 
+namespace {
+
+// Whether a 1D r2c kernel takes the full-length route (KernelLayout::real_full_length): the
+// half-length trick needs N even, N/2 free of primes above 13, and, where N/2 takes several passes,
+// a last pass whose mirrored column tiles work (balanced stages, a power-of-two column count).
+bool real_full_length(const KernelSpec& spec) {
+  if (spec.transform != Transform::r2c || spec.is_2d() || spec.convolution) return false;
+  const uint32_t n = spec.n();
+  if (n % 2 != 0 || largest_prime_factor(n) > kMaxPrimeFactor) return true;
+  if (!spec.radices.empty() || n / 2 < 2) return false;  // an explicit split of N/2 is honoured or refused as such
+  KernelSpec half = spec;
+  half.transform = Transform::c2c;
+  half.shape = {n / 2};
+  const KernelLayout layout = make_layout(half);
+  const PassLayout& last = layout.passes.back();
+  return layout.passes.size() > 1 && !(last.balanced() && is_power_of_two(last.columns_per_transform));
+}
+
+}  // namespace
+
 KernelLayout make_layout(const KernelSpec& spec) {
+  if (real_full_length(spec)) {
+    if (spec.precision != Precision::fp32)
+      fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, which "
+                                          "fftgen has in fp32 only", spec.n()));
+    KernelSpec full = spec;
+    full.transform = Transform::c2c;
+    KernelLayout layout = make_layout(full);
+    layout.real_full_length = true;
+    layout.columns = spec.n() / 2 + 1;
+    return layout;
+  }
   for (uint32_t side : spec.shape)
     if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
   KernelLayout layout;
   const uint32_t nx = spec.n();
   const bool two_d = spec.is_2d();
-  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N;
+  // 1D up to 2^25: the parser allows N up to 2^24, Bluestein's transforms of M go one step further.
+  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N + 1;
   for (uint32_t side : spec.shape)
     if (side < 2 || side > (1u << max_log2) || largest_prime_factor(side) > kMaxPrimeFactor)
       fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: 2 to 2^{} with no prime factor above {}",
@@ -605,7 +651,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
     radices.insert(radices.end(), x.begin(), x.end());
     axes = {{static_cast<uint32_t>(points), 1, {{radices}, 1}}};
   } else if (two_d) {
-    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
+    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget, min_columns(spec)), 1}});
   }
 
   for (uint32_t a = 0; a < axes.size(); ++a) {

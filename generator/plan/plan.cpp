@@ -51,8 +51,8 @@ constexpr uint64_t kMaxSharedMemory = 65536;
 const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
 const std::string kAllowedN =
-    fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}, or (c2c, Bluestein) any integer up to {}",
-                kMinN, kMaxN, kMaxLog2N, kMaxPrimeFactor, kMaxBluesteinN);
+    fmt::format("an integer from {} to {} (2^{}); a length with a prime factor above {} runs through Bluestein's algorithm",
+                kMinN, kMaxN, kMaxLog2N, kMaxPrimeFactor);
 const std::string kAllowedSide = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN,
                                              1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
@@ -630,6 +630,10 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
   const bool real = k.transform == Transform::r2c;
   const bool complex_format = k.image_format == TextureFormat::rg32f || k.image_format == TextureFormat::rgba32f ||
                               k.image_format == TextureFormat::rgba16f;
+  if (real && k.n() % 2 != 0)
+    where.fail("shape", fmt::format("an r2c image kernel reads and writes its reals in pairs along a row, so NX (N in "
+                                    "1D) must be even; {} is odd{}", k.n(), which),
+               "an even NX for r2c with \"io\": \"image\", or c2c");
   if (real && k.image_format != TextureFormat::r32f)
     where.fail("image_format", fmt::format("an r2c kernel's real data are r32f images (its half spectrum rg32f); {} "
                                            "holds complex values{}", quote(format), which),
@@ -725,16 +729,19 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
                                           "separation) or r2c per channel", which),
                  "c2c or r2c for a 2D shape");
-    if (k.transform != Transform::c2c && k.n() % 2 != 0)
+    // A 1D r2c kernel of odd N computes the complex transform of N (transforms.md); r2c_pair and
+    // 2D rows compute one of half the length.
+    const bool odd_real = k.transform == Transform::r2c && !k.is_2d() && k.n() % 2 != 0;
+    if (k.transform != Transform::c2c && k.n() % 2 != 0 && !odd_real)
       where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: it computes a complex "
                                       "transform of half the length; use an even length, or c2c with the imaginary "
                                       "parts zero", to_string(k.transform), k.is_2d() ? "NX" : "N", k.n(), which),
-                 "an even N (NX in 2D) for r2c and r2c_pair");
-    // An r2c kernel's butterflies compute the half-length complex transform.
-    const uint32_t fft_length = k.transform == Transform::r2c ? k.n() / 2 : k.n();
+                 "an even N (NX in 2D) for 2D r2c and r2c_pair, any N for 1D r2c");
+    // An r2c kernel's butterflies compute the half-length complex transform (odd N: the full one).
+    const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);
     if (mismatch.empty()) return;
-    if (k.transform == Transform::r2c)
+    if (k.transform == Transform::r2c && !odd_real)
       where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
                                         mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);

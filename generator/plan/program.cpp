@@ -105,11 +105,14 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
 codelet::OpCounts PassProgram::ops() const {
   const codelet::OpCounts cmul{2, 4, 2, 0};
   codelet::OpCounts total;
-  for (const StageLayout& stage : fft.stages) {
-    const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
-    add_ops(total, codelet::count_ops(cached_codelet(stage.radix, direction)), butterflies);
-    if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
-  }
+  // A round trip runs its stages twice, forward then inverse.
+  for (Direction d : round_trip ? std::vector<Direction>{Direction::forward, Direction::inverse}
+                                : std::vector<Direction>{direction})
+    for (const StageLayout& stage : fft.stages) {
+      const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
+      add_ops(total, codelet::count_ops(cached_codelet(stage.radix, d)), butterflies);
+      if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
+    }
   // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.
   total.adds *= batch_scale;
   total.muls *= batch_scale;
@@ -174,6 +177,74 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
   }
 }
 
+// Whether a direction of a convolution is one row pass along X and column passes along Y, the rows
+// first (forward) or last (inverse): the structure whose padding rows can be skipped.
+bool rows_then_columns(const std::vector<PassProgram>& passes, bool rows_first) {
+  if (passes.size() < 2) return false;
+  const PassProgram& rows = rows_first ? passes.front() : passes.back();
+  if (!rows.fft.row_mode() || rows.fft.axis != 0 || rows.fft.grid_ny != 0) return false;
+  for (size_t i = rows_first ? 1 : 0; i < passes.size() - (rows_first ? 0 : 1); ++i)
+    if (passes[i].fft.axis != 1 || passes[i].fft.row_mode()) return false;
+  return true;
+}
+
+// The rows of the padded plane below the image ("same" mode: rows H..PH-1) are zero on the way in
+// and cropped away on the way out. The forward row pass transforms the H image rows only, the first
+// column pass takes the rest as known zeros (its input is the row pass's output, row-major), the
+// last inverse column pass stores only the H rows the crop keeps and the inverse row pass runs over
+// those. Kernels of another pass structure (a 2D grid in one pass, an X axis in several passes)
+// keep every row.
+void skip_padding_rows(const ConvolutionSpec& c, KernelProgram& program) {
+  if (c.image_h >= c.padded_h || !rows_then_columns(program.forward, true) ||
+      !rows_then_columns(program.inverse, false))
+    return;
+  const uint64_t kept = uint64_t{c.image_h} * program.layout.columns;
+  PassProgram& first_column = program.forward[1];
+  PassProgram& last_column = program.inverse[program.inverse.size() - 2];
+  if (first_column.load.kind != LoadKind::plain || first_column.load.pass_twiddle ||
+      last_column.store.kind != StoreKind::plain)
+    return;
+  for (PassProgram* rows : {&program.forward.front(), &program.inverse.back()}) {
+    rows->rows_per_transform = rows->batch_scale;
+    rows->batch_scale = c.image_h;
+    rows->planes_per_frame = c.channels;
+  }
+  first_column.load.zeros_from = kept;
+  last_column.store.stored_below = kept;
+}
+
+// Where a padded column fits one workgroup (one column pass per direction), the forward column
+// pass, the filter product and the inverse column pass become one dispatch: the spectrum never
+// crosses memory. The forward output then holds the columns already transformed back (the X half
+// spectrum of each row of the result), which the inverse row pass reads. A balanced pass holds
+// value e at q + e*step in every stage, so the forward FFT leaves each value where the inverse FFT
+// takes it.
+void fuse_column_passes(KernelProgram& program) {
+  if (program.forward.size() != 2 || program.inverse.size() != 2 || !rows_then_columns(program.forward, true))
+    return;
+  PassProgram& forward = program.forward[1];
+  const PassProgram& inverse = program.inverse[0];
+  if (!forward.fft.balanced() || forward.fft.stride != 1 || forward.store.kind != StoreKind::plain ||
+      forward.store.filter_planes == 0 || inverse.load.kind != LoadKind::plain || inverse.fft.stride != 1)
+    return;
+  forward.round_trip = true;
+  forward.store.scale *= inverse.store.scale;
+  forward.store.stored_below = inverse.store.stored_below;
+  program.inverse.erase(program.inverse.begin());
+  PassProgram& rows = program.inverse.front();
+  rows.name = pass_name(Direction::inverse, 0);
+  rows.index = 0;
+  rows.count = 1;
+  // It reads what the fused pass wrote: the inverse direction's input (the forward output).
+  rows.bindings[0].role = BufferRole::input;
+  rows.load.view.binding = rows.bindings[0];
+  bool scratch = false;
+  for (const auto* passes : {&program.forward, &program.inverse})
+    for (const PassProgram& p : *passes)
+      for (const PassBinding& b : p.bindings) scratch = scratch || b.role == BufferRole::scratch;
+  if (!scratch) program.scratch_elements = 0;
+}
+
 // A convolution kernel is an r2c kernel of the padded plane whose first pass reads the image (the
 // filter kernel: the filter, its centre moved to the origin) and whose apply kernel multiplies by
 // the filter's spectrum in its last forward pass and writes the cropped image in its last inverse
@@ -203,6 +274,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& multiply = program.forward.back();
   if (multiply.store.kind != StoreKind::plain) throw unsupported(multiply, "store through shared memory");
   multiply.store.filter_planes = c.filter_channels;
+  // One filter for every channel: the channels' tiles take turns and share the filter's tile.
+  if (c.filter_channels == 1) multiply.planes_per_frame = c.channels;
   multiply.store.filter_plane = program.forward_output.elements;
   const uint64_t planes = program.forward_output.elements * c.filter_channels;
   multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});
@@ -213,6 +286,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
   image_binding(last.bindings[1]);
   last.store.view.binding = last.bindings[1];
+  skip_padding_rows(c, program);
+  fuse_column_passes(program);
 }
 
 // io image: the first pass of each direction reads its input from an image, the last pass writes
@@ -240,46 +315,91 @@ void use_textures(const KernelSpec& spec, KernelProgram& program) {
 
 namespace {
 
-// Bluestein's algorithm (layout.hpp): per kernel direction, the forward FFT of M whose load
-// multiplies by the chirp and pads with zeros and whose store multiplies by the filter spectrum
-// (into scratch), then the inverse FFT of M whose store multiplies by the chirp, scales and keeps
-// the first N values. X_k = w_k sum_n x_n w_n conj(w_(k-n)), w_n = exp(-pi i n^2 / N).
+// A full-length r2c kernel (KernelLayout::real_full_length) is a complex transform of N whose
+// first pass reads the reals (forward) or the half spectrum (inverse) and whose last pass writes
+// the half spectrum (forward) or the reals (inverse): its views say so (View::RealSide).
+void set_real_sides(KernelProgram& program, uint32_t n) {
+  using Side = View::RealSide;
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    if (passes.empty()) continue;
+    auto mark = [&](View& view, PassBinding& binding, Side side) {
+      view.real_side = side;
+      view.real_n = n;
+      binding.scalar = side == Side::reals;  // reals one by one: transforms of odd N start mid-pair
+      view.binding = binding;
+    };
+    const bool forward = d == Direction::forward;
+    mark(passes.front().load.view, passes.front().bindings[0], forward ? Side::reals : Side::half_spectrum);
+    mark(passes.back().store.view, passes.back().bindings[1], forward ? Side::half_spectrum : Side::reals);
+  }
+}
+
+// What a full-length r2c kernel's buffers hold per transform: N reals (N + 1 for odd N, so that
+// transforms start at whole pairs; the last is padding) and the N/2 + 1 complex values of the
+// half spectrum.
+void set_real_buffers(KernelProgram& program, uint32_t n) {
+  program.forward_input = {ElementType::float32, n + n % 2};
+  program.forward_output = {ElementType::complex64, n / 2 + 1};
+}
+
+// Bluestein's algorithm (layout.hpp): per kernel direction, the forward FFT of M whose first pass
+// multiplies by the chirp and pads with zeros and whose last pass multiplies by the filter spectrum
+// (into scratch), then the inverse FFT of M whose last pass multiplies by the chirp, scales and
+// keeps the first N values. X_k = w_k sum_n x_n w_n conj(w_(k-n)), w_n = exp(-pi i n^2 / N).
+// A transform of M in one dispatch goes input -> scratch -> output; with several passes each, the
+// passes between alternate between the two halves of a scratch buffer of 2M (so no pass works in
+// place, and the output, N < M values, holds only the result).
 KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const uint32_t n = layout.bluestein_n, m = layout.n;
-  if (layout.passes.size() != 1)
-    throw PlanError(fmt::format("kernel '{}': field 'shared_memory_bytes': Bluestein's transforms of {} for N = {} need "
-                                "one dispatch each; raise it", spec.name, m, n));
+  const size_t fft_passes = layout.passes.size(), count = 2 * fft_passes;
+  const uint32_t halves = fft_passes == 1 ? 1 : 2;
   program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, n};
-  program.scratch_elements = m;
-  const PassLayout& fft = layout.passes.front();
+  if (layout.real_full_length) set_real_buffers(program, n);
+  program.scratch_elements = uint64_t{halves} * m;
+  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
-    for (uint32_t i = 0; i < 2; ++i) {
+    const uint64_t in = vec2_of(program.input(d)), out = vec2_of(program.output(d)), scratch = uint64_t{halves} * m;
+    for (size_t i = 0; i < count; ++i) {
+      const PassLayout& fft = layout.passes[i % fft_passes];
+      const bool first = i == 0, last = i + 1 == count;
       PassProgram pass;
       pass.name = pass_name(d, i);
-      pass.direction = i == 0 ? Direction::forward : Direction::inverse;
+      pass.direction = i < fft_passes ? Direction::forward : Direction::inverse;
       pass.index = i;
-      pass.count = 2;
+      pass.count = count;
       pass.fft = fft;
       pass.twiddles = spec.twiddles;
       pass.index_math = spec.index_math;
       pass.n = n;
       pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
-                    d == Direction::inverse};
-      const PassBinding input{kSourceSlot, BufferRole::input, ElementType::complex64, n, n, "src_stride"};
-      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, m, m, "src_stride"};
-      const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, m, m, "dst_stride"};
-      const PassBinding output{kDestinationSlot, BufferRole::output, ElementType::complex64, n, n, "dst_stride"};
+                    d == Direction::inverse,
+                    d == Direction::inverse && layout.spectrum_offset[1] == layout.spectrum_offset[0]};
+      const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, "src_stride"};
+      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, "src_stride"};
+      const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch,
+                                    "dst_stride"};
+      const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, "dst_stride"};
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
-      pass.bindings = {i == 0 ? input : scratch_in, i == 0 ? scratch_out : output, table};
+      pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
       pass.twiddle_table = true;
-      pass.load = {i == 0 ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], 1, 0, 0}, false};
-      pass.store = {i == 0 ? StoreKind::chirp_filter : StoreKind::chirp_crop, {pass.bindings[1], 1, 0, 0},
-                    i == 0 ? 1.0 : direction_scale(spec, d)};
+      pass.load = {first ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], fft.columns_per_transform, 0, 0},
+                   fft.stride > 1};
+      if (!first) pass.load.view.base = uint64_t{(i - 1) % 2} * m;
+      pass.store.kind = i + 1 == fft_passes    ? StoreKind::chirp_filter
+                        : last                 ? StoreKind::chirp_crop
+                        : fft.transposed_store() ? StoreKind::transposed
+                                                 : StoreKind::plain;
+      const uint32_t s = fft.stride;
+      pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
+      if (!last) pass.store.view.base = uint64_t{i % 2} * m;
+      pass.store.scale = last ? direction_scale(spec, d) : 1.0;
       passes.push_back(std::move(pass));
     }
   }
+  if (layout.real_full_length) set_real_sides(program, n);
   program.layout = std::move(layout);
   if (spec.io == Io::image) use_textures(spec, program);
   return program;
@@ -295,7 +415,9 @@ KernelProgram make_program(const KernelSpec& spec) {
   const KernelLayout& layout = program.layout;
   const uint32_t nx = spec.n(), ny = layout.ny;
   const uint64_t points = spec.points();
-  const bool real = spec.transform == Transform::r2c, pair = spec.transform == Transform::r2c_pair;
+  // A full-length r2c kernel is a c2c kernel of N apart from its first and last views.
+  const bool full_real = layout.real_full_length;
+  const bool real = spec.transform == Transform::r2c && !full_real, pair = spec.transform == Transform::r2c_pair;
   // Complex values per row after the X passes (the rows the Y passes transform).
   const uint64_t spectrum = uint64_t{layout.columns} * ny;
   // The kernel's data, input, output and values between passes, are stored at its precision.
@@ -305,6 +427,7 @@ KernelProgram make_program(const KernelSpec& spec) {
   program.forward_output = real ? KernelBuffer{complex_data, spectrum}
                            : pair ? KernelBuffer{complex_data, uint64_t{nx} + 2}
                                   : KernelBuffer{complex_data, points};
+  if (full_real) set_real_buffers(program, nx);
   // A convolution's real side is the image (the filter, for the filter kernel), not the padded plane.
   if (spec.convolution) {
     const ConvolutionSpec& c = *spec.convolution;
@@ -344,7 +467,19 @@ KernelProgram make_program(const KernelSpec& spec) {
       io.push_back(p);
     }
     std::vector<std::pair<BufferRole, BufferRole>> roles;
-    assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+    // A full-length r2c kernel of three passes or more: its output (the half spectrum, the reals)
+    // holds none of the values between passes, so they alternate between the two halves of a
+    // scratch buffer of 2N values per transform, as Bluestein's do.
+    const bool scratch_halves = full_real && order.size() > 2;
+    const uint64_t scratch_half = layout.n;  // N complex values
+    if (scratch_halves) {
+      for (size_t i = 0; i < order.size(); ++i)
+        roles.push_back({i == 0 ? BufferRole::input : BufferRole::scratch,
+                         i + 1 == order.size() ? BufferRole::output : BufferRole::scratch});
+      scratch_vec2 = 2 * scratch_half;
+    } else {
+      assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+    }
 
     // fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and
     // a sub-FFT of M points grows coherent values M times, noise sqrt(M) times: an fp16 kernel
@@ -355,9 +490,9 @@ KernelProgram make_program(const KernelSpec& spec) {
     const double scale = direction_scale(spec, d);
     if (spec.precision == Precision::fp16 && scale != 1.0) {
       double log_points = 0, applied = 1;
-      for (size_t i : order) log_points += std::log(double{layout.passes[i].size});
+      for (size_t i : order) log_points += std::log(static_cast<double>(layout.passes[i].size));
       for (size_t i = 0; i + 1 < order.size(); ++i) {
-        pass_scales[i] = std::pow(scale, std::log(double{layout.passes[order[i]].size}) / log_points);
+        pass_scales[i] = std::pow(scale, std::log(static_cast<double>(layout.passes[order[i]].size)) / log_points);
         applied *= pass_scales[i];
       }
       pass_scales.back() = scale / applied;
@@ -397,12 +532,14 @@ KernelProgram make_program(const KernelSpec& spec) {
       // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
       // written, and the buffers' element types.
       auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / ny : per_transform; };
-      const uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
+      uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
       // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
       auto element = [&](BufferRole role) {
         return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : complex_data;
       };
       const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
+      if (scratch_halves && src_role == BufferRole::scratch) reads = 2 * scratch_half;
+      if (scratch_halves && dst_role == BufferRole::scratch) writes = 2 * scratch_half;
       // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
       // output's transforms), whatever a pass reads or writes of each: every pass that works in
       // place on a buffer then sees its transforms where the others left them. Scratch holds
@@ -426,11 +563,16 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
+      if (scratch_halves) {
+        if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
+        if (!last) pass.store.view.base = i % 2 * scratch_half;
+      }
       pass.store.scale = pass_scales[i];
       passes.push_back(std::move(pass));
     }
   }
   program.scratch_elements = scratch_vec2;
+  if (full_real) set_real_sides(program, nx);
   if (spec.convolution) fuse_convolution(spec, program);
   if (spec.io == Io::image) use_textures(spec, program);
   return program;

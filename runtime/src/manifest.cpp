@@ -416,9 +416,10 @@ KernelInfo parse_kernel(const Reader& r) {
       t.fail("count", "at most " + std::to_string(kMaxPoints) + " values");
   }
   k.scratch_elements = kr.has("scratch_elements") ? kr.uint("scratch_elements") : 0;
-  // Bluestein's scratch holds a transform of M < 4N (the power of two >= 2N - 1).
-  if (k.scratch_elements > 4 * k.points() + 2)
-    kr.fail("scratch_elements", "at most 4 x the kernel's " + std::to_string(k.points()) + " points + 2");
+  // Bluestein's scratch holds a transform of M < 4N (the power of two >= 2N - 1), two where the
+  // transforms of M take several passes.
+  if (k.scratch_elements > 8 * k.points() + 2)
+    kr.fail("scratch_elements", "at most 8 x the kernel's " + std::to_string(k.points()) + " points + 2");
   for (Direction d : k.directions) {
     const char* key = to_string(d);
     Reader passes = kr.child(key);

@@ -119,6 +119,18 @@ struct View {
   uint32_t element_stride = 1;
   uint32_t column_split = 0;
   uint32_t split_stride = 0;
+  /// An r2c kernel computed as a complex transform of its full length N (odd N, and the lengths
+  /// the half-length route does not cover, transforms.md): what the buffer holds of the N complex
+  /// values. reals: their real parts, value n of transform b at real 2*b*stride + n (a float
+  /// binding; the imaginary parts are zero on load and dropped on store; for odd N the real after
+  /// the last is padding, written as zero). half_spectrum: X[0..N/2] (N/2 + 1 complex values); a load
+  /// rebuilds X[k] = conj X[N-k] above N/2, a store keeps k <= N/2.
+  enum class RealSide { none, reals, half_spectrum };
+  RealSide real_side = RealSide::none;
+  uint32_t real_n = 0;  ///< N, where real_side is set
+  /// Elements of the bound buffer before value 0 of every transform (the second half of a
+  /// scratch buffer that holds two intermediate transforms: Bluestein's multi-pass transforms).
+  uint64_t base = 0;
   uint64_t column_offset(uint64_t j) const {
     return column_split == 0 ? j : (j / column_split) * split_stride + j % column_split;
   }
@@ -160,6 +172,10 @@ struct LoadPrologue {
   /// Multiply value r of column j by W_L^(r*(j mod stride)), L = stride*M (passes after the first).
   bool pass_twiddle = false;
   ImageView image;  ///< LoadKind::image
+  /// Elements of a transform from this index on (counted in vec2 values of one batch entry of the
+  /// view, in the buffer's natural row-major order) are known zeros: they are not loaded. 0: none.
+  /// A convolution's first column pass: the rows of the padded plane below the image.
+  uint64_t zeros_from = 0;
 };
 
 struct StoreEpilogue {
@@ -172,6 +188,9 @@ struct StoreEpilogue {
   /// complex values apart. 0: no product.
   uint32_t filter_planes = 0;
   uint64_t filter_plane = 0;
+  /// Only the elements of a transform below this index (natural row-major order) are stored; the
+  /// rest is never read. 0: all. A convolution's last column pass: the rows the crop keeps.
+  uint64_t stored_below = 0;
 };
 
 /// One dispatch.
@@ -181,6 +200,22 @@ struct PassProgram {
   size_t index = 0, count = 1;
   PassLayout fft;           ///< the sub-FFT: tiling, stages, shared memory, twiddle placement
   uint32_t batch_scale = 1; ///< batch entries per transform (the NY rows of a 2D kernel's X pass)
+  /// A row pass over some rows only: each transform has this many rows, of which the pass
+  /// computes the first batch_scale; its batch entry b is row (b div batch_scale) * rows_per_transform
+  /// + b mod batch_scale. 0: every row (batch_scale of them). A convolution's row passes skip the
+  /// padding rows below the image.
+  uint32_t rows_per_transform = 0;
+  /// Transforms come in frames of this many planes (P, an image's channels) that take turns. A row
+  /// pass with rows_per_transform: entry b of a whole frame f is row (b mod (P*batch_scale)) div P of
+  /// transform f*P + b mod P, so the channels of one pixel row run in neighbouring workgroups and
+  /// share the interleaved image's cache lines. A column pass: the P planes' tiles of the same
+  /// columns run in neighbouring workgroups, so a filter shared by the channels is read once per
+  /// tile. Entries past the last whole frame go transform after transform. 1: no turns.
+  uint32_t planes_per_frame = 1;
+  /// The column pass of a convolution that does forward FFT, filter product and inverse FFT in one
+  /// dispatch: its stages run forward, the values are multiplied by the filter spectrum (the
+  /// store's filter_planes) where they lie, the stages run again inverse, then the store.
+  bool round_trip = false;
   LoadPrologue load;
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
@@ -192,9 +227,12 @@ struct PassProgram {
   /// Bluestein passes (LoadKind::chirp, StoreKind::chirp_filter, chirp_crop): N, where the chirp
   /// and this kernel direction's filter spectrum start in the table, and whether the chirp is
   /// conjugated (the inverse kernel). `direction` is the FFT's (forward, then inverse).
+  /// conjugate_spectrum: the filter spectrum is read conjugated (the inverse kernel of a
+  /// multi-pass Bluestein kernel, whose table holds one spectrum).
   struct Chirp {
     uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
     bool conjugate = false;
+    bool conjugate_spectrum = false;
   } chirp;
 
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.

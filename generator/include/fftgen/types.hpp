@@ -66,9 +66,9 @@ std::vector<Direction> directions_of(DirectionSet);
 inline constexpr uint32_t kSupportedRadices[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 32, 64};
 /// Largest prime factor a transform length may have: every stage is a codelet of these primes.
 inline constexpr uint32_t kMaxPrimeFactor = 13;
-/// Longest 1D c2c length with a larger prime factor: Bluestein's algorithm runs it through two
-/// one-dispatch transforms of a power of two M >= 2N - 1 (M <= 16384).
-inline constexpr uint32_t kMaxBluesteinN = 8192;
+/// Longest 1D length with a larger prime factor (c2c and r2c): Bluestein's algorithm runs it
+/// through two transforms of a power of two M >= 2N - 1 (M <= 2^25; one dispatch each up to 16384).
+inline constexpr uint32_t kMaxBluesteinN = 1u << 24;
 /// M of Bluestein's algorithm for N: the smallest power of two >= 2N - 1.
 inline uint32_t bluestein_length(uint32_t n) {
   uint32_t m = 1;

@@ -135,6 +135,9 @@ ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, con
   image_in_ = Buffer(device, image_bytes);
   spectrum_ = Buffer(device, spectrum_bytes * c.channels);
   image_out_ = Buffer(device, image_bytes);
+  // The rows of the padded plane below the image are neither written nor read by the passes that
+  // skip them: NaN there shows in the result if one did read them.
+  fill(device, spectrum_.handle(), kNanPattern, spectrum_.size());
   auto bind = [](const Kernel& kernel, Direction d, const Buffer& in, const Buffer& out, uint32_t batch,
                  VkBuffer filter_spectrum_buffer) {
     KernelIo io;

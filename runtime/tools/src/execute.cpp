@@ -111,6 +111,24 @@ ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
   return {NpyType::complex64, dims};
 }
 
+// Floats of one transform: in an array of `item` (its dims), and in the kernel's buffer. They differ
+// where the buffer spaces transforms out (an r2c kernel of odd N keeps its reals N + 1 apart).
+uint64_t item_floats(const ItemShape& item) {
+  uint64_t floats = item.type == NpyType::complex64 ? 2 : 1;
+  for (uint64_t d : item.dims) floats *= d;
+  return floats;
+}
+uint64_t buffer_floats(const BufferShape& b) { return b.elements * (is_real(b.element) ? 1 : 2); }
+
+// `batch` runs of `from` floats, each moved to the start of a run of `to` (zero after it, or cut).
+std::vector<float> respace(const std::vector<float>& v, uint64_t batch, uint64_t from, uint64_t to) {
+  if (from == to || from == 0 || to == 0) return v;
+  std::vector<float> out(batch * to, 0.0f);
+  for (uint64_t b = 0; b < batch; ++b)
+    std::copy_n(v.begin() + static_cast<long>(b * from), std::min(from, to), out.begin() + static_cast<long>(b * to));
+  return out;
+}
+
 std::string shape_text(const std::vector<uint64_t>& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
@@ -148,16 +166,20 @@ void run_npy(const RunRequest& r) {
   opts.validation = r.validation;
   Device device(opts);
   Kernel kernel(device, info, manifest.files);
-  std::vector<std::complex<float>> in(a.values.size() / 2);
-  std::memcpy(in.data(), a.values.data(), a.values.size() * 4);
+  const bool real = info.transform == "r2c";  // only an r2c kernel's transforms may lie apart
+  const std::vector<float> values =
+      real ? respace(a.values, batch, item_floats(want), buffer_floats(info.input(r.direction))) : a.values;
+  std::vector<std::complex<float>> in(values.size() / 2);
+  std::memcpy(in.data(), values.data(), in.size() * 8);
   const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
   const ItemShape got = item_shape(info, r.direction, false);
   NpyArray out;
   out.type = got.type;
   if (batched) out.shape.push_back(batch);
   out.shape.insert(out.shape.end(), got.dims.begin(), got.dims.end());
-  out.values.resize(result.size() * 2);
-  std::memcpy(out.values.data(), result.data(), result.size() * 8);
+  std::vector<float> floats(result.size() * 2);
+  std::memcpy(floats.data(), result.data(), result.size() * 8);
+  out.values = real ? respace(floats, batch, buffer_floats(info.output(r.direction)), item_floats(got)) : floats;
   write_npy(r.output, out);
 }
 

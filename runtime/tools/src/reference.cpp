@@ -46,13 +46,15 @@ namespace {
 enum class Kind { c2c_forward, c2c_backward, r2c, c2r };
 
 // Runs FFTW on `batch` transforms of `shape`: c2c in/out complex; r2c: `real` in, `spectrum` out;
-// c2r the other way. FFTW's planner is not thread-safe; execution is.
+// c2r the other way; the real transforms lie `real_dist` reals apart (0: the points; an r2c
+// kernel of odd N pads each to N + 1). FFTW's planner is not thread-safe; execution is.
 void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<double>& real,
-              std::vector<std::complex<double>>& in, std::vector<std::complex<double>>& out) {
+              std::vector<std::complex<double>>& in, std::vector<std::complex<double>>& out, int real_dist = 0) {
   static std::mutex planner;
   const int rank = static_cast<int>(shape.size());
   int points = 1;
   for (int s : shape) points *= s;
+  if (real_dist == 0) real_dist = points;
   const int half = points / shape.back() * (shape.back() / 2 + 1);
   fftw_plan plan;
   {
@@ -66,13 +68,13 @@ void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<d
                                   kind == Kind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
         break;
       case Kind::r2c:
-        plan = fftw_plan_many_dft_r2c(rank, shape.data(), batch, real.data(), nullptr, 1, points, c_out, nullptr,
+        plan = fftw_plan_many_dft_r2c(rank, shape.data(), batch, real.data(), nullptr, 1, real_dist, c_out, nullptr,
                                       1, half, FFTW_ESTIMATE);
         break;
       case Kind::c2r:
         // c2r overwrites its input: `in` is a copy.
         plan = fftw_plan_many_dft_c2r(rank, shape.data(), batch, c_in, nullptr, 1, half, real.data(), nullptr, 1,
-                                      points, FFTW_ESTIMATE);
+                                      real_dist, FFTW_ESTIMATE);
         break;
     }
   }
@@ -104,16 +106,18 @@ std::vector<std::complex<double>> reference_transform(const KernelInfo& k, Direc
     out.resize(in.size());
     run_fftw(forward ? Kind::c2c_forward : Kind::c2c_backward, shape, static_cast<int>(batch), real, in, out);
   } else if (k.transform == "r2c") {
+    // Reals per transform in memory: the points, or N + 1 for odd N (the last is padding, zero).
+    const int real_dist = static_cast<int>(2 * pairs_per_transform(k, Direction::forward, true));
     if (forward) {
       for (uint64_t i = 0; i < in_pairs; ++i) real.push_back(input[i].real()), real.push_back(input[i].imag());
       std::vector<std::complex<double>> unused;
       out.resize(half * batch);
-      run_fftw(Kind::r2c, shape, static_cast<int>(batch), real, unused, out);
+      run_fftw(Kind::r2c, shape, static_cast<int>(batch), real, unused, out, real_dist);
     } else {
       std::vector<std::complex<double>> in(input.begin(), input.begin() + static_cast<long>(in_pairs));
       std::vector<std::complex<double>> unused;
-      real.resize(points * batch);
-      run_fftw(Kind::c2r, shape, static_cast<int>(batch), real, in, unused);
+      real.resize(uint64_t(real_dist) * batch);  // the padding reals stay zero
+      run_fftw(Kind::c2r, shape, static_cast<int>(batch), real, in, unused, real_dist);
       for (uint64_t i = 0; i < real.size(); i += 2) out.emplace_back(real[i], real[i + 1]);
     }
   } else {  // r2c_pair, 1D: the real and imaginary parts are two signals
@@ -150,6 +154,13 @@ std::vector<std::complex<double>> reference_transform(const KernelInfo& k, Direc
 
 std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed) {
   const uint64_t pairs = pairs_per_transform(k, d, true) * batch;
+  if (d == Direction::forward && k.transform == "r2c" && k.n() % 2 != 0) {
+    // Transforms of odd N lie N + 1 reals apart: the padding real after each is zero.
+    auto x = random_normal(pairs, seed);
+    const uint64_t per = pairs_per_transform(k, d, true);
+    for (uint32_t b = 0; b < batch; ++b) x[(b + 1) * per - 1].imag(0.0f);
+    return x;
+  }
   if (d == Direction::forward || k.transform == "c2c") return random_normal(pairs, seed);
   // The inverse of a real transform takes the spectrum of real data.
   const auto signal = random_normal(pairs_per_transform(k, Direction::forward, true) * batch, seed);
