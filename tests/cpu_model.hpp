@@ -105,7 +105,8 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           }
           case LoadKind::chirp: {
             // Bluestein: x[n] times the chirp for n < N, zero padding up to M.
-            a[r] = p < pass.chirp.n ? load(b, p) * chirp(p) : cd(0);
+            const uint64_t n = p / fft.interleave;  // position along the axis (Y: interleaved columns)
+            a[r] = n < pass.chirp.n ? load(b, p) * chirp(n) : cd(0);
             break;
           }
           case LoadKind::pair_merge: {
@@ -163,15 +164,15 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         }
         case StoreKind::chirp_filter:
           for (uint32_t r = 0; r < m; ++r) {
-            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride;
-            const cd s = twiddle_entry(table, pass.chirp.spectrum_offset + p);
+            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride, k = p / fft.interleave;
+            const cd s = twiddle_entry(table, pass.chirp.spectrum_offset + k);
             store(b, p, a[r] * (pass.chirp.conjugate_spectrum ? std::conj(s) : s) * scale);
           }
           break;
         case StoreKind::chirp_crop:
           for (uint32_t r = 0; r < m; ++r) {
-            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride;
-            if (p < pass.chirp.n) store(b, p, a[r] * chirp(p) * scale);
+            const uint64_t p = out.column_offset(j) + uint64_t{r} * out.element_stride, k = p / fft.interleave;
+            if (k < pass.chirp.n) store(b, p, a[r] * chirp(k) * scale);
           }
           break;
         case StoreKind::plain:

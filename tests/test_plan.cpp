@@ -261,9 +261,12 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
                Catch::Contains("field 'shape'") && Catch::Contains("must be a list"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 256, 4]}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("3 dimensions") && Catch::Contains("[NY, NX]"));
-    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 34]}]})"),
-               Catch::Contains("field 'shape': NX = 34 has the prime factor 17") &&
-                   Catch::Contains("an integer from 2 to 8192 (2^13) with no prime factor above 13"));
+    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 34], "transform": "r2c"}]})"),
+               Catch::Contains("field 'transform': a side of [256, 34] has a prime factor above 13") &&
+                   Catch::Contains("2D c2c kernels; use c2c"));
+    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 16384]}]})"),
+               Catch::Contains("field 'shape': NX = 16384 is too large") &&
+                   Catch::Contains("an integer from 2 to 8192 (2^13); a side with a prime factor above 13 runs"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": []}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("empty"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k"}]})"),

@@ -274,6 +274,13 @@ struct PassPrinter {
   std::string frequency_base(uint32_t element_stride) const {
     return fft.row_mode() ? "q" : fmt::format("(j + {})", im.mul("q", element_stride));
   }
+  // The position along the axis of a column-mode invocation's value 0, for a view of element
+  // stride K: j + q*K, or along Y, where `interleave` adjacent columns share a position,
+  // j div I + q*(K/I) (value e lies place(e)*K/I further).
+  std::string axis_position(uint32_t element_stride) const {
+    if (fft.interleave == 1) return frequency_base(element_stride);
+    return fmt::format("({} + {})", im.div("j", fft.interleave), im.mul("q", element_stride / fft.interleave));
+  }
   // Bluestein's chirp w_n (conjugated in the inverse kernel), n = q + offset, from the table.
   std::string chirp(uint32_t offset, const std::string& n = "q") const {
     const std::string w = fmt::format("tw.data[{}u + {}]", pass.chirp.chirp_offset + offset, n);
@@ -325,12 +332,13 @@ struct PassPrinter {
         // Value e is x[n] * w_n for n < N, zero padding up to M: n = q + place(e) in row mode,
         // n = n0 + place(e)*K, n0 = j + q*K in column mode (the first pass of a multi-pass M).
         if (!fft.row_mode()) {
-          const uint32_t stride = view.element_stride;
-          body.line(fmt::format("uint n0 = {};", frequency_base(stride)));
+          const uint32_t stride = view.element_stride, position_step = stride / fft.interleave;
+          body.line(fmt::format("uint n0 = {};", axis_position(stride)));
           for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
             const uint32_t offset = place(first_stage(), e).offset * stride;
-            body.line(fmt::format("if (n0 < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
-                                  v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset, "n0")));
+            const uint32_t n = place(first_stage(), e).offset * position_step;
+            body.line(fmt::format("if (n0 < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(n, pass.chirp.n)),
+                                  v(e), load_value(view, "src_base + " + constant(offset)), chirp(n, "n0")));
           }
           break;
         }
@@ -633,20 +641,23 @@ struct PassPrinter {
       // place(e)*S, k0 = j + q*S, in column mode (the last pass of a multi-pass M).
       const bool crop = store.kind == StoreKind::chirp_crop;
       const uint32_t stride = fft.row_mode() ? 1 : store.view.element_stride;
+      const uint32_t position_step = fft.row_mode() ? 1 : stride / fft.interleave;
       const std::string k = fft.row_mode() ? "q" : "k0";
       body.open("if (in_range)");
       print_destination_base(store.view);
-      if (!fft.row_mode()) body.line(fmt::format("uint k0 = {};", frequency_base(stride)));
+      if (!fft.row_mode()) body.line(fmt::format("uint k0 = {};", axis_position(stride)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const uint32_t offset = place(last_stage(), e).offset * stride;
-        const std::string spectrum = fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + offset, k);
-        const std::string factor = crop                            ? chirp(offset, k)
+        const uint32_t position = place(last_stage(), e).offset * position_step;
+        const std::string spectrum = fmt::format("tw.data[{}u + {}]", pass.chirp.spectrum_offset + position, k);
+        const std::string factor = crop                            ? chirp(position, k)
                                    : pass.chirp.conjugate_spectrum ? fmt::format("conj_chirp({})", spectrum)
                                                                    : spectrum;
         const std::string write =
             store_value(store.view, "dst_base + " + constant(offset), fmt::format("cmul({}, {}){}", v(e), factor, scaled));
         if (!crop) body.line(write);
-        else if (offset < pass.chirp.n) body.line(fmt::format("if ({} < {}) {}", k, constant(pass.chirp.n - offset), write));
+        else if (position < pass.chirp.n)
+          body.line(fmt::format("if ({} < {}) {}", k, constant(pass.chirp.n - position), write));
       }
       body.close();
       return;

@@ -513,12 +513,82 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
 
 namespace {
 
+// Steps 1-4 for the passes of one axis (`length` points, `interleave` data columns per position),
+// appended to `layout`: stages, tiling, shared memory, twiddles.
+void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis, uint32_t length, uint32_t interleave,
+                     const PassSplit& split, bool one_pass_grid, uint32_t budget) {
+  uint32_t stride = 1;
+  for (const auto& radices : split.radices) {
+    PassLayout pass;
+    pass.axis = axis;
+    pass.length = length;
+    pass.size = product(radices);
+    pass.stride = stride;
+    pass.interleave = interleave;
+    pass.columns_per_transform = pass.length / pass.size * pass.interleave;
+    stride *= pass.size;
+    pass.store_exchange = axis == 0 && stride == pass.length && spec.transform != Transform::c2c;
+    if (one_pass_grid) pass.grid_ny = layout.ny;
+    const size_t index = layout.passes.size();
+    make_stages(pass, radices);
+    const ExchangeChoice choice = choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index);
+    pass.shared = shared_memory_scheme(pass, radices, choice);
+    place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
+    // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
+    // invocation with another invocation's value E-1-e: they need every invocation to hold E
+    // values at q + e*step, and (tiles) a power-of-two count of columns.
+    const bool pair_separates = spec.transform == Transform::r2c_pair && (pass.store_exchange || pass.stride == 1);
+    if ((pair_separates || pass.mirror_tiles()) &&
+        !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
+      fail(spec, "shape",
+           fmt::format("{} of N = {}: the complex transform of {} ({}stages {}) is not shared evenly by its "
+                       "invocations, which {} needs; use c2c, or a length whose stages divide evenly (e.g. a "
+                       "power of two, or 2 x 10^k){}",
+                       to_string(spec.transform), spec.n(), layout.n, pass.row_mode() ? "" : "a column pass of ",
+                       fmt::join(radices, "x"),
+                       pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
+                       pair_separates ? "" : ", or one short enough for one pass"));
+    layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
+    layout.passes.push_back(std::move(pass));
+  }
+}
+
 // Bluestein's algorithm for N with a prime factor above 13 (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
 // and the two filter spectra placed in its table.
+// A 2D c2c kernel with such a side (KernelLayout::chirp_sides_2d): the passes of each side's
+// transform, of M for a side through Bluestein, then the chirps and filter spectra.
+KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
+  if (spec.transform != Transform::c2c)
+    fail(spec, "transform",
+         fmt::format("a side of [{}, {}] has a prime factor above {}; such sides run through Bluestein's algorithm, "
+                     "which fftgen has for 2D c2c kernels; use c2c", spec.ny(), spec.n(), kMaxPrimeFactor));
+  if (spec.precision != Precision::fp32)
+    fail(spec, "precision", "2D sides through Bluestein's algorithm run in fp32 only");
+  KernelLayout layout;
+  layout.n = layout.columns = spec.n();
+  layout.ny = spec.ny();
+  layout.chirp_sides_2d = true;
+  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const uint32_t sides[2] = {spec.n(), spec.ny()};
+  uint32_t lengths[2];
+  for (uint32_t a = 0; a < 2; ++a)
+    lengths[a] = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
+  add_axis_passes(spec, layout, 0, lengths[0], 1, split_into_passes(spec, lengths[0], budget), false, budget);
+  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget, min_columns(spec)), 1}, false, budget);
+  for (uint32_t a = 0; a < 2; ++a) {
+    if (lengths[a] == sides[a]) continue;
+    const uint32_t n = sides[a], m = lengths[a];
+    layout.chirp_sides[a] = {n, layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0}),
+                             layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0})};
+  }
+  return layout;
+}
+
 KernelLayout bluestein_layout(const KernelSpec& spec) {
   const uint32_t n = spec.n();
-  if (spec.is_2d() || spec.transform != Transform::c2c || n > kMaxBluesteinN)
+  if (spec.is_2d()) return bluestein_2d_layout(spec);
+  if (spec.transform != Transform::c2c || n > kMaxBluesteinN)
     fail(spec, "shape",
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
                      "algorithm, which fftgen has for 1D c2c and r2c kernels up to N = {}",
@@ -654,42 +724,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
     axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget, min_columns(spec)), 1}});
   }
 
-  for (uint32_t a = 0; a < axes.size(); ++a) {
-    uint32_t stride = 1;
-    for (const auto& radices : axes[a].split.radices) {
-      PassLayout pass;
-      pass.axis = a;
-      pass.length = axes[a].length;
-      pass.size = product(radices);
-      pass.stride = stride;
-      pass.interleave = axes[a].interleave;
-      pass.columns_per_transform = pass.length / pass.size * pass.interleave;
-      stride *= pass.size;
-      pass.store_exchange = a == 0 && stride == pass.length && spec.transform != Transform::c2c;
-      if (one_pass_grid) pass.grid_ny = layout.ny;
-      const size_t index = layout.passes.size();
-      make_stages(pass, radices);
-      const ExchangeChoice choice = choose_tiling(spec, pass, radices, axes[a].split.exchange_rounds, budget, index);
-      pass.shared = shared_memory_scheme(pass, radices, choice);
-      place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
-      // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
-      // invocation with another invocation's value E-1-e: they need every invocation to hold E
-      // values at q + e*step, and (tiles) a power-of-two count of columns.
-      const bool pair_separates = spec.transform == Transform::r2c_pair && (pass.store_exchange || pass.stride == 1);
-      if ((pair_separates || pass.mirror_tiles()) &&
-          !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
-        fail(spec, "shape",
-             fmt::format("{} of N = {}: the complex transform of {} ({}stages {}) is not shared evenly by its "
-                         "invocations, which {} needs; use c2c, or a length whose stages divide evenly (e.g. a "
-                         "power of two, or 2 x 10^k){}",
-                         to_string(spec.transform), nx, layout.n, pass.row_mode() ? "" : "a column pass of ",
-                         fmt::join(radices, "x"),
-                         pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
-                         pair_separates ? "" : ", or one short enough for one pass"));
-      layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
-      layout.passes.push_back(std::move(pass));
-    }
-  }
+  for (uint32_t a = 0; a < axes.size(); ++a)
+    add_axis_passes(spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split, one_pass_grid, budget);
   if (real && spec.twiddles == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;

@@ -53,8 +53,9 @@ const std::string kAllowedName = fmt::format(
 const std::string kAllowedN =
     fmt::format("an integer from {} to {} (2^{}); a length with a prime factor above {} runs through Bluestein's algorithm",
                 kMinN, kMaxN, kMaxLog2N, kMaxPrimeFactor);
-const std::string kAllowedSide = fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}", kMinN,
-                                             1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
+const std::string kAllowedSide =
+    fmt::format("an integer from {} to {} (2^{}); a side with a prime factor above {} runs through Bluestein's algorithm "
+                "(c2c)", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
     "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
 const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
@@ -271,8 +272,8 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::st
                  kAllowedShape);
     if (s.size() == 2) {
       const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
-      uint32_t ny = read_length(s[0], where, "NY", max_side, kAllowedSide);
-      uint32_t nx = read_length(s[1], where, "NX", max_side, kAllowedSide);
+      uint32_t ny = read_length(s[0], where, "NY", max_side, kAllowedSide, max_side);
+      uint32_t nx = read_length(s[1], where, "NX", max_side, kAllowedSide, max_side);
       out.push_back({[=](KernelSpec& k) { k.shape = {ny, nx}; }, fmt::format("{}{}x{}", suffix, ny, nx),
                      fmt::format("[{}, {}]", ny, nx)});
       continue;

@@ -405,10 +405,105 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   return program;
 }
 
+// A 2D c2c kernel with a side through Bluestein (KernelLayout::chirp_sides_2d): per direction the
+// X side over the NY rows of each transform (batch entries), then the Y side over the columns.
+// A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
+// store, then the inverse FFT with the crop; another side runs its FFT once. Each side reads its
+// source (the input, then the output the X side wrote) and ends in the output; the passes between
+// alternate between the two halves of scratch, laid out per side (a row's 2M values along X, a
+// transform's M x NX values along Y), so no pass but a lone Y pass works in place.
+KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
+  KernelProgram program;
+  const uint32_t nx = layout.n, ny = layout.ny;
+  const uint64_t points = uint64_t{nx} * ny;
+  program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, points};
+  struct Step {
+    const PassLayout* fft;
+    Direction fft_direction;
+    LoadKind load;
+    StoreKind store;
+  };
+  uint64_t scratch = 0;
+  for (Direction d : directions_of(spec.direction)) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    std::vector<std::pair<uint32_t, std::vector<Step>>> sides;
+    for (uint32_t a = 0; a < 2; ++a) {
+      std::vector<const PassLayout*> axis;
+      for (const PassLayout& p : layout.passes)
+        if (p.axis == a) axis.push_back(&p);
+      std::vector<Step> steps;
+      const bool chirp = layout.chirp_sides[a].n != 0;
+      for (const PassLayout* p : axis) steps.push_back({p, chirp ? Direction::forward : d, LoadKind::plain, StoreKind::plain});
+      if (chirp) {
+        for (const PassLayout* p : axis) steps.push_back({p, Direction::inverse, LoadKind::plain, StoreKind::plain});
+        steps.front().load = LoadKind::chirp;
+        steps[axis.size() - 1].store = StoreKind::chirp_filter;
+        steps.back().store = StoreKind::chirp_crop;
+      }
+      for (Step& s : steps)
+        if (s.store == StoreKind::plain && s.fft->transposed_store()) s.store = StoreKind::transposed;
+      sides.push_back({a, std::move(steps)});
+    }
+    size_t count = 0;
+    for (const auto& side : sides) count += side.second.size();
+    for (const auto& [a, steps] : sides) {
+      const KernelLayout::ChirpSide side = layout.chirp_sides[a];
+      const uint32_t length = steps.front().fft->length;  // M, or the side
+      const uint32_t halves = steps.size() > 2 ? 2 : 1;
+      // vec2 values per batch entry: a row along X, a transform along Y.
+      const uint64_t data = a == 0 ? nx : points, half = a == 0 ? length : uint64_t{length} * nx;
+      scratch = std::max(scratch, (a == 0 ? ny : 1) * halves * half);
+      for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& step = steps[i];
+        const PassLayout& fft = *step.fft;
+        const bool first = i == 0, last = i + 1 == steps.size();
+        PassProgram pass;
+        pass.index = passes.size();
+        pass.name = pass_name(d, pass.index);
+        pass.direction = step.fft_direction;
+        pass.count = count;
+        pass.fft = fft;
+        pass.batch_scale = a == 0 ? ny : 1;
+        pass.twiddles = spec.twiddles;
+        pass.index_math = spec.index_math;
+        pass.n = static_cast<uint32_t>(points);
+        pass.chirp = {side.n, side.chirp_offset, side.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
+        const BufferRole src_role = first ? (a == 0 ? BufferRole::input : BufferRole::output) : BufferRole::scratch;
+        const BufferRole dst_role = last ? BufferRole::output : BufferRole::scratch;
+        auto entry = [&](BufferRole role) { return role == BufferRole::scratch ? halves * half : data; };
+        pass.bindings = {{kSourceSlot, src_role, ElementType::complex64, entry(src_role), entry(src_role), "src_stride"},
+                         {kDestinationSlot, dst_role, ElementType::complex64, entry(dst_role), entry(dst_role), "dst_stride"}};
+        // The table is bound to the passes that read it: the chirp passes, and table twiddles.
+        bool reads_table = step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter ||
+                           step.store == StoreKind::chirp_crop;
+        if (spec.twiddles == TwiddleSource::table) {
+          reads_table = reads_table || fft.stride > 1;
+          for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
+        }
+        pass.twiddle_table = reads_table;
+        if (reads_table)
+          pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
+        pass.load = {step.load, {pass.bindings[0], fft.columns_per_transform, 0, 0}, fft.stride > 1};
+        if (!first) pass.load.view.base = (i - 1) % 2 * half;
+        pass.store.kind = step.store;
+        const uint32_t s = fft.stride * fft.interleave;
+        pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
+        if (!last) pass.store.view.base = i % 2 * half;
+        pass.store.scale = a == 1 && last ? direction_scale(spec, d) : 1.0;
+        passes.push_back(std::move(pass));
+      }
+    }
+  }
+  program.scratch_elements = scratch;
+  program.layout = std::move(layout);
+  return program;
+}
+
 }  // namespace
 
 KernelProgram make_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
+  if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
   KernelProgram program;
   program.layout = std::move(laid_out);

@@ -464,6 +464,9 @@ uint32_t Kernel::max_batch() const {
   uint64_t by_range = UINT32_MAX;
   for (const BufferShape& b : {info_.forward_input, info_.forward_output})
     by_range = std::min<uint64_t>(by_range, range / std::max<uint64_t>(b.bytes(), 1));
+  // Scratch may hold more per transform than either (Bluestein's transforms of M >= 2N - 1).
+  if (const uint64_t scratch = scratch_bytes_per_transform(info_); scratch > 0)
+    by_range = std::min<uint64_t>(by_range, range / scratch);
   // An image holds the rows of every transform of a batch, one below the other.
   if (info_.uses_images()) by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / info_.ny());
   // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.

@@ -20,8 +20,8 @@ except ImportError:
 BEYOND_SCHEMA = {
     "14_duplicate_names.json": "names unique across kernels",
     "15_duplicate_after_expansion.json": "variant names unique after expansion",
-    "20_side_17.json": "no prime factor above 13 in a 2D side",
-    "21_pair_4098.json": "no prime factor above 13 in an r2c_pair length",
+    "20_r2c_side_17.json": "2D sides with a prime factor above 13 only for c2c",
+    "21_pair_4098.json": "r2c_pair without a prime factor above 13",
     "28_radices_product.json": "radices multiply to N",
     "54_duplicate_key.json": "a key twice in one object",
     "63_radices_product_in_variant.json": "radices multiply to N in every variant",

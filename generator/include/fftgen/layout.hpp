@@ -214,6 +214,15 @@ struct KernelLayout {
   /// even N whose half length takes several passes that do not split evenly (44100). Its first
   /// pass loads reals, its last keeps the half spectrum (View::RealSide).
   bool real_full_length = false;
+  /// A 2D c2c kernel with a side whose prime factors exceed 13: each such side runs through
+  /// Bluestein (its passes are those of the side's M, X then Y), the others as mixed radices. Per
+  /// side (X, Y): N (0: not through Bluestein), and where its chirp and its filter spectrum lie in
+  /// the table (the inverse kernel reads both conjugated).
+  struct ChirpSide {
+    uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
+  };
+  bool chirp_sides_2d = false;
+  ChirpSide chirp_sides[2];
   size_t x_passes() const;        ///< passes along X (the first ones)
 };
 
