@@ -798,6 +798,8 @@ TEST_CASE("io image: formats resolve per transform, and what images cannot hold 
              Catch::Contains("field 'io'") && Catch::Contains("a convolution kernel reads and writes buffers"));
   CHECK_THAT(image_error(R"("shape": [30, 45], "io": "image", "transform": "r2c")"),
              Catch::Contains("field 'shape'") && Catch::Contains("NX (N in 1D) must be even; 45 is odd"));
+  CHECK_THAT(image_error(R"("shape": [64, 17], "io": "image")"),
+             Catch::Contains("field 'io'") && Catch::Contains("Bluestein") && Catch::Contains("image output holds none"));
   CHECK_THAT(image_error(R"("shape": [32768], "io": "image")"),
              Catch::Contains("field 'shape'") && Catch::Contains("N = 32768 is wider than 16384 texels"));
 }

@@ -503,6 +503,13 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
 
 KernelProgram make_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
+  // Its Y side reads what the X side left in the output, which an image output cannot hold.
+  if (laid_out.chirp_sides_2d && spec.io == Io::image)
+    throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
+                                "Bluestein's algorithm, whose second side reads the values the first left in the "
+                                "output, and an image output holds none; use \"io\": \"buffer\" or sides whose "
+                                "prime factors are at most {}",
+                                spec.name, kMaxPrimeFactor, kMaxPrimeFactor));
   if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
   KernelProgram program;
