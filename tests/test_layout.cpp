@@ -363,3 +363,55 @@ TEST_CASE("passes agree on where each buffer's transforms lie", "[layout][progra
     }
   }
 }
+
+TEST_CASE("image kernels read their input image in the first pass only and write the output image in the last",
+          "[layout][program][textures]") {
+  auto image = [](fftgen::KernelSpec spec, fftgen::TextureFormat format) {
+    spec.io = fftgen::Io::image;
+    spec.image_format = format;
+    return spec;
+  };
+  const std::vector<fftgen::KernelSpec> specs{
+      image(spec_2d(64, 64), fftgen::TextureFormat::rg32f),
+      image(spec_2d(256, 16), fftgen::TextureFormat::rgba16f),
+      image(spec_2d(100, 12), fftgen::TextureFormat::rgba32f),
+      image(spec_2d(1080, 6), fftgen::TextureFormat::rg32f),
+      image(spec_for(8192), fftgen::TextureFormat::rg32f),
+      image(spec_2d(64, 64, fftgen::Transform::r2c), fftgen::TextureFormat::r32f),
+      image(spec_2d(30, 20, fftgen::Transform::r2c), fftgen::TextureFormat::r32f)};
+  for (const auto& spec : specs) {
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    const bool real = spec.transform == fftgen::Transform::r2c;
+    for (auto d : {fftgen::Direction::forward, fftgen::Direction::inverse}) {
+      const auto& passes = program.passes(d);
+      INFO(spec.name << " " << fftgen::to_string(d) << ", " << passes.size() << " passes");
+      for (size_t i = 0; i < passes.size(); ++i)
+        for (const auto& b : passes[i].bindings) {
+          const bool input = i == 0 && b.slot.binding == 0, output = i + 1 == passes.size() && b.slot.binding == 1;
+          CHECK(b.is_texture() == (input || output));
+          // Values between passes live in scratch, never in the images.
+          if (!input && !output) CHECK((b.role != fftgen::BufferRole::input && b.role != fftgen::BufferRole::output));
+          if (!b.is_texture()) continue;
+          // The real side of an r2c kernel is r32f, NX reals a row; its half spectrum rg32f, NX/2 + 1.
+          const bool spectrum_side = real && (d == fftgen::Direction::forward) == output;
+          const bool real_side = real && !spectrum_side;
+          CHECK(b.texture == (real_side ? fftgen::TextureFormat::r32f
+                              : real  ? fftgen::TextureFormat::rg32f
+                                      : spec.image_format));
+          CHECK(b.texels_per_row == (spectrum_side ? spec.n() / 2 + 1 : spec.n()));
+        }
+    }
+    check_transform(spec, 1);  // the CPU model through the same views: the images change no address
+  }
+  // Four passes: a buffer kernel alternates output and scratch; an image holds no values between
+  // passes, so scratch and a second scratch buffer alternate.
+  auto four = image(spec_2d(8192, 4), fftgen::TextureFormat::rg32f);
+  four.shared_memory_bytes = 2048;
+  const fftgen::KernelProgram program = fftgen::make_program(four);
+  REQUIRE(program.forward.size() == 4);
+  std::vector<fftgen::BufferRole> written;
+  for (const auto& pass : program.forward) written.push_back(pass.bindings[1].role);
+  CHECK(written == std::vector<fftgen::BufferRole>{fftgen::BufferRole::scratch, fftgen::BufferRole::scratch2,
+                                                   fftgen::BufferRole::scratch, fftgen::BufferRole::output});
+  check_transform(four, 2);
+}

@@ -792,10 +792,10 @@ TEST_CASE("io image: formats resolve per transform, and what images cannot hold 
              Catch::Contains("field 'io'") && Catch::Contains("r2c_pair kernels read and write buffers only"));
   CHECK_THAT(image_error(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3]})"),
              Catch::Contains("field 'io'") && Catch::Contains("a convolution kernel reads and writes buffers"));
+  CHECK_THAT(image_error(R"("shape": [30, 45], "io": "image", "transform": "r2c")"),
+             Catch::Contains("field 'shape'") && Catch::Contains("NX (N in 1D) must be even; 45 is odd"));
+  CHECK_THAT(image_error(R"("shape": [64, 17], "io": "image")"),
+             Catch::Contains("field 'io'") && Catch::Contains("Bluestein") && Catch::Contains("image output holds none"));
   CHECK_THAT(image_error(R"("shape": [32768], "io": "image")"),
              Catch::Contains("field 'shape'") && Catch::Contains("N = 32768 is wider than 16384 texels"));
-  // Values between passes stay in one scratch buffer: shapes that need a second are refused.
-  CHECK_THAT(image_error(R"("shape": [16384], "io": "image", "shared_memory_bytes": 2048)"),
-             Catch::Contains("field 'io'") && Catch::Contains("takes 3 passes") &&
-                 Catch::Contains("one scratch buffer"));
 }

@@ -125,7 +125,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     const uint64_t per = elements_per_vec2(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
     if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
-    if (b.role == BufferRole::scratch) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
+    if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
     // A row pass that skips rows reaches as far as the last row of the last transform.
     const uint32_t rows = pass.rows_per_transform != 0 ? pass.rows_per_transform : pass.batch_scale;
     const std::string entries = rows == 1 ? "batch" : fmt::format("batch * {}", rows);

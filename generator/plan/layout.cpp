@@ -175,6 +175,7 @@ std::string_view to_string(BufferRole role) {
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
     case BufferRole::filter: return "filter";
+    case BufferRole::scratch2: return "scratch2";
   }
   return "?";
 }

@@ -631,6 +631,10 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
   const bool real = k.transform == Transform::r2c;
   const bool complex_format = k.image_format == TextureFormat::rg32f || k.image_format == TextureFormat::rgba32f ||
                               k.image_format == TextureFormat::rgba16f;
+  if (real && k.n() % 2 != 0)
+    where.fail("shape", fmt::format("an r2c image kernel reads and writes its reals in pairs along a row, so NX (N in "
+                                    "1D) must be even; {} is odd{}", k.n(), which),
+               "an even NX for r2c with \"io\": \"image\", or c2c");
   if (real && k.image_format != TextureFormat::r32f)
     where.fail("image_format", fmt::format("an r2c kernel's real data are r32f images (its half spectrum rg32f); {} "
                                            "holds complex values{}", quote(format), which),
@@ -643,6 +647,18 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
     where.fail("shape", fmt::format("an image kernel's rows are image rows, and {} = {} is wider than {} texels{}",
                                     k.is_2d() ? "NX" : "N", k.n(), kMaxTextureWidth, which),
                fmt::format("NX (N in 1D) up to {} with \"io\": \"image\"", kMaxTextureWidth));
+}
+
+// Every program of an image kernel must read and write its images at the ends; a way of building
+// passes that does not know images is refused rather than run on buffers.
+void check_image_program(const KernelSpec& k, const KernelProgram& program) {
+  for (Direction d : directions_of(k.direction)) {
+    const auto& passes = program.passes(d);
+    if (passes.empty() || !passes.front().bindings.at(0).is_texture() || !passes.back().bindings.at(1).is_texture())
+      throw PlanError(fmt::format("kernel '{}': field 'io': \"io\": \"image\" is not supported for this shape and "
+                                  "transform; use \"io\": \"buffer\"",
+                                  k.name));
+  }
 }
 
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
@@ -900,7 +916,7 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       try {
-        if (v.io == Io::image) (void)make_program(v);  // the passes must leave the images to the ends
+        if (v.io == Io::image) check_image_program(v, make_program(v));
         else (void)make_layout(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());

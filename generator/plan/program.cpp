@@ -148,7 +148,8 @@ struct PassIo {
 // the first pass reads the input. The output buffer holds intermediate values only where they fit
 // (the reals of a c2r kernel do not hold its half spectrum); the scratch buffer is sized to what it
 // must hold.
-// An image output (io image) holds no intermediate values: its last pass reads scratch.
+// An image output (io image) holds no intermediate values: its last pass reads scratch, and passes
+// that do not work in place alternate between scratch and a second scratch buffer of its size.
 void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2,
                     std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
   const bool image = spec.io == Io::image;
@@ -156,17 +157,13 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
   BufferRole dst = BufferRole::output;
   for (size_t p = io.size(); p-- > 0;) {
     roles[p].second = dst;
-    if (dst == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, io[p].writes);
+    if (dst == BufferRole::scratch || dst == BufferRole::scratch2) scratch_vec2 = std::max(scratch_vec2, io[p].writes);
     if (p == 0) break;
     BufferRole src = dst;
-    if (!io[p].in_place || (image && dst == BufferRole::output))
+    if (image && (!io[p].in_place || dst == BufferRole::output))
+      src = dst == BufferRole::scratch ? BufferRole::scratch2 : BufferRole::scratch;
+    else if (!io[p].in_place)
       src = dst == BufferRole::output ? BufferRole::scratch : BufferRole::output;
-    if (image && src == BufferRole::output)
-      throw PlanError(fmt::format("kernel '{}': field 'io': this shape takes {} passes; an image kernel keeps the values "
-                                  "between its passes in one scratch buffer, enough for two passes (more only where "
-                                  "the middle passes work in place); use \"io\": \"buffer\", a smaller shape, or "
-                                  "raise shared_memory_bytes",
-                                  spec.name, io.size()));
     if (src == BufferRole::output && io[p].reads > output_vec2) {
       if (dst == BufferRole::scratch)
         throw PlanError(fmt::format("kernel '{}': field 'shared_memory_bytes': {} bytes split the transform into "
@@ -174,7 +171,7 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
                                     spec.name, spec.shared_memory_bytes));
       src = BufferRole::scratch;
     }
-    if (src == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, io[p].reads);
+    if (src == BufferRole::scratch || src == BufferRole::scratch2) scratch_vec2 = std::max(scratch_vec2, io[p].reads);
     roles[p].first = src;
     dst = src;
   }
@@ -506,6 +503,13 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
 
 KernelProgram make_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
+  // Its Y side reads what the X side left in the output, which an image output cannot hold.
+  if (laid_out.chirp_sides_2d && spec.io == Io::image)
+    throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
+                                "Bluestein's algorithm, whose second side reads the values the first left in the "
+                                "output, and an image output holds none; use \"io\": \"buffer\" or sides whose "
+                                "prime factors are at most {}",
+                                spec.name, kMaxPrimeFactor, kMaxPrimeFactor));
   if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
   KernelProgram program;

@@ -30,6 +30,16 @@ uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   return 0;
 }
 
+// Whether a pass binds a second scratch buffer (image kernels of three or more passes): it has the
+// scratch buffer's size.
+bool uses_scratch2(const KernelInfo& k) {
+  for (Direction d : k.directions)
+    for (const auto& p : k.passes(d))
+      for (const auto& b : p.bindings)
+        if (b.role == BufferRole::scratch2) return true;
+  return false;
+}
+
 // Bytes of the largest input or output buffer of one transform.
 uint64_t largest_buffer_bytes(const KernelInfo& k) {
   return std::max(k.forward_input.bytes(), k.forward_output.bytes());
@@ -101,7 +111,8 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
     need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
          "maxStorageBufferRange");
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
-       info.forward_input.bytes() + info.forward_output.bytes() + scratch_bytes_per_transform(info) +
+       info.forward_input.bytes() + info.forward_output.bytes() +
+           scratch_bytes_per_transform(info) * (uses_scratch2(info) ? 2 : 1) +
            (info.twiddles ? info.twiddles->count : 0) * 8,
        device.device_local_heap_bytes(), "largest device-local heap");
   return problems;
@@ -130,6 +141,7 @@ KernelBindings& KernelBindings::operator=(KernelBindings&& o) noexcept {
     forward_sets_ = std::move(o.forward_sets_);
     inverse_sets_ = std::move(o.inverse_sets_);
     scratch_ = std::move(o.scratch_);
+    scratch2_ = std::move(o.scratch2_);
     max_batch_ = o.max_batch_;
     input_stride_ = o.input_stride_;
     output_stride_ = o.output_stride_;
@@ -524,7 +536,7 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
                              "' allows " + std::to_string(lim.maxStorageBufferRange) +
                              " (maxStorageBufferRange); use a batch of at most " +
                              std::to_string(max_batch()));
-  for (const auto* r : {&io.input, &io.output, &io.scratch})
+  for (const auto* r : {&io.input, &io.output, &io.scratch, &io.scratch2})
     if (r->offset % lim.minStorageBufferOffsetAlignment)
       throw UsageError("kernel '" + info_.name + "': buffer offset " + std::to_string(r->offset) +
                        " is not a multiple of minStorageBufferOffsetAlignment (" +
@@ -546,6 +558,11 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   if (scratch_bytes && scratch.buffer == VK_NULL_HANDLE) {
     kb.scratch_ = Buffer(device_, scratch_bytes);
     scratch.buffer = kb.scratch_.handle();
+  }
+  BufferRange scratch2 = io.scratch2;
+  if (scratch_bytes && uses_scratch2(info_) && scratch2.buffer == VK_NULL_HANDLE) {
+    kb.scratch2_ = Buffer(device_, scratch_bytes);
+    scratch2.buffer = kb.scratch2_.handle();
   }
 
   const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)},
@@ -601,6 +618,9 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
             break;
           case BufferRole::scratch:
             buffers[j] = {scratch.buffer, scratch.offset, scratch_bytes};
+            break;
+          case BufferRole::scratch2:
+            buffers[j] = {scratch2.buffer, scratch2.offset, scratch_bytes};
             break;
           case BufferRole::twiddles:
             buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};

@@ -20,6 +20,7 @@ const char* to_string(BufferRole role) {
     case BufferRole::scratch: return "scratch";
     case BufferRole::twiddles: return "twiddles";
     case BufferRole::filter: return "filter";
+    case BufferRole::scratch2: return "scratch2";
   }
   return "?";
 }
@@ -299,7 +300,8 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     else if (role == "scratch") pb.role = BufferRole::scratch;
     else if (role == "twiddles") pb.role = BufferRole::twiddles;
     else if (role == "filter") pb.role = BufferRole::filter;
-    else e.fail("role", "one of input, output, scratch, twiddles, filter (found '" + role + "')");
+    else if (role == "scratch2") pb.role = BufferRole::scratch2;
+    else e.fail("role", "one of input, output, scratch, scratch2, twiddles, filter (found '" + role + "')");
     const std::string access = e.has("access") ? e.str("access") : "read";
     if (access != "read" && access != "write")
       e.fail("access", "read or write (found '" + access + "')");

@@ -18,7 +18,9 @@
 namespace fftgen {
 
 /// filter: a convolution's filter spectrum (the filter kernel's output), read by the apply kernel.
-enum class BufferRole { input, output, scratch, twiddles, filter };
+/// scratch2: a second scratch buffer of the scratch buffer's size, for image kernels of three or
+/// more passes (their output image holds no values between passes).
+enum class BufferRole { input, output, scratch, twiddles, filter, scratch2 };
 std::string_view to_string(BufferRole);
 
 /// One butterfly stage inside a pass (a Stockham step over the pass's M-point sub-transform).

@@ -95,8 +95,8 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
     for (uint32_t b : options.batches) {
       if (b > kernel.max_batch())
         throw DeviceLimitError("batch " + std::to_string(b) + " exceeds the device's largest bindable batch " +
-                               std::to_string(kernel.max_batch()) + " for kernel '" + info.name +
-                               "' (maxStorageBufferRange)");
+                               std::to_string(kernel.max_batch()) + " for kernel '" + info.name + "' (" +
+                               (info.uses_images() ? "maxImageDimension2D" : "maxStorageBufferRange") + ")");
       const uint64_t device_bytes = (info.forward_input.bytes() + info.forward_output.bytes()) * uint64_t{b};
       if (device_bytes > device.device_local_heap_bytes())
         throw DeviceLimitError("batch " + std::to_string(b) + " of kernel '" + info.name + "' needs " +

@@ -47,6 +47,9 @@ struct KernelIo {
   /// caller that runs one direction binds only that one.
   std::vector<Direction> directions;
   BufferRange scratch;            ///< optional; allocated by bind() when the kernel needs one
+  /// optional; a second scratch buffer of the same size, allocated by bind() for image kernels of
+  /// three or more passes (role scratch2)
+  BufferRange scratch2;
   /// A convolution's filter spectrum (the filter kernel's forward output), for the apply kernel's
   /// passes that bind role `filter`; required by them, ignored otherwise.
   BufferRange filter;
@@ -85,6 +88,7 @@ class KernelBindings {
   std::vector<VkDescriptorSet> forward_sets_;
   std::vector<VkDescriptorSet> inverse_sets_;
   Buffer scratch_;
+  Buffer scratch2_;
   uint32_t max_batch_ = 0;
   uint32_t input_stride_ = 0;
   uint32_t output_stride_ = 0;

@@ -18,7 +18,8 @@ enum class Direction { forward, inverse };
 const char* to_string(Direction direction);
 
 /// filter: a convolution's filter spectrum (KernelIo::filter), read by the apply kernel.
-enum class BufferRole { input, output, scratch, twiddles, filter };
+/// scratch2: a second scratch buffer of scratch's size (image kernels of three or more passes).
+enum class BufferRole { input, output, scratch, twiddles, filter, scratch2 };
 const char* to_string(BufferRole role);
 
 /// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data), or
