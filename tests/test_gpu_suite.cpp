@@ -94,17 +94,7 @@ TEST_CASE("gpu suite: HLSL compiled back to SPIR-V computes what the GLSL path c
   for (const auto& k : m.kernels) {
     INFO("kernel " << k.name);
     try {
-      Kernel glsl(device, k, m.directory);
-      Kernel hlsl(device, k, m.directory, from_hlsl);
-      for (Direction d : k.directions) {
-        INFO(to_string(d));
-        const auto x = random_input(k, d, batch, 77);
-        const auto a = execute(device, glsl, d, x, batch);
-        const auto b = execute(device, hlsl, d, x, batch);
-        const auto stats = compare(b, std::vector<std::complex<double>>(a.begin(), a.end()));
-        CHECK(stats.nan_count == 0);
-        CHECK(stats.rel_l2 <= 1e-6);
-      }
+      check_hlsl_matches_spirv(device, m, k, from_hlsl, batch, 77);
       ++checked;
     } catch (const std::exception& e) {
       FAIL_CHECK(e.what());

@@ -78,16 +78,7 @@ TEST_CASE("gpu textures: the HLSL of image kernels computes what the GLSL path c
   const uint32_t batch = 2;
   for (const auto& k : m.kernels) {
     INFO("kernel " << k.name);
-    Kernel glsl(device, k, m.directory);
-    Kernel hlsl(device, k, m.directory, from_hlsl);
-    for (Direction d : k.directions) {
-      const auto x = random_input(k, d, batch, 5);
-      const auto a = execute(device, glsl, d, x, batch);
-      const auto b = execute(device, hlsl, d, x, batch);
-      const auto stats = compare(b, std::vector<std::complex<double>>(a.begin(), a.end()));
-      CHECK(stats.nan_count == 0);
-      CHECK(stats.rel_l2 <= 1e-6);
-    }
+    check_hlsl_matches_spirv(device, m, k, from_hlsl, batch, 5);
     CHECK(drain_validation(device).empty());
   }
 }

@@ -386,7 +386,7 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
       pass.twiddle_table = true;
       pass.load = {first ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], fft.columns_per_transform, 0, 0},
-                   fft.stride > 1};
+                   fft.stride > 1, {}};
       if (!first) pass.load.view.base = uint64_t{(i - 1) % 2} * m;
       pass.store.kind = i + 1 == fft_passes    ? StoreKind::chirp_filter
                         : last                 ? StoreKind::chirp_crop
@@ -483,7 +483,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         pass.twiddle_table = reads_table;
         if (reads_table)
           pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
-        pass.load = {step.load, {pass.bindings[0], fft.columns_per_transform, 0, 0}, fft.stride > 1};
+        pass.load = {step.load, {pass.bindings[0], fft.columns_per_transform, 0, 0}, fft.stride > 1, {}};
         if (!first) pass.load.view.base = (i - 1) % 2 * half;
         pass.store.kind = step.store;
         const uint32_t s = fft.stride * fft.interleave;
