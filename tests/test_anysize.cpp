@@ -147,10 +147,14 @@ TEST_CASE("Bluestein: lengths with a prime factor above 13 compute the DFT (CPU 
     const fftgen::KernelProgram program = fftgen::make_program(spec_for(n));
     CHECK(program.layout.bluestein_n == n);
     CHECK(program.layout.n == fftgen::bluestein_length(n));
-    CHECK(program.layout.n >= 2 * n - 1);
+    CHECK(program.layout.n >= 2 * n - 2);
     CHECK(program.forward.size() == 2);
     check_numerics(spec_for(n));
   }
+  // N = 2^j + 1 shares the slot of b[N - 1] between its two taps: M = 2N - 2, half of 2N - 1's.
+  CHECK(fftgen::bluestein_length(17) == 32);
+  CHECK(fftgen::bluestein_length(4097) == 8192);
+  CHECK(fftgen::bluestein_length(4099) == 16384);
   KernelSpec ortho = spec_for(4097);
   ortho.normalize = fftgen::Normalize::ortho;
   ortho.twiddles = fftgen::TwiddleSource::computed;

@@ -67,12 +67,15 @@ inline constexpr uint32_t kSupportedRadices[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 /// Largest prime factor a transform length may have: every stage is a codelet of these primes.
 inline constexpr uint32_t kMaxPrimeFactor = 13;
 /// Longest 1D length with a larger prime factor (c2c and r2c): Bluestein's algorithm runs it
-/// through two transforms of a power of two M >= 2N - 1 (M <= 2^25; one dispatch each up to 16384).
+/// through two transforms of a power of two M >= 2N - 2 (M <= 2^25; one dispatch each up to 16384).
 inline constexpr uint32_t kMaxBluesteinN = 1u << 24;
-/// M of Bluestein's algorithm for N: the smallest power of two >= 2N - 1.
+/// M of Bluestein's algorithm for N: the smallest power of two >= 2N - 2. The cyclic convolution
+/// needs the filter's taps b[k] and b[M - k] (k < N) apart, except that the two copies of
+/// b[N - 1] may share a slot: the chirp is even, so both hold the same value. That saves half of
+/// M for N = 2^j + 1 (4097 takes M = 8192, not 16384).
 inline uint32_t bluestein_length(uint32_t n) {
   uint32_t m = 1;
-  while (m < 2 * n - 1) m *= 2;
+  while (m < 2 * n - 2) m *= 2;
   return m;
 }
 inline constexpr uint32_t kMaxLog2N = 24;
