@@ -112,6 +112,28 @@ TEST_CASE("mixed-radix lengths in several passes compute the DFT (CPU execution)
   REQUIRE(fftgen::make_layout(long_one).passes.size() == 2);
 }
 
+TEST_CASE("a 2D side that is not a power of two takes one Y pass where 4 columns fit the split exchange",
+          "[anysize][2d]") {
+  // 1080 = 15x9x8 needs 72 invocations per column: 4 columns take 288 invocations (beyond the 256
+  // aimed for) and 4 x 1081 split slots of 32 KB. One Y pass, not two (36 and 30).
+  for (const char* transform : {"c2c", "r2c"}) {
+    INFO(transform);
+    const fftgen::KernelLayout layout = fftgen::make_layout(
+        fftgen::parse_plan(fmt::format(R"({{"kernels": [{{"name": "k", "shape": [1080, 1920], "transform": "{}"}}]}})",
+                                       transform))
+            .kernels.at(0));
+    REQUIRE(layout.passes.size() == 2);
+    const fftgen::PassLayout& y = layout.passes[1];
+    CHECK(y.size == 1080);
+    CHECK(y.columns_per_workgroup == 4);
+    CHECK(y.workgroup_size == 288);
+    CHECK(y.shared.split);
+    CHECK(y.shared.bytes() <= 32768);
+  }
+  // Its numbers are checked on the device: test_gpu_anysize runs 1080 x 6 (c2c and r2c), whose Y
+  // pass is one such tile.
+}
+
 TEST_CASE("plans accept lengths with prime factors up to 13 and refuse others with a reason", "[anysize][plan]") {
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000]}]})").kernels.at(0).n() == 1000);
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1080, 1920]}]})").kernels.at(0).ny() == 1080);

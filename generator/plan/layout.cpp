@@ -302,11 +302,18 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // half the bandwidth (a 4096-point column needs 32 KB; eight columns would fill an SM's registers).
 // So does a convolution: its 8192-point padded columns in one round trip of 2-column tiles (16-byte
 // runs) took 5.42 ms for a 4096² RGBA bloom, two passes of 16-column tiles each way 4.70 ms.
+// A side that is not a power of two takes one Y pass where kMinColumns of its columns fit the split
+// exchange on up to kRoundsInvocations invocations (choose_tiling's second try): 1080 (15x9x8, 72
+// invocations per column) takes 288 invocations and 4 x 1081 split slots, one read and one write
+// of the frame fewer than the two passes of 36 and 30.
 std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   const uint32_t max_bits = max_column_pass_bits(budget);
   if (!is_power_of_two(ny)) {
     const std::vector<uint32_t> single = auto_radices(ny, true);
     if (ny <= (1u << max_bits) && fits_column_pass(single)) return {single};
+    if (invocations_per_column(single) * kMinColumns <= kRoundsInvocations &&
+        padded_column(ny, false) * kMinColumns <= 2 * budget)
+      return {single};
     return mixed_column_passes(ny, 1u << max_bits);
   }
   if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
@@ -390,21 +397,28 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   uint32_t best_score = 0;
   pass.columns_per_workgroup = 0;
   const auto& candidates = pass.exchange_rounds() > 1 ? register_order : pass.row_mode() ? row_order : column_order;
-  for (const Candidate& cand : candidates) {
-    const bool padded = cand.padded && uses_shared;
-    if (!uses_shared && cand.split) continue;
-    if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
-    const uint32_t slice = pass.exchange_size();
-    const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
-                                      padded ? padded_column(slice, pass.row_mode()) : slice,
-                                      cand.split ? 4 : kElementBytes);
-    const uint32_t score = c * (padded ? 2 : 1);
-    if (score > best_score) {
-      best_score = score;
-      pass.columns_per_workgroup = c;
-      choice = {cand.split, padded};
+  auto choose_candidate = [&](uint32_t auto_invocations) {
+    for (const Candidate& cand : candidates) {
+      const bool padded = cand.padded && uses_shared;
+      if (!uses_shared && cand.split) continue;
+      if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
+      const uint32_t slice = pass.exchange_size();
+      const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
+                                        padded ? padded_column(slice, pass.row_mode()) : slice,
+                                        cand.split ? 4 : kElementBytes, auto_invocations);
+      const uint32_t score = c * (padded ? 2 : 1);
+      if (score > best_score) {
+        best_score = score;
+        pass.columns_per_workgroup = c;
+        choice = {cand.split, padded};
+      }
     }
-  }
+  };
+  choose_candidate(kAutoWorkgroupSize);
+  // A column pass whose kMinColumns columns need more than kAutoWorkgroupSize invocations (a Y side
+  // that is not a power of two, y_passes) gets up to kRoundsInvocations, as rounds do.
+  if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
+    choose_candidate(kRoundsInvocations);
   // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
   // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
   // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
