@@ -84,6 +84,14 @@ TEST_CASE("auto factors lengths into few large codelets", "[anysize]") {
   CHECK(fftgen::auto_radices(1536, false) == std::vector<uint32_t>{16, 16, 6});
   CHECK(fftgen::auto_radices(4095, false) == std::vector<uint32_t>{13, 9, 7, 5});
   CHECK(fftgen::auto_radices(3, false) == std::vector<uint32_t>{3});
+  // One-pass transforms of sizes measured on an H100 take the fastest split found there (the search
+  // takes 15x8x8 and 15x9x8), unless the plan fixes the workgroup size; column passes search.
+  CHECK(fftgen::make_layout(spec_for(960)).radices == std::vector<uint32_t>{16, 10, 6});
+  CHECK(fftgen::make_layout(spec_for(1080)).radices == std::vector<uint32_t>{12, 9, 10});
+  KernelSpec fixed = spec_for(960);
+  fixed.workgroup_size = 64;
+  CHECK(fftgen::make_layout(fixed).radices == std::vector<uint32_t>{15, 8, 8});
+  CHECK(fftgen::auto_radices(1080, true) == std::vector<uint32_t>{15, 9, 8});
   // Powers of two keep their radices.
   CHECK(fftgen::auto_radices(1024, false) == std::vector<uint32_t>{16, 16, 4});
 }
@@ -92,6 +100,8 @@ TEST_CASE("mixed-radix passes compute the DFT (CPU execution)", "[anysize]") {
   for (uint32_t n = 2; n <= 130; ++n)
     if (factors_within_13(n)) check_numerics(spec_for(n));
   for (uint32_t n : {1000u, 1536u, 4095u, 2197u, 1331u, 6561u, 7203u}) check_numerics(spec_for(n));
+  // The measured row splits (single_pass_radices): largest radix neither first nor last, and E = 30.
+  for (uint32_t n : {360u, 540u, 960u, 1080u, 1200u, 2160u}) check_numerics(spec_for(n));
   // Explicit splits, balanced and not.
   check_numerics(spec_for(1000, {8, 5, 5, 5}));
   check_numerics(spec_for(1000, {5, 8, 5, 5}));

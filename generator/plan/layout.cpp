@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -323,6 +324,27 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   return column_passes(ny, max_bits);
 }
 
+// The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size.
+// These sizes take the split measured fastest on an H100 among every ordered split into the
+// fewest codelets (1D C2C, 512 MiB batches; bench/results/2026-11-23-h100-splits): the search
+// cannot see shared-memory bank conflicts or register allocation, and its choice ran up to 1.3x
+// slower here. Column passes keep the search's split (1080 as the Y pass of 1080x1920: 12x9x10
+// 1249 GB/s against 1252 for 15x9x8).
+std::vector<uint32_t> single_pass_radices(uint32_t m) {
+  static const std::map<uint32_t, std::vector<uint32_t>> kMeasuredRowSplits = {
+      {360, {8, 5, 9}},      // 2993 GB/s; the search's 10x6x6: 2822
+      {480, {8, 6, 10}},     // 2982; 15x8x4: 2433
+      {540, {9, 10, 6}},     // 2885; 15x9x4: 2210
+      {960, {16, 10, 6}},    // 2876; 15x8x8: 2367
+      {1080, {12, 9, 10}},   // 2608; 15x9x8: 2162
+      {1200, {16, 5, 15}},   // 2442; 15x10x8: 2173
+      {1440, {16, 9, 10}},   // 2886; 16x10x9: 2562
+      {2160, {12, 12, 15}},  // 2630; 15x12x12: 2008
+  };
+  const auto it = kMeasuredRowSplits.find(m);
+  return it == kMeasuredRowSplits.end() ? auto_radices(m, false) : it->second;
+}
+
 // Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
 // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and are
 // exchanged in rounds; beyond that, several passes.
@@ -353,7 +375,9 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
       split.radices = group_radices(spec, spec.radices, 1u << max_bits);
     }
   } else if (n <= 2 * budget) {
-    split.radices.push_back(auto_radices(n, false));
+    // An explicit workgroup_size keeps the search's split, whose invocations per transform it was
+    // chosen for.
+    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(n) : auto_radices(n, false));
   } else if (!is_power_of_two(n)) {
     split.radices = column_passes(n, max_bits);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
