@@ -261,9 +261,8 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
                Catch::Contains("field 'shape'") && Catch::Contains("must be a list"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 256, 4]}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("3 dimensions") && Catch::Contains("[NY, NX]"));
-    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 34], "transform": "r2c"}]})"),
-               Catch::Contains("field 'transform': a side of [256, 34] has a prime factor above 13") &&
-                   Catch::Contains("2D c2c kernels; use c2c"));
+    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 34], "transform": "r2c", "precision": "fp16"}]})"),
+               Catch::Contains("field 'precision': 2D sides through Bluestein's algorithm run in fp32 only"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 16384]}]})"),
                Catch::Contains("field 'shape': NX = 16384 is too large") &&
                    Catch::Contains("an integer from 2 to 8192 (2^13); a side with a prime factor above 13 runs"));

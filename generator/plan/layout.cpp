@@ -588,17 +588,18 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 // Bluestein's algorithm for N with a prime factor above 13 (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
 // and the two filter spectra placed in its table.
-// A 2D c2c kernel with such a side (KernelLayout::chirp_sides_2d): the passes of each side's
-// transform, of M for a side through Bluestein, then the chirps and filter spectra.
+// A 2D kernel with such a side (KernelLayout::chirp_sides_2d): the passes of each side's complex
+// transform, of M for a side through Bluestein, then the chirps and filter spectra. An r2c
+// kernel's X side is the complex transform of NX (of its M), whose load takes reals and whose
+// store keeps the half spectrum (program.cpp), and its Y side runs over the NX/2 + 1 columns.
 KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
-  if (spec.transform != Transform::c2c)
-    fail(spec, "transform",
-         fmt::format("a side of [{}, {}] has a prime factor above {}; such sides run through Bluestein's algorithm, "
-                     "which fftgen has for 2D c2c kernels; use c2c", spec.ny(), spec.n(), kMaxPrimeFactor));
   if (spec.precision != Precision::fp32)
     fail(spec, "precision", "2D sides through Bluestein's algorithm run in fp32 only");
+  KernelSpec complex = spec;  // both sides' passes are complex transforms
+  complex.transform = Transform::c2c;
   KernelLayout layout;
-  layout.n = layout.columns = spec.n();
+  layout.n = spec.n();
+  layout.columns = spec.transform == Transform::r2c ? spec.n() / 2 + 1 : spec.n();
   layout.ny = spec.ny();
   layout.chirp_sides_2d = true;
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
@@ -606,8 +607,8 @@ KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
   uint32_t lengths[2];
   for (uint32_t a = 0; a < 2; ++a)
     lengths[a] = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
-  add_axis_passes(spec, layout, 0, lengths[0], 1, split_into_passes(spec, lengths[0], budget), false, budget);
-  add_axis_passes(spec, layout, 1, lengths[1], spec.n(), {y_passes(lengths[1], budget), 1}, false, budget);
+  add_axis_passes(complex, layout, 0, lengths[0], 1, split_into_passes(complex, lengths[0], budget), false, budget);
+  add_axis_passes(complex, layout, 1, lengths[1], layout.columns, {y_passes(lengths[1], budget), 1}, false, budget);
   for (uint32_t a = 0; a < 2; ++a) {
     if (lengths[a] == sides[a]) continue;
     const uint32_t n = sides[a], m = lengths[a];

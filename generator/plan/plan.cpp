@@ -55,7 +55,7 @@ const std::string kAllowedN =
                 kMinN, kMaxN, kMaxLog2N, kMaxPrimeFactor);
 const std::string kAllowedSide =
     fmt::format("an integer from {} to {} (2^{}); a side with a prime factor above {} runs through Bluestein's algorithm "
-                "(c2c)", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
+                "(c2c, and r2c of an even NX)", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape =
     "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
 const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
@@ -746,9 +746,11 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     // 2D rows compute one of half the length.
     const bool odd_real = k.transform == Transform::r2c && !k.is_2d() && k.n() % 2 != 0;
     if (k.transform != Transform::c2c && k.n() % 2 != 0 && !odd_real)
-      where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: it computes a complex "
-                                      "transform of half the length; use an even length, or c2c with the imaginary "
-                                      "parts zero", to_string(k.transform), k.is_2d() ? "NX" : "N", k.n(), which),
+      where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: {}; use an even length, or "
+                                      "c2c with the imaginary parts zero", to_string(k.transform),
+                                      k.is_2d() ? "NX" : "N", k.n(), which,
+                                      k.is_2d() ? "2D r2c keeps each row's reals in whole pairs"
+                                                : "it computes a complex transform of half the length"),
                  "an even N (NX in 2D) for 2D r2c and r2c_pair, any N for 1D r2c");
     // An r2c kernel's butterflies compute the half-length complex transform (odd N: the full one).
     const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();

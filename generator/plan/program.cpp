@@ -405,27 +405,47 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   return program;
 }
 
-// A 2D c2c kernel with a side through Bluestein (KernelLayout::chirp_sides_2d): per direction the
-// X side over the NY rows of each transform (batch entries), then the Y side over the columns.
+// A 2D kernel with a side through Bluestein (KernelLayout::chirp_sides_2d): per direction the X
+// side over the NY rows of each transform (batch entries), then the Y side over the columns.
 // A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
 // store, then the inverse FFT with the crop; another side runs its FFT once. Each side reads its
 // source (the input, then the output the X side wrote) and ends in the output; the passes between
 // alternate between the two halves of scratch, laid out per side (a row's 2M values along X, a
-// transform's M x NX values along Y), so no pass but a lone Y pass works in place.
+// transform's M x C values along Y, C columns), so no pass but a lone Y pass works in place.
+// An r2c kernel's X side is the complex transform of NX with a real load and a half-spectrum
+// store, as a 1D r2c of full length (View::RealSide), and its Y side transforms the C = NX/2 + 1
+// columns of the half spectrum. Its inverse (c2r) runs the Y side first, from the input into
+// scratch2 (the output, NY x NX reals, cannot hold NY x C complex values), then the X side from
+// there, with a half-spectrum load and a real store.
 KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
-  const uint32_t nx = layout.n, ny = layout.ny;
-  const uint64_t points = uint64_t{nx} * ny;
-  program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, points};
+  const bool real = spec.transform == Transform::r2c;
+  const uint32_t nx = layout.n, ny = layout.ny, columns = layout.columns;
+  const uint64_t points = uint64_t{nx} * ny, spectrum = uint64_t{columns} * ny;
+  program.forward_input = real ? KernelBuffer{ElementType::float32, points} : KernelBuffer{ElementType::complex64, points};
+  program.forward_output = KernelBuffer{ElementType::complex64, spectrum};
   struct Step {
     const PassLayout* fft;
     Direction fft_direction;
     LoadKind load;
     StoreKind store;
   };
-  uint64_t scratch = 0;
+  // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
+  // pairs), a transform along Y. Scratch holds what each side's passes exchange; scratch2 (c2r)
+  // the values between the sides.
+  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
+  uint64_t halves_region = 0;
+  for (uint32_t a = 0; a < 2; ++a) {
+    uint32_t passes_on_axis = 0, length = 0;
+    for (const PassLayout& p : layout.passes)
+      if (p.axis == a) ++passes_on_axis, length = p.length;
+    const uint32_t steps = passes_on_axis * (layout.chirp_sides[a].n != 0 ? 2 : 1);
+    const uint64_t half = a == 0 ? length : uint64_t{length} * columns;
+    halves_region = std::max(halves_region, (a == 0 ? ny : 1) * (steps > 2 ? 2 : 1) * half);
+  }
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    const bool forward = d == Direction::forward;
     std::vector<std::pair<uint32_t, std::vector<Step>>> sides;
     for (uint32_t a = 0; a < 2; ++a) {
       std::vector<const PassLayout*> axis;
@@ -444,15 +464,24 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         if (s.store == StoreKind::plain && s.fft->transposed_store()) s.store = StoreKind::transposed;
       sides.push_back({a, std::move(steps)});
     }
+    if (real && !forward) std::swap(sides[0], sides[1]);  // c2r: Y, then X
     size_t count = 0;
     for (const auto& side : sides) count += side.second.size();
-    for (const auto& [a, steps] : sides) {
+    for (size_t side_index = 0; side_index < sides.size(); ++side_index) {
+      const auto& [a, steps] = sides[side_index];
+      const bool first_side = side_index == 0, last_side = side_index + 1 == sides.size();
       const KernelLayout::ChirpSide side = layout.chirp_sides[a];
       const uint32_t length = steps.front().fft->length;  // M, or the side
       const uint32_t halves = steps.size() > 2 ? 2 : 1;
-      // vec2 values per batch entry: a row along X, a transform along Y.
-      const uint64_t data = a == 0 ? nx : points, half = a == 0 ? length : uint64_t{length} * nx;
-      scratch = std::max(scratch, (a == 0 ? ny : 1) * halves * half);
+      const uint64_t half = a == 0 ? length : uint64_t{length} * columns;
+      // What the side reads first and writes last, per batch entry (a row along X).
+      const BufferRole source = first_side ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
+      const BufferRole destination = last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
+      auto data_entry = [&](BufferRole role) -> uint64_t {
+        if (a == 1) return spectrum;
+        const uint64_t whole = role == BufferRole::input ? vec2_of(program.input(d)) : vec2_of(program.output(d));
+        return role == BufferRole::scratch2 ? columns : whole / ny;
+      };
       for (size_t i = 0; i < steps.size(); ++i) {
         const Step& step = steps[i];
         const PassLayout& fft = *step.fft;
@@ -468,11 +497,15 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         pass.index_math = spec.index_math;
         pass.n = static_cast<uint32_t>(points);
         pass.chirp = {side.n, side.chirp_offset, side.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
-        const BufferRole src_role = first ? (a == 0 ? BufferRole::input : BufferRole::output) : BufferRole::scratch;
-        const BufferRole dst_role = last ? BufferRole::output : BufferRole::scratch;
-        auto entry = [&](BufferRole role) { return role == BufferRole::scratch ? halves * half : data; };
-        pass.bindings = {{kSourceSlot, src_role, ElementType::complex64, entry(src_role), entry(src_role), "src_stride"},
-                         {kDestinationSlot, dst_role, ElementType::complex64, entry(dst_role), entry(dst_role), "dst_stride"}};
+        const BufferRole src_role = first ? source : BufferRole::scratch;
+        const BufferRole dst_role = last ? destination : BufferRole::scratch;
+        auto entry = [&](BufferRole role) { return role == BufferRole::scratch ? halves * half : data_entry(role); };
+        auto element = [&](BufferRole role) {
+          return role == BufferRole::input ? program.input(d).element
+                 : role == BufferRole::output ? program.output(d).element : ElementType::complex64;
+        };
+        pass.bindings = {{kSourceSlot, src_role, element(src_role), entry(src_role), entry(src_role), "src_stride"},
+                         {kDestinationSlot, dst_role, element(dst_role), entry(dst_role), entry(dst_role), "dst_stride"}};
         // The table is bound to the passes that read it: the chirp passes, and table twiddles.
         bool reads_table = step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter ||
                            step.store == StoreKind::chirp_crop;
@@ -489,12 +522,23 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         const uint32_t s = fft.stride * fft.interleave;
         pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
         if (!last) pass.store.view.base = i % 2 * half;
-        pass.store.scale = a == 1 && last ? direction_scale(spec, d) : 1.0;
+        pass.store.scale = last_side && last ? direction_scale(spec, d) : 1.0;
+        // The X side of an r2c kernel: reals and the half spectrum of each row (View::RealSide).
+        auto mark = [&](View& view, PassBinding& binding, View::RealSide real_side) {
+          view.real_side = real_side;
+          view.real_n = nx;
+          binding.scalar = real_side == View::RealSide::reals;
+          view.binding = binding;
+        };
+        if (real && a == 0 && first)
+          mark(pass.load.view, pass.bindings[0], forward ? View::RealSide::reals : View::RealSide::half_spectrum);
+        if (real && a == 0 && last)
+          mark(pass.store.view, pass.bindings[1], forward ? View::RealSide::half_spectrum : View::RealSide::reals);
         passes.push_back(std::move(pass));
       }
     }
   }
-  program.scratch_elements = scratch;
+  program.scratch_elements = std::max(halves_region, real ? spectrum : 0);  // scratch2 has as much
   program.layout = std::move(layout);
   return program;
 }
