@@ -60,36 +60,51 @@ TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N 
   }
   std::cout << format_verify_table(results);
 
-  // `fftgen-vk run` on an r2c kernel of odd N: numpy's contiguous [batch, 15] reals in, its rfft
-  // [batch, 8] out, and back (the kernel keeps its transforms 16 reals apart; run spaces them).
-  const uint32_t n = 15, batch = 3;
-  std::mt19937 rng(15);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  NpyArray x{NpyType::float32, {batch, n}, {}};
-  for (uint32_t i = 0; i < batch * n; ++i) x.values.push_back(uniform(rng));
-  write_npy(dir / "x15.npy", x);
-  RunRequest run{dir, "real_full__n15__inverse", dir / "x15.npy", dir / "s15.npy", fftgen::vk::Direction::forward};
-  run_npy(run);
-  const NpyArray spectrum = read_npy(dir / "s15.npy");
-  REQUIRE(spectrum.shape == std::vector<uint64_t>{batch, n / 2 + 1});
-  double err = 0, norm = 0;
-  for (uint32_t b = 0; b < batch; ++b)
-    for (uint32_t k = 0; k <= n / 2; ++k) {
-      std::complex<double> want = 0;
-      for (uint32_t t = 0; t < n; ++t) want += double(x.values[b * n + t]) * std::polar(1.0, -2 * M_PI * t * k / n);
-      const size_t at = 2 * (size_t{b} * (n / 2 + 1) + k);
-      err += std::norm(std::complex<double>(spectrum.values[at], spectrum.values[at + 1]) - want);
-      norm += std::norm(want);
-    }
-  CHECK(std::sqrt(err / norm) < anysize_tolerance(n));
-  run = {dir, "real_full__n15__inverse", dir / "s15.npy", dir / "back15.npy", fftgen::vk::Direction::inverse};
-  run_npy(run);
-  const NpyArray back = read_npy(dir / "back15.npy");
-  REQUIRE(back.shape == std::vector<uint64_t>{batch, n});
-  err = norm = 0;
-  for (uint32_t i = 0; i < batch * n; ++i)
-    err += std::pow(back.values[i] - x.values[i], 2), norm += std::pow(x.values[i], 2);
-  CHECK(std::sqrt(err / norm) < anysize_tolerance(n));
+  // `fftgen-vk run` on r2c kernels of odd N (NX): numpy's contiguous [batch, (NY,) N] reals in, its
+  // rfft (rfft2) [batch, (NY,) N/2 + 1] out, and back (the kernel keeps its rows of reals N + 1
+  // apart; run spaces them), against a direct DFT in double.
+  auto check_run = [&](const std::string& kernel, uint32_t ny, uint32_t n) {
+    INFO(kernel);
+    const uint32_t batch = 3, h = n / 2 + 1;
+    std::vector<uint64_t> item = {n}, half = {h};
+    if (ny > 1) item.insert(item.begin(), ny), half.insert(half.begin(), ny);
+    std::mt19937 rng(n * ny);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    NpyArray x{NpyType::float32, {batch}, {}};
+    x.shape.insert(x.shape.end(), item.begin(), item.end());
+    for (uint32_t i = 0; i < batch * ny * n; ++i) x.values.push_back(uniform(rng));
+    write_npy(dir / "x.npy", x);
+    RunRequest run{dir, kernel, dir / "x.npy", dir / "s.npy", fftgen::vk::Direction::forward};
+    run_npy(run);
+    const NpyArray spectrum = read_npy(dir / "s.npy");
+    std::vector<uint64_t> want_shape = {batch};
+    want_shape.insert(want_shape.end(), half.begin(), half.end());
+    REQUIRE(spectrum.shape == want_shape);
+    double err = 0, norm = 0;
+    for (uint32_t b = 0; b < batch; ++b)
+      for (uint32_t ky = 0; ky < ny; ++ky)
+        for (uint32_t k = 0; k < h; ++k) {
+          std::complex<double> want = 0;
+          for (uint32_t y = 0; y < ny; ++y)
+            for (uint32_t t = 0; t < n; ++t)
+              want += double(x.values[(size_t{b} * ny + y) * n + t]) *
+                      std::polar(1.0, -2 * M_PI * (double(t * k) / n + double(y * ky) / ny));
+          const size_t at = 2 * ((size_t{b} * ny + ky) * h + k);
+          err += std::norm(std::complex<double>(spectrum.values[at], spectrum.values[at + 1]) - want);
+          norm += std::norm(want);
+        }
+    CHECK(std::sqrt(err / norm) < anysize_tolerance(uint64_t{n} * ny));
+    run = {dir, kernel, dir / "s.npy", dir / "back.npy", fftgen::vk::Direction::inverse};
+    run_npy(run);
+    const NpyArray back = read_npy(dir / "back.npy");
+    REQUIRE(back.shape == x.shape);
+    err = norm = 0;
+    for (size_t i = 0; i < x.values.size(); ++i)
+      err += std::pow(back.values[i] - x.values[i], 2), norm += std::pow(x.values[i], 2);
+    CHECK(std::sqrt(err / norm) < anysize_tolerance(uint64_t{n} * ny));
+  };
+  check_run("real_full__n15__inverse", 1, 15);
+  check_run("grid_odd_real__n6x5", 6, 5);
 
   std::error_code ec;
   if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);

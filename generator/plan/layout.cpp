@@ -588,13 +588,16 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 // Bluestein's algorithm for N with a prime factor above 13 (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
 // and the two filter spectra placed in its table.
-// A 2D kernel with such a side (KernelLayout::chirp_sides_2d): the passes of each side's complex
-// transform, of M for a side through Bluestein, then the chirps and filter spectra. An r2c
-// kernel's X side is the complex transform of NX (of its M), whose load takes reals and whose
-// store keeps the half spectrum (program.cpp), and its Y side runs over the NX/2 + 1 columns.
-KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
+// A 2D kernel with such a side, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d): the passes
+// of each side's complex transform, of M for a side through Bluestein, then the chirps and filter
+// spectra. An r2c kernel's X side is the complex transform of NX (of its M), whose load takes
+// reals and whose store keeps the half spectrum (program.cpp), and its Y side runs over the
+// NX/2 + 1 columns.
+KernelLayout sides_2d_layout(const KernelSpec& spec) {
   if (spec.precision != Precision::fp32)
-    fail(spec, "precision", "2D sides through Bluestein's algorithm run in fp32 only");
+    fail(spec, "precision", spec.transform == Transform::r2c && spec.n() % 2 != 0
+                                ? "2D r2c of an odd NX runs its rows as complex transforms of NX, in fp32 only"
+                                : "2D sides through Bluestein's algorithm run in fp32 only");
   KernelSpec complex = spec;  // both sides' passes are complex transforms
   complex.transform = Transform::c2c;
   KernelLayout layout;
@@ -620,7 +623,7 @@ KernelLayout bluestein_2d_layout(const KernelSpec& spec) {
 
 KernelLayout bluestein_layout(const KernelSpec& spec) {
   const uint32_t n = spec.n();
-  if (spec.is_2d()) return bluestein_2d_layout(spec);
+  if (spec.is_2d()) return sides_2d_layout(spec);
   if (spec.transform != Transform::c2c || n > kMaxBluesteinN)
     fail(spec, "shape",
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
@@ -717,6 +720,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
   }
   for (uint32_t side : spec.shape)
     if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
+  // The rows of a 2D r2c of odd NX run as complex transforms of NX, as a side through Bluestein does.
+  if (spec.is_2d() && spec.transform == Transform::r2c && spec.n() % 2 != 0) return sides_2d_layout(spec);
   KernelLayout layout;
   const uint32_t nx = spec.n();
   const bool two_d = spec.is_2d();

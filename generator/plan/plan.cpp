@@ -742,21 +742,19 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
                                           "separation) or r2c per channel", which),
                  "c2c or r2c for a 2D shape");
-    // A 1D r2c kernel of odd N computes the complex transform of N (transforms.md); r2c_pair and
-    // 2D rows compute one of half the length.
-    const bool odd_real = k.transform == Transform::r2c && !k.is_2d() && k.n() % 2 != 0;
-    if (k.transform != Transform::c2c && k.n() % 2 != 0 && !odd_real)
-      where.fail("shape", fmt::format("{} of an odd length ({} = {}{}) is not supported: {}; use an even length, or "
-                                      "c2c with the imaginary parts zero", to_string(k.transform),
-                                      k.is_2d() ? "NX" : "N", k.n(), which,
-                                      k.is_2d() ? "2D r2c keeps each row's reals in whole pairs"
-                                                : "it computes a complex transform of half the length"),
-                 "an even N (NX in 2D) for 2D r2c and r2c_pair, any N for 1D r2c");
+    // An r2c kernel of odd N (odd NX) computes the complex transform of N (of each row:
+    // transforms.md); r2c_pair computes one of half the length.
+    const bool odd_real = k.transform == Transform::r2c && k.n() % 2 != 0;
+    if (k.transform == Transform::r2c_pair && k.n() % 2 != 0)
+      where.fail("shape", fmt::format("r2c_pair of an odd length (N = {}{}) is not supported: it computes a complex "
+                                      "transform of half the length; use an even length, or r2c per signal", k.n(),
+                                      which),
+                 "an even N for r2c_pair, any N (NX) for r2c");
     // An r2c kernel's butterflies compute the half-length complex transform (odd N: the full one).
     const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);
     if (mismatch.empty()) return;
-    if (k.transform == Transform::r2c && !odd_real)
+    if (k.transform == Transform::r2c && !odd_real && !k.is_2d())
       where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
                                         mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);

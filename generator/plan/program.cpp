@@ -405,9 +405,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   return program;
 }
 
-// A 2D kernel with a side through Bluestein (KernelLayout::chirp_sides_2d): per direction the X
-// side over the NY rows of each transform (batch entries), then the Y side over the columns.
-// A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
+// A 2D kernel with a side through Bluestein, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d):
+// per direction the X side over the NY rows of each transform (batch entries), then the Y side
+// over the columns. A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
 // store, then the inverse FFT with the crop; another side runs its FFT once. Each side reads its
 // source (the input, then the output the X side wrote) and ends in the output; the passes between
 // alternate between the two halves of scratch, laid out per side (a row's 2M values along X, a
@@ -416,13 +416,15 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
 // store, as a 1D r2c of full length (View::RealSide), and its Y side transforms the C = NX/2 + 1
 // columns of the half spectrum. Its inverse (c2r) runs the Y side first, from the input into
 // scratch2 (the output, NY x NX reals, cannot hold NY x C complex values), then the X side from
-// there, with a half-spectrum load and a real store.
+// there, with a half-spectrum load and a real store. Rows of odd NX lie NX + 1 reals apart.
 KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const bool real = spec.transform == Transform::r2c;
   const uint32_t nx = layout.n, ny = layout.ny, columns = layout.columns;
   const uint64_t points = uint64_t{nx} * ny, spectrum = uint64_t{columns} * ny;
-  program.forward_input = real ? KernelBuffer{ElementType::float32, points} : KernelBuffer{ElementType::complex64, points};
+  // Rows of reals start at whole pairs: an odd NX keeps them NX + 1 apart (the last is padding).
+  program.forward_input = real ? KernelBuffer{ElementType::float32, uint64_t{nx + nx % 2} * ny}
+                               : KernelBuffer{ElementType::complex64, points};
   program.forward_output = KernelBuffer{ElementType::complex64, spectrum};
   struct Step {
     const PassLayout* fft;
@@ -550,9 +552,9 @@ KernelProgram make_program(const KernelSpec& spec) {
   // Its Y side reads what the X side left in the output, which an image output cannot hold.
   if (laid_out.chirp_sides_2d && spec.io == Io::image)
     throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
-                                "Bluestein's algorithm, whose second side reads the values the first left in the "
-                                "output, and an image output holds none; use \"io\": \"buffer\" or sides whose "
-                                "prime factors are at most {}",
+                                "Bluestein's algorithm (as do the rows of a 2D r2c of odd NX), whose second side "
+                                "reads the values the first left in the output, and an image output holds none; use "
+                                "\"io\": \"buffer\", or sides whose prime factors are at most {} (an even NX for r2c)",
                                 spec.name, kMaxPrimeFactor, kMaxPrimeFactor));
   if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));

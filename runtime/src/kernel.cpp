@@ -19,14 +19,15 @@ namespace fftgen::vk {
 
 namespace {
 
-// Bytes per transform of the scratch buffer; none when no pass binds it. Its elements are complex
-// values as the passes store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride
-// N for scratch, so they need at least N whatever scratch_elements says.
+// Bytes per transform of the scratch buffer, and of scratch2, which has as much; none when no pass
+// binds either (a 2D c2r may bind scratch2 alone). Its elements are complex values as the passes
+// store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride N for scratch, so they
+// need at least N whatever scratch_elements says.
 uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   for (Direction d : k.directions)
     for (const auto& p : k.passes(d))
       for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch) return std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b.element);
+        if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b.element);
   return 0;
 }
 

@@ -112,7 +112,8 @@ ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
 }
 
 // Floats of one transform: in an array of `item` (its dims), and in the kernel's buffer. They differ
-// where the buffer spaces transforms out (an r2c kernel of odd N keeps its reals N + 1 apart).
+// where the buffer spaces rows out (an r2c kernel of odd N, or NX, keeps its rows of reals N + 1
+// apart).
 uint64_t item_floats(const ItemShape& item) {
   uint64_t floats = item.type == NpyType::complex64 ? 2 : 1;
   for (uint64_t d : item.dims) floats *= d;
@@ -166,9 +167,12 @@ void run_npy(const RunRequest& r) {
   opts.validation = r.validation;
   Device device(opts);
   Kernel kernel(device, info, manifest.files);
-  const bool real = info.transform == "r2c";  // only an r2c kernel's transforms may lie apart
+  // Only an r2c kernel's rows of reals may lie apart: runs of one row each.
+  const bool real = info.transform == "r2c";
+  const uint64_t rows = batch * info.ny();
   const std::vector<float> values =
-      real ? respace(a.values, batch, item_floats(want), buffer_floats(info.input(r.direction))) : a.values;
+      real ? respace(a.values, rows, item_floats(want) / info.ny(), buffer_floats(info.input(r.direction)) / info.ny())
+           : a.values;
   std::vector<std::complex<float>> in(values.size() / 2);
   std::memcpy(in.data(), values.data(), in.size() * 8);
   const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
@@ -179,7 +183,8 @@ void run_npy(const RunRequest& r) {
   out.shape.insert(out.shape.end(), got.dims.begin(), got.dims.end());
   std::vector<float> floats(result.size() * 2);
   std::memcpy(floats.data(), result.data(), result.size() * 8);
-  out.values = real ? respace(floats, batch, buffer_floats(info.output(r.direction)), item_floats(got)) : floats;
+  out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())
+                    : floats;
   write_npy(r.output, out);
 }
 

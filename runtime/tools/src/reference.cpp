@@ -47,7 +47,7 @@ enum class Kind { c2c_forward, c2c_backward, r2c, c2r };
 
 // Runs FFTW on `batch` transforms of `shape`: c2c in/out complex; r2c: `real` in, `spectrum` out;
 // c2r the other way; the real transforms lie `real_dist` reals apart (0: the points; an r2c
-// kernel of odd N pads each to N + 1). FFTW's planner is not thread-safe; execution is.
+// kernel of odd N, or NX, pads each row to N + 1). FFTW's planner is not thread-safe; execution is.
 void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<double>& real,
               std::vector<std::complex<double>>& in, std::vector<std::complex<double>>& out, int real_dist = 0) {
   static std::mutex planner;
@@ -56,6 +56,9 @@ void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<d
   for (int s : shape) points *= s;
   if (real_dist == 0) real_dist = points;
   const int half = points / shape.back() * (shape.back() / 2 + 1);
+  // The reals' layout: rows of `row_pitch` reals (NX, or NX + 1 for a padded odd NX).
+  std::vector<int> real_embed = shape;
+  real_embed.back() = real_dist / (points / shape.back());
   fftw_plan plan;
   {
     std::lock_guard<std::mutex> lock(planner);
@@ -68,13 +71,13 @@ void run_fftw(Kind kind, const std::vector<int>& shape, int batch, std::vector<d
                                   kind == Kind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, FFTW_ESTIMATE);
         break;
       case Kind::r2c:
-        plan = fftw_plan_many_dft_r2c(rank, shape.data(), batch, real.data(), nullptr, 1, real_dist, c_out, nullptr,
-                                      1, half, FFTW_ESTIMATE);
+        plan = fftw_plan_many_dft_r2c(rank, shape.data(), batch, real.data(), real_embed.data(), 1, real_dist, c_out,
+                                      nullptr, 1, half, FFTW_ESTIMATE);
         break;
       case Kind::c2r:
         // c2r overwrites its input: `in` is a copy.
-        plan = fftw_plan_many_dft_c2r(rank, shape.data(), batch, c_in, nullptr, 1, half, real.data(), nullptr, 1,
-                                      real_dist, FFTW_ESTIMATE);
+        plan = fftw_plan_many_dft_c2r(rank, shape.data(), batch, c_in, nullptr, 1, half, real.data(),
+                                      real_embed.data(), 1, real_dist, FFTW_ESTIMATE);
         break;
     }
   }
@@ -155,10 +158,10 @@ std::vector<std::complex<double>> reference_transform(const KernelInfo& k, Direc
 std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed) {
   const uint64_t pairs = pairs_per_transform(k, d, true) * batch;
   if (d == Direction::forward && k.transform == "r2c" && k.n() % 2 != 0) {
-    // Transforms of odd N lie N + 1 reals apart: the padding real after each is zero.
+    // Rows of odd N (NX) lie N + 1 reals apart: the padding real after each is zero.
     auto x = random_normal(pairs, seed);
-    const uint64_t per = pairs_per_transform(k, d, true);
-    for (uint32_t b = 0; b < batch; ++b) x[(b + 1) * per - 1].imag(0.0f);
+    const uint64_t per_row = pairs_per_transform(k, d, true) / k.ny();
+    for (uint64_t row = 0; row < uint64_t{batch} * k.ny(); ++row) x[(row + 1) * per_row - 1].imag(0.0f);
     return x;
   }
   if (d == Direction::forward || k.transform == "c2c") return random_normal(pairs, seed);
