@@ -19,7 +19,8 @@ namespace fftgen {
 
 /// filter: a convolution's filter spectrum (the filter kernel's output), read by the apply kernel.
 /// scratch2: a second scratch buffer of the scratch buffer's size, for image kernels of three or
-/// more passes (their output image holds no values between passes).
+/// more passes (their output image holds no values between passes) and for the values between
+/// the sides of a 2D c2r through KernelLayout::chirp_sides_2d (its output of reals is too small).
 enum class BufferRole { input, output, scratch, twiddles, filter, scratch2 };
 std::string_view to_string(BufferRole);
 
@@ -214,8 +215,10 @@ struct KernelLayout {
   /// even N whose half length takes several passes that do not split evenly (44100). Its first
   /// pass loads reals, its last keeps the half spectrum (View::RealSide).
   bool real_full_length = false;
-  /// A 2D c2c kernel with a side whose prime factors exceed 13: each such side runs through
-  /// Bluestein (its passes are those of the side's M, X then Y), the others as mixed radices. Per
+  /// A 2D kernel with a side whose prime factors exceed 13, or a 2D r2c of odd NX: each such side
+  /// runs through Bluestein (its passes are those of the side's M, X then Y), the others as mixed
+  /// radices; an r2c kernel's X side is a complex transform of NX (or M) with a real load and a
+  /// half-spectrum store, and its Y side covers `columns` = NX/2 + 1 columns. Per
   /// side (X, Y): N (0: not through Bluestein), and where its chirp and its filter spectrum lie in
   /// the table (the inverse kernel reads both conjugated).
   struct ChirpSide {
