@@ -117,6 +117,8 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
             a[r] = x + cd(0, 1) * y;
             break;
           }
+          case LoadKind::image:  // a convolution's zero-padded real image: test_gpu_convolution checks it
+            throw std::logic_error("cpu_model: the image load of a convolution is not modelled");
         }
         if (pass.load.pass_twiddle) {
           const uint64_t e = uint64_t{r} * ((j / fft.interleave) % ns), l = uint64_t{ns} * m;
@@ -194,6 +196,8 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
             dst.at(row + h / 2 + 1 + k) = cd(0, -1) * (zk - p) / 2.0 * scale;
           }
           break;
+        case StoreKind::image:  // a convolution's cropped real image: test_gpu_convolution checks it
+          throw std::logic_error("cpu_model: the image store of a convolution is not modelled");
       }
     }
 }
