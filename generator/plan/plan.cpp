@@ -754,7 +754,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();
     const std::string mismatch = radices_mismatch(k.radices, fft_length);
     if (mismatch.empty()) return;
-    if (k.transform == Transform::r2c && !odd_real && !k.is_2d())
+    if (k.transform == Transform::r2c && !odd_real)
       where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
                                         mismatch, k.n(), fft_length, which), kAllowedRadices);
     where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);

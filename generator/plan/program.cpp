@@ -436,15 +436,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
   // pairs), a transform along Y. Scratch holds what each side's passes exchange; scratch2 (c2r)
   // the values between the sides.
   auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
-  uint64_t halves_region = 0;
-  for (uint32_t a = 0; a < 2; ++a) {
-    uint32_t passes_on_axis = 0, length = 0;
-    for (const PassLayout& p : layout.passes)
-      if (p.axis == a) ++passes_on_axis, length = p.length;
-    const uint32_t steps = passes_on_axis * (layout.chirp_sides[a].n != 0 ? 2 : 1);
-    const uint64_t half = a == 0 ? length : uint64_t{length} * columns;
-    halves_region = std::max(halves_region, (a == 0 ? ny : 1) * (steps > 2 ? 2 : 1) * half);
-  }
+  uint64_t scratch = 0;
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
     const bool forward = d == Direction::forward;
@@ -476,6 +468,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       const uint32_t length = steps.front().fft->length;  // M, or the side
       const uint32_t halves = steps.size() > 2 ? 2 : 1;
       const uint64_t half = a == 0 ? length : uint64_t{length} * columns;
+      scratch = std::max(scratch, (a == 0 ? ny : 1) * halves * half);
       // What the side reads first and writes last, per batch entry (a row along X).
       const BufferRole source = first_side ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
       const BufferRole destination = last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
@@ -540,7 +533,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       }
     }
   }
-  program.scratch_elements = std::max(halves_region, real ? spectrum : 0);  // scratch2 has as much
+  program.scratch_elements = std::max(scratch, real ? spectrum : 0);  // scratch2 has as much
   program.layout = std::move(layout);
   return program;
 }

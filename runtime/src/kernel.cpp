@@ -23,23 +23,24 @@ namespace {
 // binds either (a 2D c2r may bind scratch2 alone). Its elements are complex values as the passes
 // store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride N for scratch, so they
 // need at least N whatever scratch_elements says.
-uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
+// The first binding of `role` in any pass of the kernel, or null.
+const PassBinding* first_binding(const KernelInfo& k, BufferRole role) {
   for (Direction d : k.directions)
     for (const auto& p : k.passes(d))
       for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b.element);
-  return 0;
+        if (b.role == role) return &b;
+  return nullptr;
 }
 
-// Whether a pass binds a second scratch buffer (image kernels of three or more passes): it has the
-// scratch buffer's size.
-bool uses_scratch2(const KernelInfo& k) {
-  for (Direction d : k.directions)
-    for (const auto& p : k.passes(d))
-      for (const auto& b : p.bindings)
-        if (b.role == BufferRole::scratch2) return true;
-  return false;
+uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
+  const PassBinding* b = first_binding(k, BufferRole::scratch);
+  if (!b) b = first_binding(k, BufferRole::scratch2);
+  return b ? std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b->element) : 0;
 }
+
+// Whether a pass binds a second scratch buffer (image kernels of three or more passes, a 2D c2r
+// through the sides program): it has the scratch buffer's size.
+bool uses_scratch2(const KernelInfo& k) { return first_binding(k, BufferRole::scratch2) != nullptr; }
 
 // Bytes of the largest input or output buffer of one transform.
 uint64_t largest_buffer_bytes(const KernelInfo& k) {

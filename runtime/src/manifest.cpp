@@ -65,20 +65,25 @@ uint32_t texel_bytes(ImageFormat format) {
   return 0;
 }
 
+namespace {
+
+// The storage image a pass binds as `role`, or null.
+const StorageImage* image_of(const PassInfo& pass, BufferRole role) {
+  for (const auto& b : pass.bindings)
+    if (b.role == role && b.image) return &*b.image;
+  return nullptr;
+}
+
+}  // namespace
+
 const StorageImage* KernelInfo::input_image(Direction d) const {
   const auto& p = passes(d);
-  if (p.empty()) return nullptr;
-  for (const auto& b : p.front().bindings)
-    if (b.role == BufferRole::input && b.image) return &*b.image;
-  return nullptr;
+  return p.empty() ? nullptr : image_of(p.front(), BufferRole::input);
 }
 
 const StorageImage* KernelInfo::output_image(Direction d) const {
   const auto& p = passes(d);
-  if (p.empty()) return nullptr;
-  for (const auto& b : p.back().bindings)
-    if (b.role == BufferRole::output && b.image) return &*b.image;
-  return nullptr;
+  return p.empty() ? nullptr : image_of(p.back(), BufferRole::output);
 }
 
 bool KernelInfo::uses_images() const {
