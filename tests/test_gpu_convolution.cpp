@@ -28,13 +28,18 @@ namespace {
 
 const char* kPlan = R"({"kernels": [
   {"name": "gray",   "convolution": {"image": [5, 7],   "filter": [3, 4], "channels": 1, "mode": "same"}},
-  {"name": "pair",   "convolution": {"image": [9, 6],   "filter": [5, 5], "channels": 2, "mode": "same"}},
+  {"name": "pair",   "convolution": {"image": [9, 6],   "filter": [5, 5], "channels": 2, "mode": "same", "packing": "r2c"}},
   {"name": "rgb",    "convolution": {"image": [16, 8],  "filter": [3, 3, 3], "channels": 3, "mode": "circular"}},
-  {"name": "rgba",   "convolution": {"image": [13, 11], "filter": [4, 6], "channels": 4, "mode": "same"}},
+  {"name": "rgba",   "convolution": {"image": [13, 11], "filter": [4, 6], "channels": 4, "mode": "same", "packing": "r2c"}},
   {"name": "wide",   "convolution": {"image": [8, 8],   "filter": [8, 8, 4], "channels": 4, "mode": "circular"}},
   {"name": "big",    "convolution": {"image": [33, 70], "filter": [33, 70], "channels": 4, "mode": "same"}},
-  {"name": "column", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "mode": "same"}},
-  {"name": "tall",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 2, "mode": "same"}}
+  {"name": "column", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "mode": "same", "packing": "r2c"}},
+  {"name": "tall",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 2, "mode": "same", "packing": "r2c"}},
+  {"name": "pair_pairs",   "convolution": {"image": [9, 6],    "filter": [5, 5], "channels": 2, "packing": "pairs"}},
+  {"name": "rgb_pairs",    "convolution": {"image": [16, 8],   "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}},
+  {"name": "rgba_pairs",   "convolution": {"image": [13, 11],  "filter": [4, 6], "channels": 4, "packing": "pairs"}},
+  {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}},
+  {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 // The plan's kernels, generated once per test process.
@@ -87,8 +92,10 @@ TEST_CASE("convolution: the fused chain equals a direct convolution in double", 
   static Cleanup cleanup;
   Manifest m = load_manifest(output_dir());
   // "column" and "tall" have padded columns of 2048 (one column pass, as bloom1024) and 8192 (two
-  // column passes per direction, as bloom4096): the shapes whose padding rows are skipped.
-  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall"}) {
+  // column passes per direction, as bloom4096): the shapes whose padding rows are skipped. The
+  // "_pairs" kernels pack two channels per complex plane (3 channels: the last plane holds one).
+  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "pair_pairs", "rgb_pairs",
+                           "rgba_pairs", "column_pairs", "tall_pairs"}) {
     const KernelInfo& k = m.kernel(name);
     REQUIRE(k.convolution);
     const ConvolutionInfo& c = *k.convolution;
@@ -131,6 +138,18 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
   CHECK(m.kernel("rgba__filter").transform == "convolution_filter");
   CHECK(m.kernel("big").convolution->padded_h == 128);  // 33 + 33 - 1 = 65
   CHECK(m.kernel("big").convolution->padded_w == 256);  // 70 + 70 - 1 = 139
+  // Packed in pairs: a plane per two channels, and the filter's whole spectrum (c2c of the plane).
+  CHECK(rgba.packing == "r2c");
+  CHECK(rgba.planes == 4);
+  const KernelInfo& pairs = m.kernel("rgba_pairs");
+  CHECK(pairs.convolution->packing == "pairs");
+  CHECK(pairs.convolution->planes == 2);
+  CHECK(m.kernel("rgb_pairs").convolution->planes == 2);
+  CHECK(m.kernel("big").convolution->packing == "pairs");  // the default for one filter and C >= 2
+  CHECK(m.kernel("gray").convolution->packing == "r2c");   // one channel
+  CHECK(m.kernel("rgb").convolution->packing == "r2c");    // a filter per channel
+  CHECK(pairs.forward_output.elements == 16 * 16);
+  CHECK(m.kernel("rgba").forward_output.elements == 16 * 9);
 }
 
 TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL path computes",
@@ -142,12 +161,15 @@ TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL 
     text << in.rdbuf();
     return ShaderCode{fftgen::compile_hlsl_to_spirv(text.str(), "main", p.files.at("hlsl")), "main"};
   };
-  const KernelInfo& k = m.kernel("rgba");
-  const Image image = random_image(13, 11, 4, 3), filter = random_image(4, 6, 1, 4);
-  const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
-  // The same chain with every pass's SPIR-V taken from its HLSL.
-  const Image out = convolve(device(), m, k, image, filter, hlsl_loader);
-  CHECK(rel_l2(out.values, want) < 2e-6);
+  for (const char* name : {"rgba", "rgba_pairs"}) {
+    INFO(name);
+    const KernelInfo& k = m.kernel(name);
+    const Image image = random_image(13, 11, 4, 3), filter = random_image(4, 6, 1, 4);
+    const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
+    // The same chain with every pass's SPIR-V taken from its HLSL.
+    const Image out = convolve(device(), m, k, image, filter, hlsl_loader);
+    CHECK(rel_l2(out.values, want) < 2e-6);
+  }
 }
 
 TEST_CASE("convolution: fftgen-vk convolve reads and writes PNG and .npy; bad files are clear errors",

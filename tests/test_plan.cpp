@@ -647,7 +647,7 @@ TEST_CASE("the committed wisdom tables apply to the default plan", "[plan][wisdo
 TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply kernel of the padded plane",
           "[plan][convolution]") {
   const Plan plan = parse_plan(
-      R"({"kernels": [{"name": "bloom", "convolution": {"image": [100, 300], "filter": [29, 8], "channels": 4}}]})");
+      R"({"kernels": [{"name": "bloom", "convolution": {"image": [100, 300], "filter": [29, 8], "channels": 4, "packing": "r2c"}}]})");
   REQUIRE(plan.kernels.size() == 2);
   const fftgen::KernelSpec& filter = plan.kernels[0];
   const fftgen::KernelSpec& apply = plan.kernels[1];
@@ -668,6 +668,16 @@ TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply ker
       R"({"kernels": [{"name": "c", "convolution": {"image": [64, 32], "filter": [5, 5, 2], "channels": 2, "mode": "circular"}}]})");
   CHECK(circular.kernels[1].shape == std::vector<uint32_t>{64, 32});
   CHECK(circular.kernels[1].convolution->filter_channels == 2);
+  // "packing": pairs by default where two or more channels share one filter, else r2c per channel.
+  auto packed = [](const std::string& convolution) {
+    const Plan p = parse_plan(R"({"kernels": [{"name": "c", "convolution": )" + convolution + "}]}");
+    return std::make_pair(p.kernels[1].convolution->pairs, p.kernels[1].transform);
+  };
+  CHECK(packed(R"({"image": [64, 32], "filter": [5, 5], "channels": 4})") == std::make_pair(true, fftgen::Transform::c2c));
+  CHECK(packed(R"({"image": [64, 32], "filter": [5, 5], "channels": 3})").first);
+  CHECK(packed(R"({"image": [64, 32], "filter": [5, 5]})") == std::make_pair(false, fftgen::Transform::r2c));
+  CHECK_FALSE(packed(R"({"image": [64, 32], "filter": [5, 5, 2], "channels": 2})").first);
+  CHECK_FALSE(packed(R"({"image": [64, 32], "filter": [5, 5], "channels": 4, "packing": "r2c"})").first);
 }
 
 TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its column passes",
@@ -678,7 +688,8 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     return std::make_pair(fftgen::make_program(plan.kernels[0]), fftgen::make_program(plan.kernels[1]));
   };
   SECTION("a padded column of 2048 fits one workgroup: rows, one round trip, inverse rows") {
-    const auto [filter, apply] = programs(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 4})");
+    const auto [filter, apply] =
+        programs(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 4, "packing": "r2c"})");
     REQUIRE(apply.forward.size() == 2);
     REQUIRE(apply.inverse.size() == 1);
     const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
@@ -703,7 +714,8 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK_FALSE(filter.forward[1].round_trip);
   }
   SECTION("a padded column of 8192 takes two passes: the padding rows are still skipped") {
-    const auto [filter, apply] = programs(R"({"image": [4096, 4096], "filter": [4096, 4096], "channels": 4})");
+    const auto [filter, apply] =
+        programs(R"({"image": [4096, 4096], "filter": [4096, 4096], "channels": 4, "packing": "r2c"})");
     REQUIRE(apply.forward.size() == 3);
     REQUIRE(apply.inverse.size() == 3);
     CHECK(apply.forward[0].batch_scale == 4096);
@@ -724,6 +736,29 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(apply.forward[1].round_trip);
     CHECK(apply.forward[1].load.zeros_from == 0);
     CHECK(apply.forward[1].planes_per_frame == 1);
+  }
+  SECTION("packed in pairs: c2c planes of two channels, the filter's whole spectrum, the same structure") {
+    const auto [filter, apply] =
+        programs(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 3, "packing": "pairs"})");
+    REQUIRE(apply.forward.size() == 2);
+    REQUIRE(apply.inverse.size() == 1);
+    const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
+    CHECK(rows.load.image.channel_pairs);
+    CHECK(back.store.image.channel_pairs);
+    CHECK(filter.forward[0].load.image.channel_pairs);  // the filter as real parts of a complex plane
+    CHECK(rows.fft.size == 2048);                        // a complex row of the padded plane, not 1024 pairs
+    CHECK(rows.planes_per_frame == 2);                   // RG and B
+    CHECK(rows.batch_scale == 1024);
+    CHECK(columns.round_trip);
+    // The round trip of 2048-point columns: 8x16x16 on 128 invocations per column, 2 columns.
+    CHECK(columns.fft.threads_per_column == 128);
+    CHECK(columns.fft.columns_per_workgroup == 2);
+    CHECK(filter.forward[1].fft.columns_per_workgroup == 8);  // a column pass of the filter: wide tiles
+    CHECK(columns.load.zeros_from == 1024u * 2048u);  // every column of the whole spectrum
+    CHECK(columns.store.filter_plane == 2048u * 2048u);
+    CHECK(columns.planes_per_frame == 2);
+    CHECK(apply.forward_output.elements == 2048u * 2048u);
+    CHECK(apply.forward_input.elements == 1024u * 1024u * 2);  // two channels per plane
   }
 }
 
@@ -750,6 +785,12 @@ TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][c
              Catch::Contains("field 'shape'") && Catch::Contains("derives it from \"convolution\""));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp16")"),
              Catch::Contains("field 'precision'") && Catch::Contains("fp32"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "channels": 2, "packing": "planes")"),
+             Catch::Contains("'packing' must be \"r2c\" or \"pairs\"") && Catch::Contains("'planes'"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "packing": "pairs")"),
+             Catch::Contains("the image has one channel") && Catch::Contains("use \"r2c\""));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3, 4], "channels": 4, "packing": "pairs")"),
+             Catch::Contains("one filter for every channel") && Catch::Contains("the filter has 4 channels"));
 }
 
 TEST_CASE("io image: formats resolve per transform, and what images cannot hold is refused", "[plan][textures]") {

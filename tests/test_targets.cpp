@@ -120,7 +120,9 @@ TEST_CASE("HLSL and MSL keep D3D12's and Metal's rules on 1D, 2D and real kernel
     {"name": "img", "shape": [[64, 64], [4096, 8]], "transform": ["c2c", "r2c"]},
     {"name": "pair", "shape": [1024], "transform": "r2c_pair"},
     {"name": "half", "shape": [[1024], [65536], [64, 64]], "transform": ["c2c", "r2c"], "precision": "fp16"},
-    {"name": "conv", "convolution": {"image": [100, 60], "filter": [29, 5, 3], "channels": 3}}
+    {"name": "conv", "convolution": {"image": [100, 60], "filter": [29, 5, 3], "channels": 3}},
+    {"name": "conv_rgb", "convolution": {"image": [100, 60], "filter": [29, 5], "channels": 3}},
+    {"name": "conv_rgba", "convolution": {"image": [100, 60], "filter": [29, 5], "channels": 4}}
   ]})");
 }
 

@@ -824,20 +824,24 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   if (pass.chirp.conjugate && (pass.load.kind == LoadKind::chirp || pass.store.kind == StoreKind::chirp_crop ||
                                (pass.store.kind == StoreKind::chirp_filter && pass.chirp.conjugate_spectrum)))
     add_snippet("chirp_conjugate.glsl");
-  // The image snippets take the image's geometry as constants.
-  auto add_image_snippet = [&](const char* name, const ImageView& image) {
-    kainjow::mustache::mustache snippet{std::string(embedded_template(name))};
+  // The image snippets take the image's geometry as constants; channel pairs have their own.
+  auto add_image_snippet = [&](const char* reals, const char* pixels, const ImageView& image) {
+    kainjow::mustache::mustache snippet{std::string(embedded_template(image.channel_pairs ? pixels : reals))};
     kainjow::mustache::data d;
     for (const auto& [key, value] :
          {std::pair<const char*, uint32_t>{"rows", image.rows}, {"cols", image.cols}, {"channels", image.channels},
           {"padded_rows", image.padded_rows}, {"padded_cols", image.padded_cols}, {"half_cols", image.padded_cols / 2},
-          {"offset_y", image.offset_y}, {"offset_x", image.offset_x}, {"row_floats", image.cols * image.channels}})
+          {"offset_y", image.offset_y}, {"offset_x", image.offset_x}, {"row_floats", image.cols * image.channels},
+          {"planes", (image.channels + 1) / 2}})
       d.set(key, std::to_string(value));
+    d.set("even", image.channels % 2 == 0);
     codelets += snippet.render(d) + "\n";
   };
   codelets += texture_snippets;
-  if (pass.load.kind == LoadKind::image) add_image_snippet("load_image.glsl", pass.load.image);
-  if (pass.store.kind == StoreKind::image) add_image_snippet("store_image.glsl", pass.store.image);
+  if (pass.load.kind == LoadKind::image)
+    add_image_snippet("load_image.glsl", "load_image_pixels.glsl", pass.load.image);
+  if (pass.store.kind == StoreKind::image)
+    add_image_snippet("store_image.glsl", "store_image_pixels.glsl", pass.store.image);
   std::set<uint32_t> radices;
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (Direction d : {pass.direction, inverse_of(pass.direction)}) {

@@ -297,6 +297,8 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                              {"filter", {c.filter_h, c.filter_w}},
                              {"channels", c.channels},
                              {"filter_channels", c.filter_channels},
+                             {"packing", c.pairs ? "pairs" : "r2c"},
+                             {"planes", c.planes()},
                              {"mode", c.circular ? "circular" : "same"},
                              {"padded", {c.padded_h, c.padded_w}},
                              {"centre", {c.centre_y(), c.centre_x()}},

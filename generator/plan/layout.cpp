@@ -749,9 +749,10 @@ KernelLayout make_layout(const KernelSpec& spec) {
                      "less with a small shared_memory_bytes); use r2c per signal for longer ones", nx,
                      axes[0].split.radices.size(), kMaxRegisterResident));
   // A small 2D c2c grid that fits a workgroup's shared memory as a whole runs in one pass: its Y
-  // stages, then its X stages, through shared memory, one dispatch in all.
+  // stages, then its X stages, through shared memory, one dispatch in all. Not a convolution's
+  // plane (channels packed in pairs): its image is read by a row pass and its product stored plainly.
   const uint64_t points = spec.points();
-  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && points <= 2 * budget &&
+  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && !spec.convolution && points <= 2 * budget &&
                              is_power_of_two(layout.ny) && is_power_of_two(nx);
   if (one_pass_grid) {
     std::vector<uint32_t> radices = auto_radices(layout.ny, false);
@@ -761,9 +762,23 @@ KernelLayout make_layout(const KernelSpec& spec) {
   } else if (two_d) {
     axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
   }
+  // A convolution's apply kernel whose padded columns of 2048 take one Y pass runs it as one round
+  // trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather
+  // than its bytes: there more workgroups of fewer columns win. Measured on an H100 (1024² RGBA
+  // bloom, bench/results/2026-11-23-h100-pairs): 8x16x16 on 256 invocations (2 columns per
+  // workgroup) against 32x2x32 on 512 (8 columns).
+  KernelSpec round_trip_spec = spec;
+  const bool round_trip_tiles = two_d && spec.convolution && !spec.convolution_filter && spec.workgroup_size == 0 &&
+                                axes.size() == 2 && axes[0].split.radices.size() == 1 &&
+                                axes[1].split.radices.size() == 1 && layout.ny == 2048;
+  if (round_trip_tiles) {
+    axes[1].split.radices = {{8, 16, 16}};
+    round_trip_spec.workgroup_size = 256;
+  }
 
   for (uint32_t a = 0; a < axes.size(); ++a)
-    add_axis_passes(spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split, one_pass_grid, budget);
+    add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
+                    one_pass_grid, budget);
   if (real && spec.twiddles == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;

@@ -42,6 +42,10 @@ const std::vector<std::pair<std::string, std::pair<uint32_t, uint32_t>>> kMslVer
     {"2.0", {2, 0}}, {"2.1", {2, 1}}, {"2.2", {2, 2}}, {"2.3", {2, 3}}, {"2.4", {2, 4}}, {"3.0", {3, 0}}};
 
 constexpr size_t kMaxNameLength = 64;
+// A convolution's default "packing" for images of two or more channels and one filter: pairs, as
+// measured on an H100 (bench/results/2026-11-23-h100-pairs: RGBA blooms 1.2-1.3x faster than r2c
+// per channel at 256^2, 1024^2 and 4096^2).
+constexpr bool kPairsByDefault = true;
 constexpr uint64_t kMinN = 2;
 constexpr uint64_t kMaxN = uint64_t{1} << kMaxLog2N;
 constexpr uint64_t kMaxWorkgroupSize = 1024;
@@ -491,14 +495,14 @@ const std::vector<FieldEntry>& registry() {
                                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
                  },
                  [](const KernelSpec& k) { return json(k.shared_memory_bytes); }});
-    // Not expanded: expand_kernel() rewrites a convolution into its padded r2c plane first.
+    // Not expanded: expand_kernel() rewrites a convolution into its padded plane first.
     f.push_back({{"convolution", nullptr, false, ""}, nullptr, [](const KernelSpec& k) {
                    if (!k.convolution) return json(nullptr);
                    const ConvolutionSpec& c = *k.convolution;
                    json filter{c.filter_h, c.filter_w};
                    if (c.filter_channels > 1) filter.push_back(c.filter_channels);
                    return json{{"image", {c.image_h, c.image_w}}, {"filter", filter}, {"channels", c.channels},
-                               {"mode", c.circular ? "circular" : "same"}};
+                               {"mode", c.circular ? "circular" : "same"}, {"packing", c.pairs ? "pairs" : "r2c"}};
                  }});
     return f;
   }();
@@ -546,10 +550,12 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
 ConvolutionSpec parse_convolution(const json& v, const Where& where) {
   const std::string field = "convolution";
   const std::string allowed =
-      R"({"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": 1 to 4, "mode": "same" or "circular"})";
+      R"({"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": 1 to 4, "mode": "same" or "circular", )"
+      R"("packing": "r2c" or "pairs"})";
   if (!v.is_object()) where.fail(field, "must be an object, got " + describe(v), allowed);
   for (const auto& item : v.items())
-    if (item.key() != "image" && item.key() != "filter" && item.key() != "channels" && item.key() != "mode")
+    if (item.key() != "image" && item.key() != "filter" && item.key() != "channels" && item.key() != "mode" &&
+        item.key() != "packing")
       where.fail(field, "unknown field " + quote(item.key()), allowed);
   const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
   auto sides = [&](const char* key, size_t min_rank, size_t max_rank) {
@@ -584,6 +590,25 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
     where.fail(field, "'mode' must be \"same\" or \"circular\", got " + (mode == v.end() ? "" : describe(*mode)),
                allowed);
   c.circular = m == "circular";
+  auto packing = v.find("packing");
+  if (packing != v.end()) {
+    const std::string p = packing->is_string() ? packing->get<std::string>() : "";
+    if (p != "r2c" && p != "pairs")
+      where.fail(field, "'packing' must be \"r2c\" or \"pairs\", got " + describe(*packing), allowed);
+    c.pairs = p == "pairs";
+    if (c.pairs && c.channels == 1)
+      where.fail(field, "'packing': \"pairs\" puts two channels in one complex transform, and the image has one "
+                        "channel; use \"r2c\"",
+                 allowed);
+    if (c.pairs && c.filter_channels > 1)
+      where.fail(field, fmt::format("'packing': \"pairs\" multiplies two channels by one spectrum, so it needs one "
+                                    "filter for every channel; the filter has {} channels (use \"r2c\", or a filter "
+                                    "[KH, KW])",
+                                    c.filter_channels),
+                 allowed);
+  } else {
+    c.pairs = kPairsByDefault && c.channels > 1 && c.filter_channels == 1;
+  }
   if (c.circular) {
     if (!is_power_of_two(c.image_h) || !is_power_of_two(c.image_w) || c.image_h < 2 || c.image_w < 2)
       where.fail(field, fmt::format("a circular convolution transforms the image itself, so its sides must be powers "
@@ -667,8 +692,8 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                       std::vector<SkippedVariant>* skipped) {
   Where where{source, "kernel " + quote(name)};
   reject_unknown_fields(plan_kernel, kKernelFields, where, "kernel");
-  // A convolution kernel is an r2c kernel of its padded plane; the fields that would say otherwise
-  // are its own.
+  // A convolution kernel is an r2c (pairs: c2c) kernel of its padded plane; the fields that would
+  // say otherwise are its own.
   std::optional<ConvolutionSpec> convolution;
   json rewritten;
   if (plan_kernel.contains("convolution")) {
@@ -680,7 +705,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     rewritten = plan_kernel;
     rewritten.erase("convolution");
     rewritten["shape"] = {convolution->padded_h, convolution->padded_w};
-    rewritten["transform"] = "r2c";
+    rewritten["transform"] = convolution->pairs ? "c2c" : "r2c";
     rewritten["normalize"] = "none";
   }
   const json& kernel = convolution ? rewritten : plan_kernel;  // only known fields: checked above

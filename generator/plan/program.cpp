@@ -207,7 +207,7 @@ void skip_padding_rows(const ConvolutionSpec& c, KernelProgram& program) {
   for (PassProgram* rows : {&program.forward.front(), &program.inverse.back()}) {
     rows->rows_per_transform = rows->batch_scale;
     rows->batch_scale = c.image_h;
-    rows->planes_per_frame = c.channels;
+    rows->planes_per_frame = c.planes();
   }
   first_column.load.zeros_from = kept;
   last_column.store.stored_below = kept;
@@ -245,16 +245,19 @@ void fuse_column_passes(KernelProgram& program) {
   if (!scratch) program.scratch_elements = 0;
 }
 
-// A convolution kernel is an r2c kernel of the padded plane whose first pass reads the image (the
-// filter kernel: the filter, its centre moved to the origin) and whose apply kernel multiplies by
-// the filter's spectrum in its last forward pass and writes the cropped image in its last inverse
-// pass. The image's rows are pairs of the padded plane's rows for the pass; the shader finds the
-// pixel (and skips the padding) itself.
+// A convolution kernel is an r2c kernel of the padded plane (c2c where the channels are packed in
+// pairs) whose first pass reads the image (the filter kernel: the filter, its centre moved to the
+// origin) and whose apply kernel multiplies by the filter's spectrum in its last forward pass and
+// writes the cropped image in its last inverse pass. The shader finds the pixels of the padded
+// plane's rows (and skips the padding) itself.
 void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   const ConvolutionSpec& c = *spec.convolution;
-  auto image_binding = [&](PassBinding& b) {
-    b.entry = b.stride = c.padded_w / 2;
-    b.scalar = true;
+  // A batch entry of the image binding is a row of the padded plane: its pairs of reals (r2c), or
+  // its pixels (channel pairs). Reals one by one, as rows of odd width or of an odd channel count
+  // start mid-pair; channel pairs of an even count move as pairs.
+  auto image_binding = [&](PassBinding& b, const ImageView& image) {
+    b.entry = b.stride = c.pairs ? c.padded_w : c.padded_w / 2;
+    b.scalar = !image.channel_pairs || image.channels % 2 != 0;
   };
   auto unsupported = [&](const PassProgram& pass, const char* what) {
     return PlanError(fmt::format("kernel '{}': field 'convolution': the padded plane [{}, {}] makes pass {} {}, "
@@ -264,10 +267,12 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& first = program.forward.front();
   if (first.load.kind != LoadKind::plain || first.fft.axis != 0) throw unsupported(first, "no plain row pass");
   first.load.kind = LoadKind::image;
-  first.load.image = spec.convolution_filter
-                         ? ImageView{c.filter_h, c.filter_w, c.filter_channels, c.padded_h, c.padded_w, c.centre_y(), c.centre_x()}
-                         : ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
-  image_binding(first.bindings[0]);
+  // Packed in pairs, the filter's plane is complex too: the filter as real parts.
+  first.load.image = spec.convolution_filter ? ImageView{c.filter_h,  c.filter_w,    c.filter_channels,
+                                                         c.padded_h,  c.padded_w,    c.centre_y(),
+                                                         c.centre_x(), c.pairs}
+                                             : ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0, c.pairs};
+  image_binding(first.bindings[0], first.load.image);
   first.load.view.binding = first.bindings[0];
   if (spec.convolution_filter) return;
 
@@ -275,7 +280,7 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   if (multiply.store.kind != StoreKind::plain) throw unsupported(multiply, "store through shared memory");
   multiply.store.filter_planes = c.filter_channels;
   // One filter for every channel: the channels' tiles take turns and share the filter's tile.
-  if (c.filter_channels == 1) multiply.planes_per_frame = c.channels;
+  if (c.filter_channels == 1) multiply.planes_per_frame = c.planes();
   multiply.store.filter_plane = program.forward_output.elements;
   const uint64_t planes = program.forward_output.elements * c.filter_channels;
   multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});
@@ -283,8 +288,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& last = program.inverse.back();
   if (last.store.kind != StoreKind::plain) throw unsupported(last, "store through shared memory");
   last.store.kind = StoreKind::image;
-  last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0};
-  image_binding(last.bindings[1]);
+  last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0, c.pairs};
+  image_binding(last.bindings[1], last.store.image);
   last.store.view.binding = last.bindings[1];
   skip_padding_rows(c, program);
   fuse_column_passes(program);
@@ -569,11 +574,13 @@ KernelProgram make_program(const KernelSpec& spec) {
                            : pair ? KernelBuffer{complex_data, uint64_t{nx} + 2}
                                   : KernelBuffer{complex_data, points};
   if (full_real) set_real_buffers(program, nx);
-  // A convolution's real side is the image (the filter, for the filter kernel), not the padded plane.
+  // A convolution's real side is the image (the filter, for the filter kernel), not the padded plane:
+  // per transform one channel, or two when the channels are packed in pairs.
   if (spec.convolution) {
     const ConvolutionSpec& c = *spec.convolution;
-    program.forward_input = {ElementType::float32, spec.convolution_filter ? uint64_t{c.filter_h} * c.filter_w
-                                                                           : uint64_t{c.image_h} * c.image_w};
+    program.forward_input = {ElementType::float32, spec.convolution_filter
+                                                       ? uint64_t{c.filter_h} * c.filter_w
+                                                       : uint64_t{c.image_h} * c.image_w * (c.pairs ? 2 : 1)};
   }
   const bool table = spec.twiddles == TwiddleSource::table && layout.twiddles.count > 0;
   const size_t x_passes = layout.x_passes();
@@ -584,7 +591,9 @@ KernelProgram make_program(const KernelSpec& spec) {
     // Pass order: X then Y; the inverse of an r2c kernel (c2r) runs Y first and ends along X.
     std::vector<size_t> order;
     for (size_t i = 0; i < layout.passes.size(); ++i) order.push_back(i);
-    if (real && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
+    // So does a convolution packed in pairs (a c2c kernel): its inverse rows write the image.
+    const bool y_first = real || (spec.convolution && !spec.convolution_filter);
+    if (y_first && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
 
     // vec2 values of the input, output and the values between passes, per transform.
     auto vec2_of = [](const KernelBuffer& b) {

@@ -378,6 +378,13 @@ KernelInfo parse_kernel(const Reader& r) {
     ci.apply_kernel = c.str("apply_kernel");
     if (ci.channels < 1 || ci.channels > 4) c.fail("channels", "1 to 4");
     if (ci.filter_channels != 1 && ci.filter_channels != ci.channels) c.fail("filter_channels", "1 or channels");
+    // Manifests before "packing" ran each channel as an r2c plane.
+    ci.packing = c.has("packing") ? c.str("packing") : "r2c";
+    if (ci.packing != "r2c" && ci.packing != "pairs") c.fail("packing", "r2c or pairs");
+    if (ci.packing == "pairs" && ci.filter_channels != 1) c.fail("packing", "r2c with a filter per channel");
+    ci.planes = ci.packing == "pairs" ? (ci.channels + 1) / 2 : ci.channels;
+    if (c.has("planes") && c.uint32("planes") != ci.planes)
+      c.fail("planes", std::to_string(ci.planes) + " for " + std::to_string(ci.channels) + " channels packed " + ci.packing);
     k.convolution = ci;
   }
   k.forward_input = k.forward_output = {ElementType::complex64, k.points()};

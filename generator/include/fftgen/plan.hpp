@@ -15,18 +15,24 @@
 namespace fftgen {
 
 /// A fused convolution (plan field "convolution", docs/graphics.md): out = image ⊛ filter per
-/// channel, computed as r2c of the zero-padded image, a multiplication by the filter's spectrum
-/// and c2r, over planes of padded_h × padded_w.
+/// channel, computed as r2c of the zero-padded image (c2c of pairs of channels), a multiplication
+/// by the filter's spectrum and c2r (c2c), over planes of padded_h × padded_w.
 struct ConvolutionSpec {
   uint32_t image_h = 0, image_w = 0;
   uint32_t filter_h = 0, filter_w = 0;
   uint32_t channels = 1;         ///< of the image, interleaved: [H, W, C]
   uint32_t filter_channels = 1;  ///< 1 (one filter for every channel) or `channels` ([KH, KW, C])
   bool circular = false;         ///< "circular": the image wraps around; "same": zero padding
+  /// "packing": "pairs": channels 2k and 2k+1 are the real and imaginary parts of one complex (c2c)
+  /// plane, multiplied by the filter's full spectrum (one filter for every channel); "r2c": each
+  /// channel is its own r2c plane.
+  bool pairs = false;
   uint32_t padded_h = 0, padded_w = 0;
   /// The filter tap that lands on the output pixel it is applied at (scipy's fftconvolve "same").
   uint32_t centre_y() const { return (filter_h - 1) / 2; }
   uint32_t centre_x() const { return (filter_w - 1) / 2; }
+  /// Transforms (planes) per image: a batch entry of the apply kernel is one plane.
+  uint32_t planes() const { return pairs ? (channels + 1) / 2 : channels; }
 };
 
 /// One kernel variant with every field resolved to a single value.
@@ -50,7 +56,8 @@ struct KernelSpec {
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
-  /// Set for a convolution kernel: its shape is the padded plane, its transform r2c. The plan
+  /// Set for a convolution kernel: its shape is the padded plane, its transform r2c (c2c where
+  /// the channels are packed in pairs). The plan
   /// kernel becomes two manifest kernels: the filter kernel (`convolution_filter`, forward only,
   /// the filter's half spectrum scaled by 1/(padded_h·padded_w)) and the apply kernel.
   std::optional<ConvolutionSpec> convolution;

@@ -100,10 +100,14 @@ struct PassBinding {
 /// planes of padded_rows × padded_cols reals, zero outside the image (those zeros are never read),
 /// shifted cyclically by (offset_y, offset_x) (the filter kernel puts the filter's centre at the
 /// origin). Pair p of a pass's view is reals 2p and 2p+1 counted over these padded planes.
+/// With channel_pairs (a convolution packed in pairs) a plane is complex, two channels per pixel:
+/// plane = frame * P + k (P = ceil(channels / 2)) holds channel 2k as real and channel 2k+1 (zero
+/// past the last channel) as imaginary parts, and value p is one pixel of these planes.
 struct ImageView {
   uint32_t rows = 0, cols = 0, channels = 1;
   uint32_t padded_rows = 0, padded_cols = 0;
   uint32_t offset_y = 0, offset_x = 0;
+  bool channel_pairs = false;
 };
 
 // ---------------------------------------------------------------------------------------------

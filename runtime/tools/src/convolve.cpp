@@ -133,7 +133,7 @@ ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, con
   filter_in_ = Buffer(device, uint64_t{c.filter_h} * c.filter_w * c.filter_channels * 4);
   filter_spectrum_ = Buffer(device, spectrum_bytes * c.filter_channels);
   image_in_ = Buffer(device, image_bytes);
-  spectrum_ = Buffer(device, spectrum_bytes * c.channels);
+  spectrum_ = Buffer(device, spectrum_bytes * c.planes);
   image_out_ = Buffer(device, image_bytes);
   // The rows of the padded plane below the image are neither written nor read by the passes that
   // skip them: NaN there shows in the result if one did read them.
@@ -149,8 +149,8 @@ ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, con
     return kernel.bind(io);
   };
   filter_bindings_ = bind(*filter_kernel_, Direction::forward, filter_in_, filter_spectrum_, c.filter_channels, VK_NULL_HANDLE);
-  forward_bindings_ = bind(*apply_kernel_, Direction::forward, image_in_, spectrum_, c.channels, filter_spectrum_.handle());
-  inverse_bindings_ = bind(*apply_kernel_, Direction::inverse, spectrum_, image_out_, c.channels, VK_NULL_HANDLE);
+  forward_bindings_ = bind(*apply_kernel_, Direction::forward, image_in_, spectrum_, c.planes, filter_spectrum_.handle());
+  inverse_bindings_ = bind(*apply_kernel_, Direction::inverse, spectrum_, image_out_, c.planes, VK_NULL_HANDLE);
 }
 
 ConvolutionChain::~ConvolutionChain() = default;
@@ -182,10 +182,10 @@ void ConvolutionChain::set_image(const Image& image) {
 }
 
 void ConvolutionChain::record(VkCommandBuffer cmd) const {
-  const uint32_t channels = info_.convolution->channels;
-  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, channels);
+  const uint32_t planes = info_.convolution->planes;
+  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, planes);
   record_compute_barrier(cmd);
-  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, channels);
+  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, planes);
 }
 
 Image ConvolutionChain::result() {
@@ -210,14 +210,16 @@ Image random_image(uint32_t h, uint32_t w, uint32_t c, uint64_t seed) {
   return image;
 }
 
-// FFTW's half spectra of the padded planes of `filter`, its centre moved to the origin, scaled.
+// FFTW's spectra of the padded planes of `filter`, its centre moved to the origin, scaled: half
+// spectra, or whole ones where the channels are packed in pairs (a c2c kernel of the filter).
 std::vector<std::complex<double>> filter_spectrum_reference(const KernelInfo& apply, const Image& filter) {
   const ConvolutionInfo& c = *apply.convolution;
-  KernelInfo plane;  // an r2c kernel of the padded plane: the reference's geometry
+  const bool pairs = c.packing == "pairs";
+  KernelInfo plane;  // an r2c (c2c) kernel of the padded plane: the reference's geometry
   plane.name = apply.name;
-  plane.transform = "r2c";
+  plane.transform = pairs ? "c2c" : "r2c";
   plane.shape = {c.padded_h, c.padded_w};
-  plane.forward_input = {ElementType::float32, uint64_t{c.padded_h} * c.padded_w};
+  plane.forward_input = {pairs ? ElementType::complex64 : ElementType::float32, uint64_t{c.padded_h} * c.padded_w};
   plane.forward_output = apply.forward_output;
   std::vector<double> reals(uint64_t{c.padded_h} * c.padded_w * c.filter_channels, 0.0);
   for (uint32_t k = 0; k < c.filter_channels; ++k)
@@ -226,9 +228,12 @@ std::vector<std::complex<double>> filter_spectrum_reference(const KernelInfo& ap
         const uint32_t py = (y + c.padded_h - c.centre_y) % c.padded_h, px = (x + c.padded_w - c.centre_x) % c.padded_w;
         reals[(uint64_t{k} * c.padded_h + py) * c.padded_w + px] = filter.values[(uint64_t{y} * c.filter_w + x) * c.filter_channels + k];
       }
-  std::vector<std::complex<double>> pairs(reals.size() / 2);
-  for (size_t i = 0; i < pairs.size(); ++i) pairs[i] = {reals[2 * i], reals[2 * i + 1]};
-  return reference_transform(plane, Direction::forward, pairs, c.filter_channels,
+  std::vector<std::complex<double>> values;
+  if (pairs)
+    for (double r : reals) values.emplace_back(r, 0.0);
+  else
+    for (size_t i = 0; i + 1 < reals.size(); i += 2) values.emplace_back(reals[i], reals[i + 1]);
+  return reference_transform(plane, Direction::forward, values, c.filter_channels,
                              1.0 / (static_cast<double>(c.padded_h) * c.padded_w));
 }
 

@@ -109,6 +109,10 @@ struct BufferShape {
 struct ConvolutionInfo {
   uint32_t image_h = 0, image_w = 0, filter_h = 0, filter_w = 0;
   uint32_t channels = 1, filter_channels = 1;
+  /// Transforms per image, the apply kernel's batch: `channels` (packing r2c) or channels packed two
+  /// per complex plane (packing pairs, whose filter spectra are full complex planes).
+  uint32_t planes = 1;
+  std::string packing = "r2c";  ///< r2c | pairs
   std::string mode = "same";  ///< same | circular
   uint32_t padded_h = 0, padded_w = 0;
   uint32_t centre_y = 0, centre_x = 0;
