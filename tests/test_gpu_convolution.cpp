@@ -244,8 +244,22 @@ TEST_CASE("convolution: fftgen-vk verify checks both kernels of each convolution
   b.trials = 1;
   b.calls_per_trial = 1;
   b.warmup_ms = 0;
-  const BenchResult r = bench_convolution(device(), m, m.kernel("rgba"), b);
+  b.per_pass = true;
+  const KernelInfo& rgba = m.kernel("rgba");
+  const BenchResult r = bench_convolution(device(), m, rgba, b);
   CHECK(r.error.empty());
   CHECK(r.median_ms > 0);
   CHECK(r.batch == 4);
+  // --passes: a share for every pass of the chain, forward then inverse, each timed.
+  std::vector<std::string> names;
+  for (const auto* passes : {&rgba.forward, &rgba.inverse})
+    for (const PassInfo& p : *passes) names.push_back(p.name);
+  REQUIRE(r.passes.size() == names.size());
+  CHECK(names.size() >= 3);
+  for (size_t i = 0; i < names.size(); ++i) {
+    CHECK(r.passes[i].name == names[i]);
+    CHECK(r.passes[i].ms > 0);
+  }
+  CHECK_THAT(format_bench_table({r}), Catch::Contains("\n  " + names[0] + " "));
+  CHECK(bench_json(device(), {r}, b)["results"][0]["passes"].size() == names.size());
 }

@@ -152,6 +152,9 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--calls", bopt.calls_per_trial, "Back-to-back calls per trial")
       ->capture_default_str()
       ->check(CLI::Range(1u, std::numeric_limits<uint32_t>::max()));
+  bench_cmd->add_flag("--passes", bopt.per_pass,
+                      "Also time each pass: a timestamp after every pass of a call (a convolution: both directions),\n"
+                      "each pass's share printed under its kernel (the barrier before it included)");
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 

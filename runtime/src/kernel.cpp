@@ -708,6 +708,7 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
                            info.push_constant_bytes, push.data());
       vkCmdDispatch(cmd, count, 1, 1);
     }
+    if (options.after_pass) options.after_pass(cmd);
   }
 }
 

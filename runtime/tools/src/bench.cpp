@@ -38,30 +38,30 @@ void finish_bench_result(BenchResult& r) {
   r.gb_per_s = r.median_ms > 0 ? static_cast<double>(traffic) / (r.median_ms * 1e6) : 0;
 }
 
-std::vector<double> time_calls(Device& device, const BenchOptions& o,
-                               const std::function<void(VkCommandBuffer)>& record_call) {
+namespace {
+
+// Records `calls_per_trial` calls between the timer's first stamp and its last (record_calls
+// stamps what it likes in between), warms up, then submits once per trial and hands each trial's
+// ticks to `trial`.
+void run_timed(Device& device, const BenchOptions& o, GpuTimer& timer,
+               const std::function<void(VkCommandBuffer)>& record_calls,
+               const std::function<void(const std::vector<uint64_t>&)>& trial) {
   if (o.trials == 0 || o.calls_per_trial == 0)
     throw UsageError("bench: trials (" + std::to_string(o.trials) + ") and calls per trial (" +
                      std::to_string(o.calls_per_trial) + ") must be at least 1");
-  GpuTimer timer(device, 2);
   VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   ai.commandPool = device.command_pool();
   ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   ai.commandBufferCount = 1;
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   check(vkAllocateCommandBuffers(device.device(), &ai, &cmd), "vkAllocateCommandBuffers");
-  std::vector<double> trials;
   try {
     VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
     timer.reset(cmd);
     record_compute_barrier(cmd);
     timer.stamp(cmd, 0);
-    for (uint32_t c = 0; c < o.calls_per_trial; ++c) {
-      if (c) record_compute_barrier(cmd);
-      record_call(cmd);
-    }
-    timer.stamp(cmd, 1);
+    record_calls(cmd);
     check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     // Warm up for at least warmup_ms as well: after the host-side gaps between kernels (random
     // fill, upload, pipeline creation) an H100 was seen timing at 1080-1500 MHz instead of 1980
@@ -73,15 +73,79 @@ std::vector<double> time_calls(Device& device, const BenchOptions& o,
       device.submit_and_wait(cmd);
     for (uint32_t t = 0; t < o.trials; ++t) {
       device.submit_and_wait(cmd);
-      const auto ticks = timer.read_ticks();
-      trials.push_back(timer.elapsed_ms(ticks, 0, 1) / o.calls_per_trial);
+      trial(timer.read_ticks());
     }
   } catch (...) {
     vkFreeCommandBuffers(device.device(), device.command_pool(), 1, &cmd);
     throw;
   }
   vkFreeCommandBuffers(device.device(), device.command_pool(), 1, &cmd);
+}
+
+}  // namespace
+
+std::vector<std::string> pass_names(const KernelInfo& info, const std::vector<Direction>& directions) {
+  std::vector<std::string> names;
+  for (Direction d : directions)
+    for (const PassInfo& p : info.passes(d)) names.push_back(p.name);
+  return names;
+}
+
+std::vector<double> time_calls(Device& device, const BenchOptions& o,
+                               const std::function<void(VkCommandBuffer)>& record_call) {
+  GpuTimer timer(device, 2);
+  std::vector<double> trials;
+  run_timed(
+      device, o, timer,
+      [&](VkCommandBuffer cmd) {
+        for (uint32_t c = 0; c < o.calls_per_trial; ++c) {
+          if (c) record_compute_barrier(cmd);
+          record_call(cmd);
+        }
+        timer.stamp(cmd, 1);
+      },
+      [&](const std::vector<uint64_t>& ticks) { trials.push_back(timer.elapsed_ms(ticks, 0, 1) / o.calls_per_trial); });
   return trials;
+}
+
+std::vector<PassTime> time_passes(Device& device, const BenchOptions& o, const std::vector<std::string>& passes,
+                                  const std::function<void(VkCommandBuffer, const RecordOptions&)>& record_call) {
+  const auto count = static_cast<uint32_t>(passes.size());
+  GpuTimer timer(device, 1 + o.calls_per_trial * count);
+  std::vector<std::vector<double>> trials(count);
+  uint32_t stamped = 0;
+  RecordOptions stamp_each;
+  stamp_each.after_pass = [&](VkCommandBuffer cmd) {
+    if (stamped >= o.calls_per_trial * count)
+      throw std::logic_error("time_passes: a call recorded more than its " + std::to_string(count) + " passes");
+    timer.stamp(cmd, ++stamped);
+  };
+  run_timed(
+      device, o, timer,
+      [&](VkCommandBuffer cmd) {
+        for (uint32_t c = 0; c < o.calls_per_trial; ++c) {
+          if (c) record_compute_barrier(cmd);
+          record_call(cmd, stamp_each);
+        }
+        if (stamped != o.calls_per_trial * count)
+          throw std::logic_error("time_passes: the calls recorded " + std::to_string(stamped) + " passes, not " +
+                                 std::to_string(o.calls_per_trial * count));
+      },
+      [&](const std::vector<uint64_t>& ticks) {
+        // Pass i of call c ends at stamp 1 + c*count + i; it began where the pass (or call) before it
+        // ended, so each share includes the barrier in front of it.
+        for (uint32_t i = 0; i < count; ++i) {
+          double ms = 0;
+          for (uint32_t c = 0; c < o.calls_per_trial; ++c) {
+            const uint32_t end = 1 + c * count + i;
+            ms += timer.elapsed_ms(ticks, end - 1, end);
+          }
+          trials[i].push_back(ms / o.calls_per_trial);
+        }
+      });
+  std::vector<PassTime> out;
+  for (uint32_t i = 0; i < count; ++i) out.push_back({passes[i], median(trials[i])});
+  return out;
 }
 
 uint64_t bench_bytes(const Device& device, uint64_t requested) {
@@ -161,6 +225,10 @@ BenchResult bench_image_kernel(Device& device, const Kernel& kernel, Direction d
   upload_image(device, images.input, texels.data(), texels.size());
   KernelBindings bindings = kernel.bind(image_io(images, d, batch));
   r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) { kernel.record(cmd, d, bindings, batch); });
+  if (o.per_pass)
+    r.passes = time_passes(device, o, pass_names(info, {d}), [&](VkCommandBuffer cmd, const RecordOptions& ro) {
+      kernel.record(cmd, d, bindings, batch, ro);
+    });
   finish_bench_result(r);
   return r;
 }
@@ -199,6 +267,10 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     r.trial_ms = time_calls(device, o, [&](VkCommandBuffer cmd) {
       kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch));
     });
+    if (o.per_pass)
+      r.passes = time_passes(device, o, pass_names(info, {d}), [&](VkCommandBuffer cmd, const RecordOptions& ro) {
+        kernel.record(cmd, d, bindings, static_cast<uint32_t>(r.batch), ro);
+      });
     finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();
@@ -316,6 +388,11 @@ std::string format_bench_table(const std::vector<BenchResult>& results) {
                     r.gb_per_s);
     }
     out += line;
+    // Per pass (--passes): each pass's share of a call, indented under the kernel.
+    for (const PassTime& p : r.passes) {
+      std::snprintf(line, sizeof line, "  %-*s %45.4f\n", static_cast<int>(name_w - 2), p.name.c_str(), p.ms);
+      out += line;
+    }
   }
   return out;
 }
@@ -342,6 +419,10 @@ nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& 
       k["median_ms"] = r.median_ms;
       k["gb_per_s"] = r.gb_per_s;
       k["trial_ms"] = r.trial_ms;
+      if (!r.passes.empty()) {
+        k["passes"] = json::array();
+        for (const PassTime& p : r.passes) k["passes"].push_back({{"name", p.name}, {"ms", p.ms}});
+      }
     } else {
       k["error"] = r.error;
     }

@@ -181,11 +181,11 @@ void ConvolutionChain::set_image(const Image& image) {
   upload(device_, image_in_.handle(), image.values.data(), image.values.size() * 4);
 }
 
-void ConvolutionChain::record(VkCommandBuffer cmd) const {
+void ConvolutionChain::record(VkCommandBuffer cmd, const RecordOptions& options) const {
   const uint32_t planes = info_.convolution->planes;
-  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, planes);
+  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, planes, options);
   record_compute_barrier(cmd);
-  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, planes);
+  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, planes, options);
 }
 
 Image ConvolutionChain::result() {
@@ -304,6 +304,9 @@ BenchResult bench_convolution(Device& device, const Manifest& manifest, const Ke
     r.bytes = uint64_t{c.image_h} * c.image_w * c.channels * 4;
     r.traffic = 2 * r.bytes;
     r.trial_ms = time_calls(device, options, [&](VkCommandBuffer cmd) { chain.record(cmd); });
+    if (options.per_pass)
+      r.passes = time_passes(device, options, pass_names(apply, {Direction::forward, Direction::inverse}),
+                             [&](VkCommandBuffer cmd, const RecordOptions& ro) { chain.record(cmd, ro); });
     finish_bench_result(r);
   } catch (const std::exception& e) {
     r.error = e.what();

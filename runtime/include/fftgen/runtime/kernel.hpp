@@ -65,6 +65,8 @@ struct RecordOptions {
   /// Largest workgroup count of one vkCmdDispatch; 0 means the device's
   /// maxComputeWorkGroupCount[0]. Larger dispatches are split using push constant group_offset.
   uint32_t max_workgroups_per_dispatch = 0;
+  /// Called after each pass's dispatches are recorded (timestamps between passes: time_passes).
+  std::function<void(VkCommandBuffer)> after_pass;
 };
 
 /// Descriptor sets (and the scratch buffer, if the kernel needs one) binding a kernel to one set

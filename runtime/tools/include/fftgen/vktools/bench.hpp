@@ -10,6 +10,7 @@
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/device.hpp"
+#include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/manifest.hpp"
 
 namespace fftgen::vk {
@@ -20,6 +21,14 @@ struct BenchOptions {
   uint32_t calls_per_trial = 20;
   uint32_t warmup_submissions = 1;
   uint32_t warmup_ms = 250;  ///< and keep warming up until this long has passed (clocks ramp up)
+  /// Also time each pass of a call (time_passes), after the call as a whole.
+  bool per_pass = false;
+};
+
+/// One pass's share of a call: median over trials of its mean time per call.
+struct PassTime {
+  std::string name;  ///< the manifest's pass name (fwd0, inv1, ...), per direction in call order
+  double ms = 0;
 };
 
 struct BenchResult {
@@ -31,6 +40,7 @@ struct BenchResult {
   double median_ms = 0;    ///< per call
   double gb_per_s = 0;     ///< traffic / median time per call
   std::vector<double> trial_ms;  ///< per call, each trial
+  std::vector<PassTime> passes;  ///< with BenchOptions::per_pass: each pass's share of a call
   std::string error;       ///< set when the kernel could not run
 };
 
@@ -56,6 +66,15 @@ void fill_random(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
 /// compare, peers) time the same way. Writes made before it (uploads) must already be visible.
 std::vector<double> time_calls(Device& device, const BenchOptions& options,
                                const std::function<void(VkCommandBuffer)>& record_call);
+
+/// The names of the passes a call of these directions records, in order.
+std::vector<std::string> pass_names(const KernelInfo& info, const std::vector<Direction>& directions);
+
+/// As time_calls, with a timestamp after every pass (record_call hands `options` to
+/// Kernel::record, whose after_pass stamps): each pass's share of a call, the barrier before it
+/// included, so the shares add up to the call. `passes` names the passes one call records.
+std::vector<PassTime> time_passes(Device& device, const BenchOptions& options, const std::vector<std::string>& passes,
+                                  const std::function<void(VkCommandBuffer, const RecordOptions&)>& record_call);
 
 /// The input and output buffers of a bench run (bench_bytes() each). Allocate them once and pass
 /// them to every bench_copy/bench_kernel call: every kernel is then timed on the same memory as

@@ -61,7 +61,7 @@ class ConvolutionChain {
   void check(const Image& image, const Image& filter) const;
   void set_filter(const Image& filter);
   void set_image(const Image& image);
-  void record(VkCommandBuffer cmd) const;
+  void record(VkCommandBuffer cmd, const RecordOptions& options = {}) const;
   Image result();
   /// The filter kernel's output: filter_channels planes of padded_h × (padded_w/2 + 1) values.
   std::vector<std::complex<float>> filter_spectrum();
