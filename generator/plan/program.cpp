@@ -268,10 +268,10 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   if (first.load.kind != LoadKind::plain || first.fft.axis != 0) throw unsupported(first, "no plain row pass");
   first.load.kind = LoadKind::image;
   // Packed in pairs, the filter's plane is complex too: the filter as real parts.
-  first.load.image = spec.convolution_filter ? ImageView{c.filter_h,  c.filter_w,    c.filter_channels,
-                                                         c.padded_h,  c.padded_w,    c.centre_y(),
-                                                         c.centre_x(), c.pairs}
-                                             : ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0, c.pairs};
+  const ImageView image{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0, c.pairs};
+  const ImageView filter{c.filter_h, c.filter_w, c.filter_channels, c.padded_h, c.padded_w,
+                         c.centre_y(), c.centre_x(), c.pairs};
+  first.load.image = spec.convolution_filter ? filter : image;
   image_binding(first.bindings[0], first.load.image);
   first.load.view.binding = first.bindings[0];
   if (spec.convolution_filter) return;
@@ -288,7 +288,7 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   PassProgram& last = program.inverse.back();
   if (last.store.kind != StoreKind::plain) throw unsupported(last, "store through shared memory");
   last.store.kind = StoreKind::image;
-  last.store.image = ImageView{c.image_h, c.image_w, c.channels, c.padded_h, c.padded_w, 0, 0, c.pairs};
+  last.store.image = image;
   image_binding(last.bindings[1], last.store.image);
   last.store.view.binding = last.bindings[1];
   skip_padding_rows(c, program);

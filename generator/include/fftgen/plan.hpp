@@ -57,9 +57,9 @@ struct KernelSpec {
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
   /// Set for a convolution kernel: its shape is the padded plane, its transform r2c (c2c where
-  /// the channels are packed in pairs). The plan
-  /// kernel becomes two manifest kernels: the filter kernel (`convolution_filter`, forward only,
-  /// the filter's half spectrum scaled by 1/(padded_h·padded_w)) and the apply kernel.
+  /// the channels are packed in pairs). The plan kernel becomes two manifest kernels: the filter
+  /// kernel (`convolution_filter`, forward only, the filter's half spectrum, or whole spectrum for
+  /// pairs, scaled by 1/(padded_h·padded_w)) and the apply kernel.
   std::optional<ConvolutionSpec> convolution;
   bool convolution_filter = false;
 
