@@ -713,19 +713,35 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(filter.forward[0].rows_per_transform == 0);
     CHECK_FALSE(filter.forward[1].round_trip);
   }
-  SECTION("a padded column of 8192 takes two passes: the padding rows are still skipped") {
+  SECTION("a padded column of 8192 takes two passes: the inner ones fuse, the padding rows are still skipped") {
     const auto [filter, apply] =
         programs(R"({"image": [4096, 4096], "filter": [4096, 4096], "channels": 4, "packing": "r2c"})");
     REQUIRE(apply.forward.size() == 3);
-    REQUIRE(apply.inverse.size() == 3);
+    REQUIRE(apply.inverse.size() == 2);
+    const fftgen::PassProgram &a = apply.forward[1], &b = apply.forward[2], &reverse = apply.inverse[0];
     CHECK(apply.forward[0].batch_scale == 4096);
-    CHECK(apply.forward[1].load.zeros_from == 4096u * 4097u);
-    CHECK(apply.forward[2].store.filter_planes == 1);
-    CHECK(apply.forward[2].planes_per_frame == 4);
-    CHECK(apply.inverse[1].store.stored_below == 4096u * 4097u);
-    CHECK(apply.inverse[2].batch_scale == 4096);
-    for (const auto* passes : {&apply.forward, &apply.inverse})
-      for (const fftgen::PassProgram& p : *passes) CHECK_FALSE(p.round_trip);
+    CHECK(a.load.zeros_from == 4096u * 4097u);
+    CHECK_FALSE(a.round_trip);
+    // B, the product and B's inverse in one dispatch, the conjugate inter-pass twiddle on the way out.
+    CHECK(b.round_trip);
+    CHECK(b.load.pass_twiddle);
+    CHECK(b.store.filter_planes == 1);
+    CHECK(b.planes_per_frame == 4);
+    CHECK(b.store.stored_below == 0);  // A^-1 reads every row
+    // A^-1: A's pass, inverse, reading where A wrote and writing where A read; only the kept rows.
+    CHECK(reverse.direction == fftgen::Direction::inverse);
+    CHECK(reverse.fft.size == a.fft.size);
+    CHECK(reverse.load.view.element_stride == a.store.view.element_stride);
+    CHECK(reverse.store.view.element_stride == a.load.view.element_stride);
+    CHECK(reverse.load.view.binding.role == fftgen::BufferRole::input);
+    CHECK(reverse.store.stored_below == 4096u * 4097u);
+    CHECK(reverse.load.zeros_from == 0);
+    CHECK(apply.inverse[1].batch_scale == 4096);
+    CHECK(apply.inverse[1].name == "inv1");
+    CHECK(apply.inverse[1].bindings[0].role == reverse.bindings[1].role);
+    // The filter kernel keeps its three passes.
+    CHECK(filter.forward.size() == 3);
+    CHECK_FALSE(filter.forward[2].round_trip);
   }
   SECTION("circular: no padding rows, the column passes still fused; a filter per channel takes no turns") {
     const auto [filter, apply] =

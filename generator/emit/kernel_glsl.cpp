@@ -371,12 +371,13 @@ struct PassPrinter {
       }
     }
     body.close();
-    if (pass.load.pass_twiddle) print_pass_twiddles();
+    if (pass.load.pass_twiddle) print_pass_twiddles(false);
   }
 
   // Between passes: value r of column j is multiplied by W_L^(r*k), k = j' mod stride, L = stride*M,
-  // where j' = j div interleave is the column's position along the axis.
-  void print_pass_twiddles() {
+  // where j' = j div interleave is the column's position along the axis (by its conjugate on the
+  // way out of a round trip, which leaves each value where it was loaded).
+  void print_pass_twiddles(bool conjugate) {
     const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
     for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
@@ -388,7 +389,7 @@ struct PassPrinter {
                         im.div(m, t.lo_count));
       else
         w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{fft.stride} * fft.size));
-      body.line(fmt::format("{0} = twiddle_mul({0}, {1});", v(e), w));
+      body.line(fmt::format("{0} = {1}({0}, {2});", v(e), conjugate ? "twiddle_mul_inverse" : "twiddle_mul", w));
     }
   }
 
@@ -522,6 +523,11 @@ struct PassPrinter {
                             constant(place(last_stage(), e).offset * view.element_stride)));
     body.close();
     print_stages(inverse_of(pass.direction), fft.stages.size() > 1);
+    if (pass.load.pass_twiddle) {
+      body.open("");  // its own names k, m<e>
+      print_pass_twiddles(true);
+      body.close();
+    }
   }
 
   // The r2c and r2c_pair separations pair Z[k] with Z[H-k]: after an exchange, p<e> holds Z[H-k].

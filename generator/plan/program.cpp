@@ -245,6 +245,50 @@ void fuse_column_passes(KernelProgram& program) {
   if (!scratch) program.scratch_elements = 0;
 }
 
+// Where the padded columns take two passes per direction (A of stride 1, then B of stride S = size
+// of A), the last forward pass B, the filter product and its exact reverse become one dispatch: B
+// reads and writes the values j + r*S of its column j, with the inter-pass twiddle W^(r*j) on the
+// way in, so the round trip runs B's stages, the product, the inverse stages and the conjugate
+// twiddle on the way out, and leaves A's output layout transformed back. The inverse then needs
+// only A^-1: A with its views swapped (it reads value k of its column where A wrote it and writes
+// value n where A read it), then the inverse rows. Two passes of the plane's traffic fewer.
+void fuse_inner_column_passes(KernelProgram& program) {
+  if (program.forward.size() != 3 || program.inverse.size() != 3 || !rows_then_columns(program.forward, true) ||
+      !rows_then_columns(program.inverse, false))
+    return;
+  const PassProgram& a = program.forward[1];
+  PassProgram& b = program.forward[2];
+  const PassProgram &inverse_a = program.inverse[0], &inverse_b = program.inverse[1];
+  if (a.fft.stride != 1 || b.fft.stride != a.fft.size || !b.fft.balanced() || !b.fft.in_place_safe() ||
+      b.store.kind != StoreKind::plain || b.store.filter_planes == 0 || a.store.kind != StoreKind::plain ||
+      a.load.kind != LoadKind::plain || a.load.pass_twiddle || inverse_a.load.kind != LoadKind::plain ||
+      inverse_b.store.kind != StoreKind::plain)
+    return;
+  b.round_trip = true;
+  b.store.scale *= inverse_a.store.scale * inverse_b.store.scale;
+  PassProgram reverse = a;
+  reverse.name = pass_name(Direction::inverse, 0);
+  reverse.direction = Direction::inverse;
+  reverse.index = 0;
+  reverse.count = 2;
+  reverse.bindings[0] = inverse_a.bindings[0];  // the forward's output
+  reverse.bindings[1] = inverse_b.bindings[1];  // what the inverse rows read
+  reverse.load = LoadPrologue{};
+  reverse.load.view = a.store.view;
+  reverse.load.view.binding = reverse.bindings[0];
+  reverse.store = StoreEpilogue{};
+  reverse.store.view = a.load.view;
+  reverse.store.view.binding = reverse.bindings[1];
+  reverse.store.stored_below = inverse_b.store.stored_below;
+  reverse.store.scale = inverse_a.store.scale;
+  program.inverse.erase(program.inverse.begin(), program.inverse.begin() + 2);
+  program.inverse.insert(program.inverse.begin(), std::move(reverse));
+  PassProgram& rows = program.inverse.back();
+  rows.name = pass_name(Direction::inverse, 1);
+  rows.index = 1;
+  rows.count = 2;
+}
+
 // A convolution kernel is an r2c kernel of the padded plane (c2c where the channels are packed in
 // pairs) whose first pass reads the image (the filter kernel: the filter, its centre moved to the
 // origin) and whose apply kernel multiplies by the filter's spectrum in its last forward pass and
@@ -293,6 +337,7 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   last.store.view.binding = last.bindings[1];
   skip_padding_rows(c, program);
   fuse_column_passes(program);
+  fuse_inner_column_passes(program);
 }
 
 // io image: the first pass of each direction reads its input from an image, the last pass writes
