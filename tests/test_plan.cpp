@@ -687,11 +687,16 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     const Plan plan = parse_plan(R"({"kernels": [{"name": "b", "convolution": )" + convolution + "}]}");
     return std::make_pair(fftgen::make_program(plan.kernels[0]), fftgen::make_program(plan.kernels[1]));
   };
+  // The three dispatches of a padded column of 2048: rows, one round trip, inverse rows.
+  auto three_dispatches = [&](const std::string& convolution) {
+    auto both = programs(convolution);
+    REQUIRE(both.second.forward.size() == 2);
+    REQUIRE(both.second.inverse.size() == 1);
+    return both;
+  };
   SECTION("a padded column of 2048 fits one workgroup: rows, one round trip, inverse rows") {
     const auto [filter, apply] =
-        programs(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 4, "packing": "r2c"})");
-    REQUIRE(apply.forward.size() == 2);
-    REQUIRE(apply.inverse.size() == 1);
+        three_dispatches(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 4, "packing": "r2c"})");
     const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
     // Only the 1024 image rows of each 2048-row plane, the channels of a pixel row in turn.
     CHECK(rows.batch_scale == 1024);
@@ -755,9 +760,7 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
   }
   SECTION("packed in pairs: c2c planes of two channels, the filter's whole spectrum, the same structure") {
     const auto [filter, apply] =
-        programs(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 3, "packing": "pairs"})");
-    REQUIRE(apply.forward.size() == 2);
-    REQUIRE(apply.inverse.size() == 1);
+        three_dispatches(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 3, "packing": "pairs"})");
     const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
     CHECK(rows.load.image.channel_pairs);
     CHECK(back.store.image.channel_pairs);

@@ -177,6 +177,15 @@ void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t ou
   }
 }
 
+// Names and numbers a direction's passes in order, after a fusion removed some.
+void number_passes(std::vector<PassProgram>& passes) {
+  for (size_t i = 0; i < passes.size(); ++i) {
+    passes[i].name = pass_name(passes[i].direction, i);
+    passes[i].index = i;
+    passes[i].count = passes.size();
+  }
+}
+
 // Whether a direction of a convolution is one row pass along X and column passes along Y, the rows
 // first (forward) or last (inverse): the structure whose padding rows can be skipped.
 bool rows_then_columns(const std::vector<PassProgram>& passes, bool rows_first) {
@@ -231,10 +240,8 @@ void fuse_column_passes(KernelProgram& program) {
   forward.store.scale *= inverse.store.scale;
   forward.store.stored_below = inverse.store.stored_below;
   program.inverse.erase(program.inverse.begin());
+  number_passes(program.inverse);
   PassProgram& rows = program.inverse.front();
-  rows.name = pass_name(Direction::inverse, 0);
-  rows.index = 0;
-  rows.count = 1;
   // It reads what the fused pass wrote: the inverse direction's input (the forward output).
   rows.bindings[0].role = BufferRole::input;
   rows.load.view.binding = rows.bindings[0];
@@ -267,10 +274,7 @@ void fuse_inner_column_passes(KernelProgram& program) {
   b.round_trip = true;
   b.store.scale *= inverse_a.store.scale * inverse_b.store.scale;
   PassProgram reverse = a;
-  reverse.name = pass_name(Direction::inverse, 0);
   reverse.direction = Direction::inverse;
-  reverse.index = 0;
-  reverse.count = 2;
   reverse.bindings[0] = inverse_a.bindings[0];  // the forward's output
   reverse.bindings[1] = inverse_b.bindings[1];  // what the inverse rows read
   reverse.load = LoadPrologue{};
@@ -283,10 +287,7 @@ void fuse_inner_column_passes(KernelProgram& program) {
   reverse.store.scale = inverse_a.store.scale;
   program.inverse.erase(program.inverse.begin(), program.inverse.begin() + 2);
   program.inverse.insert(program.inverse.begin(), std::move(reverse));
-  PassProgram& rows = program.inverse.back();
-  rows.name = pass_name(Direction::inverse, 1);
-  rows.index = 1;
-  rows.count = 2;
+  number_passes(program.inverse);
 }
 
 // A convolution kernel is an r2c kernel of the padded plane (c2c where the channels are packed in

@@ -460,9 +460,9 @@ VkDeviceSize Kernel::required_bytes(Direction direction, bool input, uint32_t ba
   // A convolution's image: whole [H, W, C] frames of P planes, then the channels the planes of a
   // partial frame hold (channels packed in pairs: an odd C leaves the last plane one channel).
   if (const auto& c = info_.convolution; c && info_.transform == "convolution" && b.element == ElementType::float32) {
-    const uint64_t pixels = uint64_t{c->image_h} * c->image_w, per_plane = c->packing == "pairs" ? 2 : 1;
+    const uint64_t pixels = uint64_t{c->image_h} * c->image_w;
     return (batch / c->planes * pixels * c->channels +
-            pixels * std::min<uint64_t>(c->channels, (batch % c->planes) * per_plane)) * 4;
+            pixels * std::min<uint64_t>(c->channels, (batch % c->planes) * c->channels_per_plane())) * 4;
   }
   const uint64_t s = stride ? stride : b.elements;
   return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + b.elements) * element_bytes(b.element);

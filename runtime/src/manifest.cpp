@@ -382,7 +382,7 @@ KernelInfo parse_kernel(const Reader& r) {
     ci.packing = c.has("packing") ? c.str("packing") : "r2c";
     if (ci.packing != "r2c" && ci.packing != "pairs") c.fail("packing", "r2c or pairs");
     if (ci.packing == "pairs" && ci.filter_channels != 1) c.fail("packing", "r2c with a filter per channel");
-    ci.planes = ci.packing == "pairs" ? (ci.channels + 1) / 2 : ci.channels;
+    ci.planes = (ci.channels + ci.channels_per_plane() - 1) / ci.channels_per_plane();
     if (c.has("planes") && c.uint32("planes") != ci.planes)
       c.fail("planes", std::to_string(ci.planes) + " for " + std::to_string(ci.channels) + " channels packed " + ci.packing);
     k.convolution = ci;

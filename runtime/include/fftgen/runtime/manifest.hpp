@@ -113,6 +113,7 @@ struct ConvolutionInfo {
   /// per complex plane (packing pairs, whose filter spectra are full complex planes).
   uint32_t planes = 1;
   std::string packing = "r2c";  ///< r2c | pairs
+  uint32_t channels_per_plane() const { return packing == "pairs" ? 2 : 1; }
   std::string mode = "same";  ///< same | circular
   uint32_t padded_h = 0, padded_w = 0;
   uint32_t centre_y = 0, centre_x = 0;
