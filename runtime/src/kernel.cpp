@@ -19,10 +19,6 @@ namespace fftgen::vk {
 
 namespace {
 
-// Bytes per transform of the scratch buffer, and of scratch2, which has as much; none when no pass
-// binds either (a 2D c2r may bind scratch2 alone). Its elements are complex values as the passes
-// store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride N for scratch, so they
-// need at least N whatever scratch_elements says.
 // The first binding of `role` in any pass of the kernel, or null.
 const PassBinding* first_binding(const KernelInfo& k, BufferRole role) {
   for (Direction d : k.directions)
@@ -32,6 +28,10 @@ const PassBinding* first_binding(const KernelInfo& k, BufferRole role) {
   return nullptr;
 }
 
+// Bytes per transform of the scratch buffer, and of scratch2, which has as much; none when no pass
+// binds either (a 2D c2r may bind scratch2 alone). Its elements are complex values as the passes
+// store them (4 bytes in an fp16 kernel). Version 1 manifests pushed stride N for scratch, so they
+// need at least N whatever scratch_elements says.
 uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   const PassBinding* b = first_binding(k, BufferRole::scratch);
   if (!b) b = first_binding(k, BufferRole::scratch2);
