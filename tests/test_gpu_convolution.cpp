@@ -150,6 +150,27 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
   CHECK(m.kernel("rgb").convolution->packing == "r2c");    // a filter per channel
   CHECK(pairs.forward_output.elements == 16 * 16);
   CHECK(m.kernel("rgba").forward_output.elements == 16 * 9);
+  // Round trips in tiles of 2 columns ("column": r2c planes of 2048 x 5; "column_pairs": 2048 x 8,
+  // as bloom1024) read a filter kept by columns, wider tiles one kept by rows; both kernels of a
+  // convolution say so, and both layouts run in the tests above and in verify's.
+  for (const char* name : {"column", "column__filter", "column_pairs", "column_pairs__filter", "wide"})
+    CHECK(m.kernel(name).convolution->filter_layout == "columns");
+  for (const char* name : {"rgba", "rgba__filter", "big", "tall", "tall_pairs__filter"})
+    CHECK(m.kernel(name).convolution->filter_layout == "rows");
+  // A layout the runtime does not know is refused naming the field and what it allows.
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(output_dir() / "manifest.json"));
+  for (auto& k : doc["kernels"])
+    if (k["name"] == "column") k["convolution"]["filter_layout"] = "diagonal";
+  try {
+    parse_manifest(doc, "m.json", output_dir());
+    FAIL("no error");
+  } catch (const ManifestError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK(msg.find("filter_layout") != std::string::npos);
+    CHECK(msg.find("rows or columns") != std::string::npos);
+    CHECK(msg.find("column") != std::string::npos);
+  }
 }
 
 TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL path computes",

@@ -717,6 +717,20 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     // The filter kernel is not touched: its filter lies at both ends of the plane.
     CHECK(filter.forward[0].rows_per_transform == 0);
     CHECK_FALSE(filter.forward[1].round_trip);
+    // The round trip's tiles are 2 columns wide: the filter kernel keeps its spectrum by columns
+    // (value k of column j at j * 2048 + k) and the round trip reads it so.
+    CHECK(columns.fft.columns_per_workgroup == 2);
+    CHECK(apply.filter_by_columns);
+    CHECK(columns.store.filter_by_columns);
+    CHECK(filter.filter_by_columns);
+    const fftgen::View& spectrum = filter.forward[1].store.view;
+    CHECK(spectrum.element_stride == 1);
+    CHECK(spectrum.column_split == 1);
+    CHECK(spectrum.split_stride == 2048);
+    // Written transposed, not in place: the row pass leaves the plane in scratch.
+    CHECK(filter.forward[0].bindings[1].role == BufferRole::scratch);
+    CHECK(filter.forward[1].bindings[0].role == BufferRole::scratch);
+    CHECK(filter.scratch_elements == 2048u * 1025u);
   }
   SECTION("a padded column of 8192 takes two passes: the inner ones fuse, the padding rows are still skipped") {
     const auto [filter, apply] =
@@ -744,9 +758,11 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(apply.inverse[1].batch_scale == 4096);
     CHECK(apply.inverse[1].name == "inv1");
     CHECK(apply.inverse[1].bindings[0].role == reverse.bindings[1].role);
-    // The filter kernel keeps its three passes.
+    // The filter kernel keeps its three passes, and its spectrum by rows: B's 16-column tiles read it so.
     CHECK(filter.forward.size() == 3);
     CHECK_FALSE(filter.forward[2].round_trip);
+    CHECK_FALSE(apply.filter_by_columns);
+    CHECK_FALSE(filter.filter_by_columns);
   }
   SECTION("circular: no padding rows, the column passes still fused; a filter per channel takes no turns") {
     const auto [filter, apply] =

@@ -516,11 +516,16 @@ struct PassPrinter {
     const StoreEpilogue& store = pass.store;
     const View& view = pass.load.view;
     body.open("if (in_range)");
-    body.line(fmt::format("uint filter_base = src_base - b * params.{} + {};", view.binding.stride_constant,
+    // Value 0 of invocation q is element q of column j: in the filter plane at j * M + q when the
+    // filter is kept by columns, else where the data has it.
+    const uint32_t filter_stride = store.filter_by_columns ? 1 : view.element_stride;
+    const std::string column = store.filter_by_columns ? fmt::format("{} + q", im.mul("j", fft.size))
+                                                       : fmt::format("src_base - b * params.{}", view.binding.stride_constant);
+    body.line(fmt::format("uint filter_base = {} + {};", column,
                           im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
     for (uint32_t e = 0; e < values_in(last_stage()); ++e)
       body.line(fmt::format("{0} = cmul({0}, filt.data[filter_base + {1}]);", v(e),
-                            constant(place(last_stage(), e).offset * view.element_stride)));
+                            constant(place(last_stage(), e).offset * filter_stride)));
     body.close();
     print_stages(inverse_of(pass.direction), fft.stages.size() > 1);
     if (pass.load.pass_twiddle) {

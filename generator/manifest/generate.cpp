@@ -105,6 +105,8 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
                       remedy);
   if (limited_program.layout.twiddles.values() != program.layout.twiddles.values())
     throw PlanError(refusal + "and within that the kernel needs another twiddle table" + remedy);
+  if (limited_program.filter_by_columns != program.filter_by_columns)
+    throw PlanError(refusal + "and within that the convolution's filter spectrum needs another layout" + remedy);
   return limited_program;
 }
 
@@ -299,6 +301,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                              {"filter_channels", c.filter_channels},
                              {"packing", c.pairs ? "pairs" : "r2c"},
                              {"planes", c.planes()},
+                             {"filter_layout", program.filter_by_columns ? "columns" : "rows"},
                              {"mode", c.circular ? "circular" : "same"},
                              {"padded", {c.padded_h, c.padded_w}},
                              {"centre", {c.centre_y(), c.centre_x()}},

@@ -382,6 +382,9 @@ KernelInfo parse_kernel(const Reader& r) {
     ci.packing = c.has("packing") ? c.str("packing") : "r2c";
     if (ci.packing != "r2c" && ci.packing != "pairs") c.fail("packing", "r2c or pairs");
     if (ci.packing == "pairs" && ci.filter_channels != 1) c.fail("packing", "r2c with a filter per channel");
+    // Manifests before "filter_layout" kept every filter spectrum by rows.
+    ci.filter_layout = c.has("filter_layout") ? c.str("filter_layout") : "rows";
+    if (ci.filter_layout != "rows" && ci.filter_layout != "columns") c.fail("filter_layout", "rows or columns");
     ci.planes = (ci.channels + ci.channels_per_plane() - 1) / ci.channels_per_plane();
     if (c.has("planes") && c.uint32("planes") != ci.planes)
       c.fail("planes", std::to_string(ci.planes) + " for " + std::to_string(ci.channels) + " channels packed " + ci.packing);

@@ -117,7 +117,8 @@ struct ImageView {
 ///   b * <stride push constant> + column_offset(j) + i * element_stride,
 ///   column_offset(j) = (j div column_split) * split_stride + (j mod column_split)   (split > 0)
 ///                    = j                                                           (split = 0)
-/// Row mode has one column per transform (j = 0).
+/// (split = 1: each column contiguous, j * split_stride: a convolution's filter spectrum kept by
+/// columns, KernelProgram::filter_by_columns.) Row mode has one column per transform (j = 0).
 struct View {
   PassBinding binding;
   uint32_t element_stride = 1;
@@ -192,6 +193,9 @@ struct StoreEpilogue {
   /// complex values apart. 0: no product.
   uint32_t filter_planes = 0;
   uint64_t filter_plane = 0;
+  /// The filter plane is kept by columns (KernelProgram::filter_by_columns): value i of column j
+  /// at j * M + i. Otherwise it is laid out as the data.
+  bool filter_by_columns = false;
   /// Only the elements of a transform below this index (natural row-major order) are stored; the
   /// rest is never read. 0: all. A convolution's last column pass: the rows the crop keeps.
   uint64_t stored_below = 0;
@@ -262,6 +266,11 @@ struct KernelProgram {
   const KernelBuffer& output(Direction d) const { return d == Direction::forward ? forward_output : forward_input; }
   std::vector<PassProgram> forward, inverse;
   const std::vector<PassProgram>& passes(Direction d) const { return d == Direction::forward ? forward : inverse; }
+  /// A convolution (filter and apply kernel alike) whose apply kernel runs its padded columns as
+  /// one round trip: the filter's spectrum is kept by columns, value k of column j of a filter
+  /// plane at j * padded_h + k, so that the round trip's narrow column tiles read it in contiguous
+  /// runs. Otherwise row-major, as the data.
+  bool filter_by_columns = false;
 };
 
 /// Builds the passes of a kernel variant (make_layout, then views, prologues and epilogues).

@@ -211,7 +211,8 @@ Image random_image(uint32_t h, uint32_t w, uint32_t c, uint64_t seed) {
 }
 
 // FFTW's spectra of the padded planes of `filter`, its centre moved to the origin, scaled: half
-// spectra, or whole ones where the channels are packed in pairs (a c2c kernel of the filter).
+// spectra, or whole ones where the channels are packed in pairs (a c2c kernel of the filter), laid
+// out as the filter kernel writes them (ConvolutionInfo::filter_layout).
 std::vector<std::complex<double>> filter_spectrum_reference(const KernelInfo& apply, const Image& filter) {
   const ConvolutionInfo& c = *apply.convolution;
   const bool pairs = c.packing == "pairs";
@@ -233,8 +234,16 @@ std::vector<std::complex<double>> filter_spectrum_reference(const KernelInfo& ap
     for (double r : reals) values.emplace_back(r, 0.0);
   else
     for (size_t i = 0; i + 1 < reals.size(); i += 2) values.emplace_back(reals[i], reals[i + 1]);
-  return reference_transform(plane, Direction::forward, values, c.filter_channels,
-                             1.0 / (static_cast<double>(c.padded_h) * c.padded_w));
+  auto spectra = reference_transform(plane, Direction::forward, values, c.filter_channels,
+                                     1.0 / (static_cast<double>(c.padded_h) * c.padded_w));
+  if (c.filter_layout == "rows") return spectra;
+  const uint64_t rows = c.padded_h, columns = c.spectrum_columns();
+  std::vector<std::complex<double>> by_columns(spectra.size());
+  for (uint64_t p = 0; p < c.filter_channels; ++p)
+    for (uint64_t y = 0; y < rows; ++y)
+      for (uint64_t x = 0; x < columns; ++x)
+        by_columns[(p * columns + x) * rows + y] = spectra[(p * rows + y) * columns + x];
+  return by_columns;
 }
 
 }  // namespace

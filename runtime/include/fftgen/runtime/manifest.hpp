@@ -114,6 +114,10 @@ struct ConvolutionInfo {
   uint32_t planes = 1;
   std::string packing = "r2c";  ///< r2c | pairs
   uint32_t channels_per_plane() const { return packing == "pairs" ? 2 : 1; }
+  /// How the filter kernel lays out each filter spectrum (PH rows of `spectrum_columns()`): "rows"
+  /// (row-major, as the data) or "columns" (column by column: value k of column j at j * PH + k).
+  std::string filter_layout = "rows";
+  uint32_t spectrum_columns() const { return packing == "pairs" ? padded_w : padded_w / 2 + 1; }
   std::string mode = "same";  ///< same | circular
   uint32_t padded_h = 0, padded_w = 0;
   uint32_t centre_y = 0, centre_x = 0;
