@@ -65,7 +65,7 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         return p <= in.real_n / 2 ? src.at(row + p) : std::conj(src.at(row + in.real_n - p));
       case Side::none: break;
     }
-    return src.at(in.base + row + p);
+    return src.at(in.element(b, p));
   };
   auto store = [&](uint64_t b, uint64_t p, cd value) {
     const uint64_t row = b * out.binding.stride;
@@ -81,7 +81,7 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         return;
       case Side::none: break;
     }
-    dst.at(out.base + row + p) = value;
+    dst.at(out.element(b, p)) = value;
   };
   // The separating stores need the whole half-length transform Z of a batch entry: collected
   // from every column first (at frequency k = the store view's position), separated after.
@@ -185,8 +185,8 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           for (uint32_t k = 0; k < h; ++k) {
             const cd zk = a[k], p = std::conj(a[(h - k) % h]);
             const cd even = (zk + p) / 2.0, odd = cd(0, -1) * (zk - p) / 2.0;
-            dst.at(row + k) = (even + real_twiddle(k) * odd) * scale;
-            if (k == 0) dst.at(row + h) = (even - odd) * scale;
+            dst.at(out.element(b, k)) = (even + real_twiddle(k) * odd) * scale;
+            if (k == 0) dst.at(out.element(b, h)) = (even - odd) * scale;
           }
           break;
         case StoreKind::pair_split:

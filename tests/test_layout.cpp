@@ -6,6 +6,8 @@
 #include <complex>
 #include <map>
 #include <random>
+#include <set>
+#include <tuple>
 
 #include "fftgen/codelet.hpp"
 #include "fftgen/layout.hpp"
@@ -301,6 +303,74 @@ TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and colum
     check_transform(spec_2d(ny, nx), 1);
 }
 
+TEST_CASE("2D kernels keep the values between their X and Y passes in column tiles", "[layout][2d]") {
+  using fftgen::IntermediateLayout;
+  using fftgen::Transform;
+  auto tiled = [](KernelSpec spec) {
+    spec.intermediate_layout = IntermediateLayout::column_tiles;
+    return spec;
+  };
+  // Where the X pass leaves value x of row y of plane p, the Y pass finds it (value y of column x).
+  for (auto [ny, nx, t] : std::vector<std::tuple<uint32_t, uint32_t, Transform>>{
+           {64, 256, Transform::c2c}, {16, 1024, Transform::c2c}, {4096, 64, Transform::c2c},
+           {256, 512, Transform::c2c}, {64, 2048, Transform::r2c}, {32, 1024, Transform::r2c},
+           {4096, 256, Transform::r2c}}) {
+    const KernelSpec spec = tiled(spec_2d(ny, nx, t));
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    INFO("shape " << ny << " x " << nx << ", " << fftgen::to_string(t));
+    const auto& rows = program.forward[0];
+    const auto& columns = program.forward[1];
+    const uint32_t tile = columns.fft.columns_per_workgroup, width = program.layout.columns;
+    const uint64_t padded = (width + tile - 1) / tile * tile;
+    CHECK(program.column_tiles == tile);
+    CHECK(rows.store.view.tile_columns == tile);
+    CHECK(rows.bindings[1].role == fftgen::BufferRole::scratch);
+    CHECK(columns.bindings[0].role == fftgen::BufferRole::scratch);
+    CHECK(columns.bindings[1].role == fftgen::BufferRole::output);
+    CHECK(program.scratch_elements >= ny * padded);
+    std::set<uint64_t> seen;
+    uint64_t mismatches = 0, outside = 0;
+    const fftgen::View& read = columns.load.view;
+    for (uint64_t p = 0; p < 2; ++p)
+      for (uint64_t y = 0; y < ny; ++y)
+        for (uint64_t x = 0; x < width; ++x) {
+          const uint64_t written = rows.store.view.element(p * ny + y, x);
+          mismatches += written != read.element(p, read.column_offset(x) + y * read.element_stride);
+          outside += written >= 2 * program.scratch_elements;
+          seen.insert(written);
+        }
+    CHECK(mismatches == 0);
+    CHECK(outside == 0);
+    CHECK(seen.size() == 2 * ny * uint64_t{width});  // no two values share an element
+    // The c2c inverse runs X then Y too; the c2r inverse runs Y first and keeps rows.
+    CHECK(program.inverse[0].store.view.tile_columns == (t == Transform::c2c ? tile : 0));
+    check_transform(spec, 2);
+  }
+  // "auto": tiles of 32 to 64 bytes, and of 128 bytes for columns of 1024 values or more; rows
+  // where the output's rows are not whole 32-byte sectors (r2c) or a tile would hold 16 bytes.
+  auto tiles_of = [](KernelSpec spec, fftgen::Precision precision = fftgen::Precision::fp32) {
+    spec.precision = precision;
+    return fftgen::make_program(spec).column_tiles;
+  };
+  CHECK(tiles_of(spec_2d(4096, 4096)) == 4);
+  CHECK(tiles_of(spec_2d(2048, 2048)) == 8);
+  CHECK(tiles_of(spec_2d(1024, 1024)) == 16);
+  CHECK(tiles_of(spec_2d(512, 512)) == 0);
+  CHECK(tiles_of(spec_2d(4096, 4096, Transform::r2c)) == 0);
+  CHECK(tiles_of(spec_2d(1024, 1024), fftgen::Precision::fp16) == 16);
+  CHECK(tiles_of(spec_2d(4096, 4096), fftgen::Precision::fp16) == 0);
+  auto rows_only = spec_2d(4096, 4096);
+  rows_only.intermediate_layout = IntermediateLayout::rows;
+  CHECK(fftgen::make_program(rows_only).column_tiles == 0);
+  CHECK(fftgen::make_program(rows_only).scratch_elements == 0);
+  // Forced where the passes cannot take them: a clear error naming the field.
+  for (const KernelSpec& spec : {tiled(spec_2d(64, 32)), tiled(spec_2d(256, 128)), tiled(spec_2d(8192, 64))}) {
+    INFO("shape " << spec.ny() << " x " << spec.n());
+    CHECK_THROWS_WITH(fftgen::make_program(spec), Catch::Matchers::Contains("'intermediate_layout'") &&
+                                                      Catch::Matchers::Contains("column_tiles needs"));
+  }
+}
+
 TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][real]") {
   // One pass up to 32768; beyond, the last pass separates in mirrored column tiles.
   for (uint32_t log2n = 1; log2n <= 19; ++log2n) {
@@ -344,7 +414,7 @@ TEST_CASE("passes agree on where each buffer's transforms lie", "[layout][progra
       s.transform = t;
       specs.push_back(s);
     }
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{64, 64}, {256, 512}, {4096, 64}, {8192, 16}})
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{64, 64}, {256, 512}, {4096, 64}, {8192, 16}, {1024, 1024}})
     for (auto t : {fftgen::Transform::c2c, fftgen::Transform::r2c}) specs.push_back(spec_2d(ny, nx, t));
   for (const auto& spec : specs) {
     const auto program = fftgen::make_program(spec);

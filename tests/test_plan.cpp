@@ -163,6 +163,19 @@ TEST_CASE("every field's suffix, in field order", "[plan]") {
   CHECK(plan.kernels.back().direction == fftgen::DirectionSet::both);
 }
 
+TEST_CASE("intermediate_layout: auto by default, a variant axis like the others", "[plan]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "k", "shape": [1024, 1024],
+    "intermediate_layout": ["rows", "column_tiles", "auto"]}]})");
+  REQUIRE(plan.kernels.size() == 3);
+  CHECK(plan.kernels[0].name == "k__rows");
+  CHECK(plan.kernels[0].intermediate_layout == fftgen::IntermediateLayout::rows);
+  CHECK(plan.kernels[1].name == "k__column_tiles");
+  CHECK(plan.kernels[1].intermediate_layout == fftgen::IntermediateLayout::column_tiles);
+  CHECK(plan.kernels[2].intermediate_layout == fftgen::IntermediateLayout::automatic);
+  CHECK(parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 64]}]})").kernels[0].intermediate_layout ==
+        fftgen::IntermediateLayout::automatic);
+}
+
 TEST_CASE("a list of shapes adds __n<N>", "[plan]") {
   Plan plan = parse_plan(R"({"kernels": [{"name": "fft", "shape": [[1024], [2048]], "direction": "forward"}]})");
   CHECK(names_of(plan) == std::vector<std::string>{"fft__n1024", "fft__n2048"});

@@ -145,6 +145,13 @@ struct PassPrinter {
   // b * params.<stride> + column_offset(j) + q * element_stride: the element of a view that
   // invocation q's value 0 lies at (value e lies e * step * element_stride further).
   std::string view_base(const View& view) const {
+    if (view.tile_columns != 0) {
+      // A row into column tiles (View::tile_columns): row y = b mod NY of plane b div NY.
+      if (!fft.row_mode() || view.base != 0) throw std::logic_error("view_base: column tiles are for row passes");
+      const uint32_t tc = view.tile_columns, ny = view.tile_rows;
+      return fmt::format("{} * params.{} + {} + {} + {}", im.mul(im.div(entry(), ny), ny), view.binding.stride_constant,
+                         im.mul(im.div("q", tc), ny * tc), im.mul(im.mod(entry(), ny), tc), im.mod("q", tc));
+    }
     std::string base = fmt::format("{} * params.{}", entry(), view.binding.stride_constant);
     if (view.base != 0) base += " + " + constant(static_cast<uint32_t>(view.base));
     if (!fft.row_mode()) {
@@ -156,6 +163,8 @@ struct PassPrinter {
     }
     return base + " + " + im.mul("q", view.element_stride);
   }
+  // Elements between position p and p + k of a view (View::step), as a shader constant's value.
+  static uint32_t step(const View& view, uint32_t k) { return static_cast<uint32_t>(view.step(k)); }
   // The batch entry a view's base counts from: b, or the row of the transform a row pass that
   // skips rows computes (PassProgram::rows_per_transform).
   std::string entry() const { return pass.rows_per_transform != 0 ? "row" : "b"; }
@@ -625,12 +634,13 @@ struct PassPrinter {
         const uint32_t stride = store.view.element_stride;
         for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
           const Place at = place(last_stage(), e);
-          body.line(guarded(at.guard, store_value(store.view, "dst_base + " + constant(at.offset * stride),
+          body.line(guarded(at.guard, store_value(store.view, "dst_base + " + constant(step(store.view, at.offset * stride)),
                                                   fmt::format("r2c_split({}, p{}, {}){}", v(e), e,
                                                               real_twiddle(at.offset * stride), scaled))));
         }
         body.open("if (kq == 0u)");
-        body.line(store_value(store.view, "dst_base + " + constant(fft.length), fmt::format("r2c_nyquist({}){}", v(0), scaled)));
+        body.line(store_value(store.view, "dst_base + " + constant(step(store.view, fft.length)),
+                              fmt::format("r2c_nyquist({}){}", v(0), scaled)));
         body.close();
       } else {
         // X[k] and Y[k] for k = q + e*step <= N/2: values below E/2, and E/2 at invocation 0.
@@ -717,7 +727,8 @@ struct PassPrinter {
         const std::string value = product ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset) : v(e);
         const std::string kept =
             store.stored_below == 0 ? "" : fmt::format("dst_at + {} < {}u", offset, store.stored_below);
-        body.line(guarded(both(at.guard, kept), store_value(store.view, "dst_base + " + offset, value + scaled)));
+        body.line(guarded(both(at.guard, kept),
+                          store_value(store.view, "dst_base + " + constant(step(store.view, k)), value + scaled)));
       }
       body.close();
       return;

@@ -107,6 +107,8 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
     throw PlanError(refusal + "and within that the kernel needs another twiddle table" + remedy);
   if (limited_program.filter_by_columns != program.filter_by_columns)
     throw PlanError(refusal + "and within that the convolution's filter spectrum needs another layout" + remedy);
+  if (limited_program.column_tiles != program.column_tiles)
+    throw PlanError(refusal + "and within that the values between its X and Y passes need another layout" + remedy);
   return limited_program;
 }
 
@@ -330,6 +332,8 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                        {"workgroup_size", layout.passes.front().workgroup_size},
                        {"precision", to_string(spec.precision)},
                        {"shared_memory_bytes", spec.shared_memory_bytes}};
+  // Written where it is not rows, so that kernels without column tiles keep their manifests.
+  if (program.column_tiles != 0) kernel["options"]["intermediate_layout"] = to_string(IntermediateLayout::column_tiles);
   if (spec.io == Io::image) {
     kernel["options"]["io"] = to_string(spec.io);
     kernel["options"]["image_format"] = to_string(spec.image_format);

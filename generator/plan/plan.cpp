@@ -488,6 +488,10 @@ const std::vector<FieldEntry>& registry() {
     f.push_back(enum_field<TextureFormat>("image_format", TextureFormat::automatic, parse_texture_format,
                                           [](KernelSpec& k, TextureFormat x) { k.image_format = x; },
                                           &KernelSpec::image_format));
+    f.push_back(enum_field<IntermediateLayout>("intermediate_layout", IntermediateLayout::automatic,
+                                               parse_intermediate_layout,
+                                               [](KernelSpec& k, IntermediateLayout x) { k.intermediate_layout = x; },
+                                               &KernelSpec::intermediate_layout));
     f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
                  [](const json* v, const Where& where, std::string_view suffix) {
                    return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,
@@ -762,6 +766,14 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
                                         "for 1D kernels", which), "\"auto\" for a 2D shape");
+    if (k.intermediate_layout == IntermediateLayout::column_tiles && (!k.is_2d() || k.io == Io::image || k.convolution))
+      where.fail("intermediate_layout",
+                 fmt::format("column_tiles keeps the values between a 2D kernel's X and Y passes in a scratch buffer; "
+                             "{}{}", !k.is_2d() ? "a 1D kernel has no Y pass" : k.io == Io::image
+                                                    ? "an image kernel (io image) keeps its own passes' layout"
+                                                    : "a convolution keeps its own passes' layout",
+                             which),
+                 "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
     if (k.is_2d() && k.transform == Transform::r2c_pair)
       where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "

@@ -614,10 +614,48 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
   return program;
 }
 
+// The width of the column tiles a direction of a 2D kernel keeps between its X and Y passes (View::
+// tile_columns), or 0 for rows. Tiles need one X pass in row mode whose store can split a row into
+// them (a plain or r2c store with every value's offset a whole number of tiles), followed by one Y
+// pass, which reads the tiles from scratch and writes the output: a Y pass of narrow tiles reads
+// runs of a few columns from rows, which an H100 serves at half its copy speed (32-byte runs of a
+// 4096² c2c: the Y pass took 0.737 ms, 0.585 from tiles, while the X pass's store into tiles took
+// 0.417 ms against 0.362; bench/results/2026-11-24-h100-column-tiles). "auto" takes them where the Y
+// pass's tiles are narrower than a 128-byte line.
+uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, const std::vector<size_t>& order,
+                            bool forward) {
+  if (spec.intermediate_layout == IntermediateLayout::rows || !spec.is_2d() || spec.io == Io::image ||
+      spec.convolution || order.size() != 2)
+    return 0;
+  const PassLayout &x = layout.passes[order[0]], &y = layout.passes[order[1]];
+  const bool plain_or_r2c = forward ? true : spec.transform == Transform::c2c;
+  const uint32_t tile = y.columns_per_workgroup;
+  if (x.axis != 0 || !x.row_mode() || x.grid_ny != 0 || y.axis != 1 || y.row_mode() || !plain_or_r2c ||
+      !x.balanced() || tile == 0 || (x.size / x.elems_per_thread) % tile != 0 || x.length % tile != 0)
+    return 0;
+  if (spec.intermediate_layout == IntermediateLayout::column_tiles) return tile;
+  // Measured (bench/results/2026-11-24-h100-column-tiles): tiles narrower than a 128-byte line gain
+  // 5-9% (c2c fp32 4096² and 2048², fp16 2048² and 1024²), 128-byte tiles of columns of 1024 values
+  // 1% (fp32 1024²; of 256 or 512 values under 1% at 512 MiB, and slower at batch 1); 16-byte tiles
+  // (fp16 4096²) lose more in the X pass's store than the Y pass gains; and rows that are not whole
+  // 32-byte sectors (r2c: NX/2 + 1 values) lose 13-17%: the Y pass then writes parts of sectors it
+  // has not read (in place, it had).
+  const uint32_t value_bytes = element_bytes(stored_as(ElementType::complex64, spec.precision));
+  const uint32_t tile_bytes = tile * value_bytes;
+  const bool whole_sectors = uint64_t{layout.columns} * value_bytes % 32 == 0;
+  return whole_sectors && tile_bytes >= 32 && (tile_bytes < 128 || (tile_bytes == 128 && y.size >= 1024)) ? tile : 0;
+}
+
 }  // namespace
 
 KernelProgram make_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
+  if (spec.intermediate_layout == IntermediateLayout::column_tiles &&
+      (laid_out.chirp_sides_2d || laid_out.bluestein_n != 0))
+    throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs one X pass and one Y "
+                                "pass of power-of-two-friendly sides; a side through Bluestein's algorithm keeps its "
+                                "own layout; use \"auto\" or \"rows\"",
+                                spec.name));
   // Its Y side reads what the X side left in the output, which an image output cannot hold.
   if (laid_out.chirp_sides_2d && spec.io == Io::image)
     throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
@@ -696,6 +734,13 @@ KernelProgram make_program(const KernelSpec& spec) {
       }
       if (program.filter_by_columns && i + 1 == order.size()) p.in_place = false;
       io.push_back(p);
+    }
+    // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it.
+    const uint32_t tiles = full_real ? 0 : intermediate_tiles(spec, layout, order, forward);
+    if (tiles != 0) {
+      io[1].in_place = false;
+      io[0].writes = io[1].reads = uint64_t{ny} * ((layout.columns + tiles - 1) / tiles * tiles);
+      program.column_tiles = tiles;
     }
     std::vector<std::pair<BufferRole, BufferRole>> roles;
     // A full-length r2c kernel of three passes or more: its output (the half spectrum, the reals)
@@ -794,6 +839,11 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
+      if (tiles != 0 && i == 0) {
+        pass.store.view.tile_columns = tiles;
+        pass.store.view.tile_rows = ny;
+      }
+      if (tiles != 0 && i == 1) pass.load.view = {src, tiles, tiles, ny * tiles};
       if (scratch_halves) {
         if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
         if (!last) pass.store.view.base = i % 2 * scratch_half;
@@ -803,6 +853,18 @@ KernelProgram make_program(const KernelSpec& spec) {
     }
   }
   program.scratch_elements = scratch_vec2;
+  if (spec.intermediate_layout == IntermediateLayout::column_tiles && program.column_tiles == 0)
+    throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs a direction of one X "
+                                "pass (in rows, each invocation's values a whole tile of the Y pass's columns "
+                                "apart) followed by one Y pass; {}; use \"auto\" or \"rows\"",
+                                spec.name,
+                                layout.passes.size() == 1
+                                    ? "this kernel's grid is one pass (it fits one workgroup)"
+                                    : fmt::format("this kernel has {} X pass(es) of {} points and {} Y pass(es) "
+                                                  "of {} columns per workgroup",
+                                                  layout.x_passes(), layout.passes.front().size,
+                                                  layout.passes.size() - layout.x_passes(),
+                                                  layout.passes.back().columns_per_workgroup)));
   if (full_real) set_real_sides(program, nx);
   if (spec.convolution) fuse_convolution(spec, program);
   if (spec.io == Io::image) use_textures(spec, program);

@@ -28,6 +28,9 @@ constexpr Names<TextureFormat, 5> kTextureFormat{{{TextureFormat::automatic, "au
                                                   {TextureFormat::rgba32f, "rgba32f"},
                                                   {TextureFormat::rgba16f, "rgba16f"},
                                                   {TextureFormat::r32f, "r32f"}}};
+constexpr Names<IntermediateLayout, 3> kIntermediateLayout{{{IntermediateLayout::automatic, "auto"},
+                                                            {IntermediateLayout::rows, "rows"},
+                                                            {IntermediateLayout::column_tiles, "column_tiles"}}};
 
 template <typename E, size_t K>
 std::string_view name_of(const Names<E, K>& names, E value) {
@@ -62,6 +65,7 @@ std::string_view to_string(Target v) { return name_of(kTarget, v); }
 std::string_view to_string(Transform v) { return name_of(kTransform, v); }
 std::string_view to_string(Io v) { return name_of(kIo, v); }
 std::string_view to_string(TextureFormat v) { return name_of(kTextureFormat, v); }
+std::string_view to_string(IntermediateLayout v) { return name_of(kIntermediateLayout, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -72,6 +76,9 @@ std::optional<Target> parse_target(std::string_view s) { return parse_name(kTarg
 std::optional<Transform> parse_transform(std::string_view s) { return parse_name(kTransform, s); }
 std::optional<Io> parse_io(std::string_view s) { return parse_name(kIo, s); }
 std::optional<TextureFormat> parse_texture_format(std::string_view s) { return parse_name(kTextureFormat, s); }
+std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view s) {
+  return parse_name(kIntermediateLayout, s);
+}
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
@@ -79,7 +86,7 @@ const std::vector<std::string>& allowed_values(std::string_view field) {
       {"index_math", spellings(kIndexMath)},   {"twiddles", spellings(kTwiddles)},
       {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
       {"transform", spellings(kTransform)},    {"io", spellings(kIo)},
-      {"image_format", spellings(kTextureFormat)},
+      {"image_format", spellings(kTextureFormat)}, {"intermediate_layout", spellings(kIntermediateLayout)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

@@ -30,6 +30,8 @@ BEYOND_SCHEMA = {
     "78_pair_2d.json": "r2c_pair only for a 1D shape",
     "79_r2c_radices_product.json": "radices multiply to N/2 for r2c",
     "80_pair_too_large.json": "the largest r2c_pair N (one pass)",
+    "81_column_tiles_1d.json": "column_tiles only for a 2D shape",
+    "82_column_tiles_image.json": "column_tiles only for buffers (io buffer)",
 }
 
 

@@ -53,6 +53,8 @@ struct KernelSpec {
   /// The images' format (io image; resolved from "auto" when parsed). An r2c kernel's real side
   /// is r32f and its half spectrum rg32f.
   TextureFormat image_format = TextureFormat::automatic;
+  /// A 2D kernel's values between its X and Y passes (resolved by make_program; "auto" here).
+  IntermediateLayout intermediate_layout = IntermediateLayout::automatic;
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;

@@ -9,6 +9,7 @@
 // op counts come from it, and tests execute it on the CPU.
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -136,8 +137,29 @@ struct View {
   /// Elements of the bound buffer before value 0 of every transform (the second half of a
   /// scratch buffer that holds two intermediate transforms: Bluestein's multi-pass transforms).
   uint64_t base = 0;
+  /// A row pass's store into column tiles (IntermediateLayout::column_tiles): value x of row y of
+  /// plane p (the row b = p * tile_rows + y, tile_rows = NY) lies at
+  ///   p * tile_rows * <stride> + (x div tile_columns) * tile_rows * tile_columns
+  ///     + y * tile_columns + (x mod tile_columns),
+  /// <stride> being the row length rounded up to whole tiles: every tile of tile_columns columns is
+  /// contiguous, as the Y pass reads it (column_split = element_stride = tile_columns, split_stride =
+  /// tile_rows * tile_columns). 0: rows as they are.
+  uint32_t tile_columns = 0;
+  uint32_t tile_rows = 0;
   uint64_t column_offset(uint64_t j) const {
     return column_split == 0 ? j : (j / column_split) * split_stride + j % column_split;
+  }
+  /// The element of position p (column_offset(j) + i * element_stride) of batch entry b.
+  uint64_t element(uint64_t b, uint64_t p) const {
+    if (tile_columns == 0) return base + b * binding.stride + p;
+    return base + b / tile_rows * tile_rows * binding.stride + p / tile_columns * tile_rows * tile_columns +
+           b % tile_rows * tile_columns + p % tile_columns;
+  }
+  /// How far position p + k lies from position p, for k a multiple of tile_columns when tiled.
+  uint64_t step(uint64_t k) const {
+    if (tile_columns == 0) return k;
+    if (k % tile_columns != 0) throw std::logic_error("View::step: an offset within a column tile");
+    return k / tile_columns * tile_rows * tile_columns;
   }
 };
 
@@ -271,6 +293,10 @@ struct KernelProgram {
   /// plane at j * padded_h + k, so that the round trip's narrow column tiles read it in contiguous
   /// runs. Otherwise row-major, as the data.
   bool filter_by_columns = false;
+  /// A 2D kernel whose values between its X and Y passes lie in scratch in tiles of this many
+  /// columns (IntermediateLayout::column_tiles, View::tile_columns), in the directions whose X pass
+  /// comes first. 0: row-major, in the output buffer.
+  uint32_t column_tiles = 0;
 };
 
 /// Builds the passes of a kernel variant (make_layout, then views, prologues and epilogues).

@@ -31,6 +31,12 @@ enum class Io { buffer, image };
 /// value per texel in (r, g) (b and a are written 0 and never read); r32f holds one real. `automatic`
 /// ("auto") is rg32f for c2c and r32f for r2c.
 enum class TextureFormat { automatic, rg32f, rgba32f, rgba16f, r32f };
+/// Where a 2D kernel keeps its values between its X pass and its Y pass (docs/transforms.md, "2D"):
+/// rows: row-major in the output buffer, no extra memory; column_tiles: in a scratch buffer of the
+/// data's size, each tile of the Y pass's columns contiguous, so that the Y pass reads one run per
+/// tile where rows give it runs of a few columns. `automatic` ("auto") picks column_tiles where the
+/// Y pass's tiles are narrower than a 128-byte line (measured on an H100) and the structure allows.
+enum class IntermediateLayout { automatic, rows, column_tiles };
 
 std::string_view to_string(Direction);
 std::string_view to_string(DirectionSet);
@@ -42,6 +48,7 @@ std::string_view to_string(Transform);
 std::string_view to_string(Target);
 std::string_view to_string(Io);
 std::string_view to_string(TextureFormat);
+std::string_view to_string(IntermediateLayout);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
 const std::vector<std::string>& allowed_values(std::string_view field);
@@ -55,6 +62,7 @@ std::optional<Transform> parse_transform(std::string_view);
 std::optional<Target> parse_target(std::string_view);
 std::optional<Io> parse_io(std::string_view);
 std::optional<TextureFormat> parse_texture_format(std::string_view);
+std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view);
 /// Widest image fftgen writes a kernel for: the texture size D3D12 and Metal guarantee (Vulkan
 /// guarantees 4096; the runtime checks the device's maxImageDimension2D).
 inline constexpr uint32_t kMaxTextureWidth = 16384;
