@@ -620,18 +620,18 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
 // pass, which reads the tiles from scratch and writes the output: a Y pass of narrow tiles reads
 // runs of a few columns from rows, which an H100 serves at half its copy speed (32-byte runs of a
 // 4096² c2c: the Y pass took 0.737 ms, 0.585 from tiles, while the X pass's store into tiles took
-// 0.417 ms against 0.362; bench/results/2026-11-24-h100-column-tiles). "auto" takes them where the Y
-// pass's tiles are narrower than a 128-byte line.
-uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, const std::vector<size_t>& order,
-                            bool forward) {
+// 0.417 ms against 0.362; bench/results/2026-11-24-h100-column-tiles). "auto" takes them where they
+// were measured faster (below).
+uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, const std::vector<size_t>& order) {
   if (spec.intermediate_layout == IntermediateLayout::rows || !spec.is_2d() || spec.io == Io::image ||
       spec.convolution || order.size() != 2)
     return 0;
+  // The X pass first (c2c both ways, r2c forward; a c2r runs Y first), in rows, and every value it
+  // stores (q + e * M/E, and X[N/2] at the row's length for r2c) a whole number of tiles from q's.
   const PassLayout &x = layout.passes[order[0]], &y = layout.passes[order[1]];
-  const bool plain_or_r2c = forward ? true : spec.transform == Transform::c2c;
   const uint32_t tile = y.columns_per_workgroup;
-  if (x.axis != 0 || !x.row_mode() || x.grid_ny != 0 || y.axis != 1 || y.row_mode() || !plain_or_r2c ||
-      !x.balanced() || tile == 0 || (x.size / x.elems_per_thread) % tile != 0 || x.length % tile != 0)
+  if (x.axis != 0 || !x.row_mode() || x.grid_ny != 0 || y.axis != 1 || y.row_mode() || !x.balanced() ||
+      tile == 0 || (x.size / x.elems_per_thread) % tile != 0 || x.length % tile != 0)
     return 0;
   if (spec.intermediate_layout == IntermediateLayout::column_tiles) return tile;
   // Measured (bench/results/2026-11-24-h100-column-tiles): tiles narrower than a 128-byte line gain
@@ -653,9 +653,9 @@ KernelProgram make_program(const KernelSpec& spec) {
   if (spec.intermediate_layout == IntermediateLayout::column_tiles &&
       (laid_out.chirp_sides_2d || laid_out.bluestein_n != 0))
     throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs one X pass and one Y "
-                                "pass of power-of-two-friendly sides; a side through Bluestein's algorithm keeps its "
-                                "own layout; use \"auto\" or \"rows\"",
-                                spec.name));
+                                "pass; a side through Bluestein's algorithm (a prime factor above {}, or the rows of "
+                                "an r2c of odd NX) keeps its own layout; use \"auto\" or \"rows\"",
+                                spec.name, kMaxPrimeFactor));
   // Its Y side reads what the X side left in the output, which an image output cannot hold.
   if (laid_out.chirp_sides_2d && spec.io == Io::image)
     throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
@@ -736,7 +736,7 @@ KernelProgram make_program(const KernelSpec& spec) {
       io.push_back(p);
     }
     // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it.
-    const uint32_t tiles = full_real ? 0 : intermediate_tiles(spec, layout, order, forward);
+    const uint32_t tiles = full_real ? 0 : intermediate_tiles(spec, layout, order);
     if (tiles != 0) {
       io[1].in_place = false;
       io[0].writes = io[1].reads = uint64_t{ny} * ((layout.columns + tiles - 1) / tiles * tiles);
