@@ -297,10 +297,22 @@ struct PassPrinter {
   }
 
   // W_N^k of an r2c kernel's separation (N = 2H), k = kq + offset: from the table or computed.
+  // W_N^k of the real separation for k = kq + offset (N = 2H). From the table: W_N^kq, loaded once
+  // (print_real_twiddle_base), times the exact W_N^offset as a constant, one rounding more than a
+  // table entry each: one load per invocation instead of one per value (on an H100, R2C 1024 went
+  // from 2933 to 2978 GB/s and 4096 from 2875 to 2952; rel. L2 1.19e-7 -> 1.27e-7 at 1024).
   std::string real_twiddle(uint32_t offset) const {
-    if (pass.twiddles == TwiddleSource::table)
-      return fmt::format("tw.data[{}u + kq]", pass.real_twiddle_offset + offset);
+    if (pass.twiddles == TwiddleSource::table) {
+      if (offset == 0) return "w_kq";
+      const double angle = -2.0 * M_PI * offset / (2.0 * fft.length);
+      auto exact = [](double x) { return glsl_float_literal(std::abs(x) < 1e-15 ? 0.0 : x); };
+      return fmt::format("cmul(w_kq, vec2({}, {}))", exact(std::cos(angle)), exact(std::sin(angle)));
+    }
     return fmt::format("twiddle(kq + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.length}));
+  }
+  void print_real_twiddle_base() {
+    if (pass.twiddles == TwiddleSource::table)
+      body.line(fmt::format("vec2 w_kq = tw.data[{}u + kq];", pass.real_twiddle_offset));
   }
 
   void print_load() {
@@ -328,6 +340,7 @@ struct PassPrinter {
         const uint32_t h = fft.length, stride = view.element_stride;
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
         body.line("uint src_row = src_base - kq;");
+        print_real_twiddle_base();
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
           const uint32_t k = at.offset * stride;
@@ -632,6 +645,7 @@ struct PassPrinter {
         // X[k] for k = kq + place(e)*S (e*step*S when balanced); X[H] from Z[0] by the invocation
         // that holds it.
         const uint32_t stride = store.view.element_stride;
+        print_real_twiddle_base();
         for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
           const Place at = place(last_stage(), e);
           body.line(guarded(at.guard, store_value(store.view, "dst_base + " + constant(step(store.view, at.offset * stride)),
