@@ -396,6 +396,21 @@ TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][
     check_transform(spec_2d(ny, nx, fftgen::Transform::r2c), 1);
 }
 
+TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles of 128-byte runs", "[layout][real]") {
+  // 16 columns and their 16 mirrors (a split exchange keeps them within the 32 KB default budget):
+  // on an H100, R2C 65536 went from 1366 to 1413 GB/s against 8 + 8 columns (64-byte runs).
+  auto spec = spec_for(65536);
+  spec.transform = fftgen::Transform::r2c;
+  const auto last = fftgen::make_program(spec).forward.back();
+  CHECK(last.store.kind == fftgen::StoreKind::r2c);
+  CHECK(last.fft.mirror_tiles());
+  CHECK(last.fft.columns_per_workgroup == 32);
+  CHECK(last.fft.shared_bytes() <= 32768);
+  // Where 32 columns do not fit (2^20: its last pass holds 512 values a column), 16 stay.
+  spec.shape = {1u << 20};
+  CHECK(fftgen::make_program(spec).forward.back().fft.columns_per_workgroup == 16);
+}
+
 TEST_CASE("r2c_pair kernels separate two real signals and merge them back", "[layout][real]") {
   for (uint32_t log2n = 1; log2n <= 14; ++log2n) {
     auto spec = spec_for(1u << log2n);
