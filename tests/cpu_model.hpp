@@ -87,6 +87,9 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
   // from every column first (at frequency k = the store view's position), separated after.
   const bool separates = pass.store.kind == StoreKind::r2c || pass.store.kind == StoreKind::pair_split;
   std::vector<cd> z(separates ? fft.length : 0);
+  // An X pass that does the first Y stage (PassLayout::pair_rows): each row's transform waits for
+  // its partner (rows y and y + NY/2 of a plane), then row y stores their sum, the other their difference.
+  std::map<uint64_t, std::vector<cd>> paired;
   for (uint64_t b = 0; b < entries; ++b)
     for (uint32_t j = 0; j < cpt; ++j) {
       const uint64_t in_base = b * in.binding.stride + in.column_offset(j);
@@ -179,6 +182,10 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           break;
         case StoreKind::plain:
         case StoreKind::transposed:
+          if (fft.pair_rows != 0) {
+            paired[b] = a;
+            break;
+          }
           for (uint32_t r = 0; r < m; ++r) store(b, out.column_offset(j) + uint64_t{r} * out.element_stride, a[r] * scale);
           break;
         case StoreKind::r2c:
@@ -200,6 +207,15 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           throw std::logic_error("cpu_model: the image store of a convolution is not modelled");
       }
     }
+  for (const auto& [b, a] : paired) {
+    const uint64_t d = fft.pair_rows;
+    if (b % (2 * d) >= d) continue;
+    const std::vector<cd>& other = paired.at(b + d);
+    for (uint32_t r = 0; r < m; ++r) {
+      store(b, r, (a[r] + other[r]) * pass.store.scale);
+      store(b + d, r, (a[r] - other[r]) * pass.store.scale);
+    }
+  }
 }
 
 // Runs every pass of `direction` on `x` (batch transforms of N, contiguous) and returns the output.

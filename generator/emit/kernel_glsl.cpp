@@ -77,6 +77,7 @@ struct PassPrinter {
   IndexMathWriter im;
   bool text_targets;  // printing the source of HLSL and MSL
   Body body;
+  bool storing_pair_ = false;  // print_store of PassLayout::pair_rows: printing one row's store
 
   PassPrinter(const PassProgram& p, bool text) : pass(p), fft(p.fft), im(p.index_math), text_targets(text) {}
 
@@ -206,7 +207,15 @@ struct PassPrinter {
     if (fft.row_mode()) {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
-      body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
+      if (fft.pair_rows != 0) {
+        // PassLayout::pair_rows: transform c is rows y and y + NY/2 of a plane, in turn.
+        const uint32_t d = fft.pair_rows;
+        body.line(fmt::format("uint pair = {} + c;", im.mul("group", c)));
+        body.line(fmt::format("uint b = {} + {};  // row y, then row y + {}", im.mul(im.div("pair", d), 2 * d),
+                              im.mod("pair", d), d));
+      } else {
+        body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
+      }
       if (pass.rows_per_transform != 0) print_row_of_entry();
     } else if (fft.mirror_tiles()) {
       // Columns j = tile*C/2 + u and their mirrors S - j (S/2 in place of the mirror of column 0).
@@ -406,7 +415,9 @@ struct PassPrinter {
       std::string m = fmt::format("m{}", e);
       body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(first_stage(), e).offset)));
       std::string w;
-      if (pass.twiddles == TwiddleSource::table)
+      if (pass.twiddles == TwiddleSource::table && t.single_level())
+        w = fmt::format("tw.data[{}u + {}]", t.lo_offset, m);
+      else if (pass.twiddles == TwiddleSource::table)
         w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
                         im.div(m, t.lo_count));
       else
@@ -482,10 +493,12 @@ struct PassPrinter {
 
   // The stages in `direction` (the pass's own, or the inverse half of a round trip, whose first
   // exchange follows reads of shared memory: `after_reads`).
-  void print_stages(Direction direction, bool after_reads) {
+  // `tag` prefixes the stages' index names where they are printed twice (a round trip's inverse
+  // half: "i", PassLayout::pair_rows's second row).
+  void print_stages(Direction direction, bool after_reads, const std::string& second_tag = "") {
     const bool own = direction == pass.direction;
     const std::string twiddle_mul = own ? "twiddle_mul" : "twiddle_mul_inverse";
-    const std::string tag = own ? "" : "i";  // the inverse half's index names
+    const std::string tag = !second_tag.empty() ? second_tag : own ? "" : "i";
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
@@ -633,7 +646,38 @@ struct PassPrinter {
                             constant(view.real_n)));
   }
 
+  // An X pass that does the first Y stage (PassLayout::pair_rows): row y + NY/2 is loaded with
+  // row y (into w<e>) and transformed after it in the same invocations, which then hold both
+  // rows' values of each position: v<e> becomes row y's output (the sum), d<e> row y + NY/2's
+  // (the difference). The Y pass applies the twiddles between the stages.
+  void print_row_pair() {
+    const View& view = pass.load.view;
+    const std::string second = fmt::format("src_base + {}", im.mul("params." + std::string(view.binding.stride_constant),
+                                                                  fft.pair_rows));
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 w{} = vec2(0.0);", e));
+    body.open("if (in_range)");
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
+      body.line(fmt::format("w{} = {};", e, load_value(view, fmt::format("{} + {}", second, constant(place(first_stage(), e).offset)))));
+    body.close();
+    print_stages(pass.direction, false);
+    body.line("// row y's values wait; row y + NY/2's take their place");
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 a{0} = {1}; {1} = w{0};", e, v(e)));
+    print_stages(pass.direction, true, "y");
+    body.line("// the first Y stage, radix 2: row y keeps the sum, row y + NY/2 the difference");
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
+      body.line(fmt::format("vec2 d{0} = a{0} - {1}; {1} = a{0} + {1};", e, v(e)));
+  }
+
   void print_store() {
+    if (fft.pair_rows != 0 && !storing_pair_) {
+      // Row y, then row y + NY/2 (PassLayout::pair_rows).
+      storing_pair_ = true;
+      print_store();
+      body.line(fmt::format("b += {};", constant(fft.pair_rows)));
+      for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("{} = d{};", v(e), e));
+      print_store();
+      return;
+    }
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
     const uint32_t e_count = fft.elems_per_thread;
@@ -824,6 +868,7 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   printer.print_indices();
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
+  else if (pass.fft.pair_rows != 0) printer.print_row_pair();
   else printer.print_stages(pass.direction, false);
   printer.print_store();
   const PassLayout& fft = pass.fft;

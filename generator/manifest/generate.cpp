@@ -185,7 +185,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
               {"dispatch",
                {{"batch_scale", pass.batch_scale},
                 {"columns_per_transform", fft.columns_per_transform},
-                {"columns_per_workgroup", fft.columns_per_workgroup}}},
+                {"columns_per_workgroup", fft.entries_per_workgroup()}}},
               {"bindings", bindings},
               {"push_constants", push},
               {"push_constant_bytes", kPushConstantBytes},
@@ -207,7 +207,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                 {"dispatch",
                  {{"batch_scale", text_pass.batch_scale},
                   {"columns_per_transform", text.columns_per_transform},
-                  {"columns_per_workgroup", text.columns_per_workgroup}}},
+                  {"columns_per_workgroup", text.entries_per_workgroup()}}},
                 {"shared_memory_bytes", text.shared_bytes()}};
     json per_target = json::object();
     for (Target t : {Target::hlsl, Target::msl})

@@ -496,7 +496,9 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // in distinct bank pairs, while reads and later writes (runs of 32 adjacent slots) stay
     // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
     // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
-    if (map.rounds > 1) {
+    // An X pass that transforms pairs of rows (pair_rows) whose padded slices do not fit swizzles
+    // them as well: on an H100 its 4096-point rows took 0.450 ms unpadded and 0.413 padded (48 KB).
+    if (map.rounds > 1 || (pass.pair_rows != 0 && !choice.padded && !choice.split)) {
       map.scheme = Scheme::row_swizzled;
       map.swizzle_mask = 15;
       map.swizzle_shift = std::max(4u, log2_exact(radices.front()));
@@ -537,9 +539,18 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
   if (pass.stride > 1) {
     const uint64_t l = uint64_t{pass.stride} * pass.size;
     PassTwiddles& t = pass.pass_twiddles;
-    t.lo_log2 = (ceil_log2(l) + 1) / 2;
-    t.lo_count = 1u << t.lo_log2;
-    t.hi_count = static_cast<uint32_t>((l + t.lo_count - 1) / t.lo_count);
+    // The exponents m = r*k, r < size, k < stride (PassTwiddles::single_level for few of them:
+    // the Y pass of a 2D kernel whose X pass does the first Y stage, W_NY^r for r < NY/2).
+    const uint64_t exponents = uint64_t{pass.stride - 1} * (pass.size - 1) + 1;
+    if (exponents <= PassTwiddles::kSingleLevelEntries) {
+      t.lo_log2 = ceil_log2(exponents);
+      t.lo_count = 1u << t.lo_log2;
+      t.hi_count = 1;
+    } else {
+      t.lo_log2 = (ceil_log2(l) + 1) / 2;
+      t.lo_count = 1u << t.lo_log2;
+      t.hi_count = static_cast<uint32_t>((l + t.lo_count - 1) / t.lo_count);
+    }
     if (table) {
       t.lo_offset = twiddles.place({TwiddleRun::Kind::pass_lo, 0, t.lo_count, l, 0, 0});
       t.hi_offset = twiddles.place({TwiddleRun::Kind::pass_hi, 0, t.hi_count, l, 0, t.lo_log2});
@@ -553,12 +564,16 @@ namespace {
 
 // Steps 1-4 for the passes of one axis (`length` points, `interleave` data columns per position),
 // appended to `layout`: stages, tiling, shared memory, twiddles.
+// `first_stride`: the product of the sizes of this axis' stages done elsewhere (2 for a Y axis whose
+// first stage the X pass does, PassLayout::pair_rows, which `pair_rows` gives the X pass).
 void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis, uint32_t length, uint32_t interleave,
-                     const PassSplit& split, bool one_pass_grid, uint32_t budget) {
-  uint32_t stride = 1;
+                     const PassSplit& split, bool one_pass_grid, uint32_t budget, uint32_t first_stride = 1,
+                     uint32_t pair_rows = 0) {
+  uint32_t stride = first_stride;
   for (const auto& radices : split.radices) {
     PassLayout pass;
     pass.axis = axis;
+    pass.pair_rows = pair_rows;
     pass.length = length;
     pass.size = product(radices);
     pass.stride = stride;
@@ -587,6 +602,7 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
                        pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
                        pair_separates ? "" : ", or one short enough for one pass"));
     layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
+    if (pass.pair_rows != 0) layout.radices.push_back(2);  // the Y stage it does
     layout.passes.push_back(std::move(pass));
   }
 }
@@ -768,6 +784,25 @@ KernelLayout make_layout(const KernelSpec& spec) {
   } else if (two_d) {
     axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
   }
+  // A Y axis of one pass whose columns are too long for kPlanColumns of them to stay in registers
+  // (NY = 4096: tiles of 4 columns, 32-byte runs, which an H100 serves at about half its copy
+  // speed) has its first stage, radix 2, done by the X pass, which transforms rows y and y + NY/2
+  // in turn (PassLayout::pair_rows); its Y pass then transforms columns of NY/2 in tiles of 8
+  // (64-byte runs), as a 2048-point Y pass does. c2c kernels of fp32 buffers with column tiles
+  // between the passes (their layout reads each parity's columns as whole tiles: an X pass of at
+  // least 256 points, whose invocations lie whole tiles apart) and an X axis of one pass.
+  uint32_t pair_rows = 0;
+  if (two_d && !one_pass_grid && spec.transform == Transform::c2c && !spec.convolution && spec.io == Io::buffer &&
+      spec.precision == Precision::fp32 && spec.workgroup_size == 0 && nx >= 256 &&
+      spec.intermediate_layout != IntermediateLayout::rows && is_power_of_two(layout.ny) &&
+      layout.ny > kMaxRegisterResident / kPlanColumns && axes[1].split.radices.size() == 1 &&
+      axes[0].split.radices.size() == 1 && axes[0].split.exchange_rounds == 1) {
+    const std::vector<std::vector<uint32_t>> half = y_passes(layout.ny / 2, budget);
+    if (half.size() == 1) {
+      pair_rows = layout.ny / 2;
+      axes[1].split.radices = half;
+    }
+  }
   // A convolution's apply kernel whose padded columns of 2048 take one Y pass runs it as one round
   // trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather
   // than its bytes: there more workgroups of fewer columns win. Measured on an H100 (1024² RGBA
@@ -784,7 +819,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
 
   for (uint32_t a = 0; a < axes.size(); ++a)
     add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
-                    one_pass_grid, budget);
+                    one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0);
+  if (pair_rows != 0) {
+    // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
+    const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
+    if (x.threads_per_column % y.columns_per_workgroup != 0 || nx % y.columns_per_workgroup != 0 || !x.balanced())
+      throw std::logic_error(fmt::format("make_layout: kernel '{}': the X pass that does the first Y stage does not "
+                                         "store whole tiles of {} columns", spec.name, y.columns_per_workgroup));
+  }
   if (real && spec.twiddles == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;

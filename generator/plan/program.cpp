@@ -118,8 +118,10 @@ codelet::OpCounts PassProgram::ops() const {
   total.muls *= batch_scale;
   total.fma_candidates *= batch_scale;
   total.negs *= batch_scale;
-  // One multiplication by the twiddle, plus one to assemble it from the two-level table.
-  if (load.pass_twiddle) add_ops(total, cmul, uint64_t{n} * (twiddles == TwiddleSource::table ? 2 : 1));
+  // One multiplication by the twiddle, plus one to assemble it from a two-level table.
+  if (load.pass_twiddle)
+    add_ops(total, cmul,
+            uint64_t{n} * (twiddles == TwiddleSource::table && !fft.pass_twiddles.single_level() ? 2 : 1));
   // The separation of a real transform, per complex value of the half-length transform: two
   // conjugate sums and differences (4 adds), a complex multiplication by the twiddle and the halving
   // (c2r: no halving); the pair separation: the sums and differences and the halving.
@@ -129,6 +131,8 @@ codelet::OpCounts PassProgram::ops() const {
   if (load.kind == LoadKind::c2r) add_ops(total, real_inverse_step, values);
   if (store.kind == StoreKind::pair_split) add_ops(total, pair_step, values / 2);
   if (store.filter_planes > 0) add_ops(total, cmul, values);
+  // The first Y stage of an X pass that does it (PassLayout::pair_rows): a sum or a difference per value.
+  if (fft.pair_rows != 0) total.adds += 2 * values;
   if (store.scale != 1.0) total.muls += 2 * n;
   return total;
 }
@@ -633,7 +637,9 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
   if (x.axis != 0 || !x.row_mode() || x.grid_ny != 0 || y.axis != 1 || y.row_mode() || !x.balanced() ||
       tile == 0 || (x.size / x.elems_per_thread) % tile != 0 || x.length % tile != 0)
     return 0;
-  if (spec.intermediate_layout == IntermediateLayout::column_tiles) return tile;
+  // An X pass that does the first Y stage (PassLayout::pair_rows) stores each parity's columns as
+  // whole tiles: the layout chose it for them.
+  if (spec.intermediate_layout == IntermediateLayout::column_tiles || x.pair_rows != 0) return tile;
   // Measured (bench/results/2026-11-24-h100-column-tiles): tiles narrower than a 128-byte line gain
   // 5-9% (c2c fp32 4096² and 2048², fp16 2048² and 1024²), 128-byte tiles of columns of 1024 values
   // 1% (fp32 1024²; of 256 or 512 values under 1% at 512 MiB, and slower at batch 1); 16-byte tiles
@@ -839,11 +845,15 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
+      // Tiles hold a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the
+      // NY/2 rows of each parity: the X pass's transforms y + c * NY/2 (c = 0, 1) then lie in the
+      // tiles of parity c, and the Y pass's column j = c * NX + x reads tile j div C of them.
+      const uint32_t tile_rows = layout.passes[order[0]].pair_rows != 0 ? layout.passes[order[0]].pair_rows : ny;
       if (tiles != 0 && i == 0) {
         pass.store.view.tile_columns = tiles;
-        pass.store.view.tile_rows = ny;
+        pass.store.view.tile_rows = tile_rows;
       }
-      if (tiles != 0 && i == 1) pass.load.view = {src, tiles, tiles, ny * tiles};
+      if (tiles != 0 && i == 1) pass.load.view = {src, tiles, tiles, tile_rows * tiles};
       if (scratch_halves) {
         if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
         if (!last) pass.store.view.base = i % 2 * scratch_half;

@@ -39,13 +39,17 @@ struct StageLayout {
 
 /// Two-level table for the twiddles between passes, W_L^m with m < L = stride*size:
 /// W_L^m = lo[m mod B] * hi[m div B], B = 2^lo_log2 (so the table has ~2*sqrt(L) entries, not L;
-/// hi holds ceil(L / B) entries, L need not be a power of two).
+/// hi holds ceil(L / B) entries, L need not be a power of two). Where every exponent the pass
+/// uses, m <= (stride-1)*(size-1), fits kSingleLevelEntries, lo holds them all and hi the one
+/// entry W^0 = 1 (single_level()): one load per value and no multiplication.
 struct PassTwiddles {
   uint32_t lo_offset = 0;
   uint32_t hi_offset = 0;
   uint32_t lo_log2 = 0;
   uint32_t lo_count = 0;
   uint32_t hi_count = 0;
+  static constexpr uint32_t kSingleLevelEntries = 4096;
+  bool single_level() const { return hi_count == 1; }
 };
 
 /// Where value i of a workgroup's column c lies in shared memory during one exchange round. Every
@@ -152,6 +156,16 @@ struct PassLayout {
   /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
   /// order kx*NY + ky and go through shared memory to row-major order on the way out.
   uint32_t grid_ny = 0;
+  /// The X pass of a 2D kernel that also does the first stage of the Y axis, radix 2 (its Y pass
+  /// is then of NY/2 at stride 2): NY/2 here (0 otherwise). Each of its columns_per_workgroup
+  /// transforms in flight is a pair of rows y and y + NY/2 of one plane, loaded together and
+  /// transformed in turn in the same invocations, which then hold both rows' values of each
+  /// position: row y stores their sum, row y + NY/2 their difference (outputs 0 and 1 of the
+  /// radix-2 butterfly, the Y pass's columns of parity 0 and 1).
+  uint32_t pair_rows = 0;
+  /// Batch entries (columns, or rows in row mode) one workgroup computes: its transforms in
+  /// flight, twice that for pairs of rows.
+  uint32_t entries_per_workgroup() const { return pair_rows != 0 ? 2 * columns_per_workgroup : columns_per_workgroup; }
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   SharedMemoryMap shared;
