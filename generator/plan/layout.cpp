@@ -482,7 +482,9 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
 }
 
 // Step 3: the shared-memory map of a tiled pass (see SharedMemoryMap).
-SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<uint32_t>& radices, ExchangeChoice choice) {
+// `real_rows`: the row pass of an r2c kernel, whose store separates.
+SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<uint32_t>& radices, ExchangeChoice choice,
+                                     bool real_rows) {
   SharedMemoryMap map;
   map.rounds = pass.shared.rounds;
   if (!uses_shared_memory(pass, radices)) return map;
@@ -496,9 +498,19 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // in distinct bank pairs, while reads and later writes (runs of 32 adjacent slots) stay
     // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
     // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
-    // An X pass that transforms pairs of rows (pair_rows) whose padded slices do not fit swizzles
-    // them as well: on an H100 its 4096-point rows took 0.450 ms unpadded and 0.413 padded (48 KB).
-    if (map.rounds > 1 || (pass.pair_rows != 0 && !choice.padded && !choice.split)) {
+    // One round swizzles too where the padded slices do not fit (complex slices unpadded: rows of
+    // 4096 at 32 KB), and in r2c row passes of 2048 or more, whose padding it replaces at the same
+    // transforms per workgroup. Measured on an H100 (bench/results/2026-11-25-h100-pair-rows):
+    // C2C 4096 2974 -> 2994 GB/s, the 4096-point row pass of a 2D 4096^2 c2c 0.450 -> 0.400 ms,
+    // R2C 4096 2952 -> 2960. Elsewhere padding stays: with the swizzle in place of padding, R2C
+    // 1024 and 2D R2C 1024^2 were unchanged and C2C 2048 0.2% slower; with the workgroups the
+    // swizzle's smaller slices allow (twice the transforms), C2C 512 ... 2048 gained 0.2%, R2C
+    // 1024 and 4096 lost 2-3%.
+    // (Powers of two only, so that slices are whole groups of 16 slots; not a 2D grid done in one
+    // pass, whose exchanges were not measured so.)
+    const bool swizzle_one_round = is_power_of_two(pass.size) && pass.grid_ny == 0 && !choice.split &&
+                                   (!choice.padded || (real_rows && pass.size >= 2048));
+    if (map.rounds > 1 || swizzle_one_round) {
       map.scheme = Scheme::row_swizzled;
       map.swizzle_mask = 15;
       map.swizzle_shift = std::max(4u, log2_exact(radices.front()));
@@ -585,7 +597,7 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     const size_t index = layout.passes.size();
     make_stages(pass, radices);
     const ExchangeChoice choice = choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index);
-    pass.shared = shared_memory_scheme(pass, radices, choice);
+    pass.shared = shared_memory_scheme(pass, radices, choice, pass.store_exchange && spec.transform == Transform::r2c);
     place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
     // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
     // invocation with another invocation's value E-1-e: they need every invocation to hold E
