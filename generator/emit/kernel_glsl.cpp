@@ -77,7 +77,6 @@ struct PassPrinter {
   IndexMathWriter im;
   bool text_targets;  // printing the source of HLSL and MSL
   Body body;
-  bool storing_pair_ = false;  // print_store of PassLayout::pair_rows: printing one row's store
 
   PassPrinter(const PassProgram& p, bool text) : pass(p), fft(p.fft), im(p.index_math), text_targets(text) {}
 
@@ -493,12 +492,12 @@ struct PassPrinter {
 
   // The stages in `direction` (the pass's own, or the inverse half of a round trip, whose first
   // exchange follows reads of shared memory: `after_reads`).
-  // `tag` prefixes the stages' index names where they are printed twice (a round trip's inverse
-  // half: "i", PassLayout::pair_rows's second row).
-  void print_stages(Direction direction, bool after_reads, const std::string& second_tag = "") {
+  // `name_tag` prefixes the stages' index names where they are printed twice in one direction
+  // (PassLayout::pair_rows's second row); a round trip's inverse half takes "i".
+  void print_stages(Direction direction, bool after_reads, const std::string& name_tag = "") {
     const bool own = direction == pass.direction;
     const std::string twiddle_mul = own ? "twiddle_mul" : "twiddle_mul_inverse";
-    const std::string tag = !second_tag.empty() ? second_tag : own ? "" : "i";
+    const std::string tag = !name_tag.empty() ? name_tag : own ? "" : "i";
     for (size_t s = 0; s < fft.stages.size(); ++s) {
       const StageLayout& stage = fft.stages[s];
       const uint32_t r_count = stage.radix;
@@ -668,16 +667,18 @@ struct PassPrinter {
       body.line(fmt::format("vec2 d{0} = a{0} - {1}; {1} = a{0} + {1};", e, v(e)));
   }
 
+  // The store epilogue; an X pass that does the first Y stage (PassLayout::pair_rows) stores row y,
+  // then row y + NY/2.
   void print_store() {
-    if (fft.pair_rows != 0 && !storing_pair_) {
-      // Row y, then row y + NY/2 (PassLayout::pair_rows).
-      storing_pair_ = true;
-      print_store();
-      body.line(fmt::format("b += {};", constant(fft.pair_rows)));
-      for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("{} = d{};", v(e), e));
-      print_store();
-      return;
-    }
+    print_store_values();
+    if (fft.pair_rows == 0) return;
+    body.line(fmt::format("b += {};", constant(fft.pair_rows)));
+    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("{} = d{};", v(e), e));
+    print_store_values();
+  }
+
+  // The store epilogue of the values v<e> of batch entry b.
+  void print_store_values() {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
     const uint32_t e_count = fft.elems_per_thread;

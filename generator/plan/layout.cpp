@@ -554,15 +554,10 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
     // The exponents m = r*k, r < size, k < stride (PassTwiddles::single_level for few of them:
     // the Y pass of a 2D kernel whose X pass does the first Y stage, W_NY^r for r < NY/2).
     const uint64_t exponents = uint64_t{pass.stride - 1} * (pass.size - 1) + 1;
-    if (exponents <= PassTwiddles::kSingleLevelEntries) {
-      t.lo_log2 = ceil_log2(exponents);
-      t.lo_count = 1u << t.lo_log2;
-      t.hi_count = 1;
-    } else {
-      t.lo_log2 = (ceil_log2(l) + 1) / 2;
-      t.lo_count = 1u << t.lo_log2;
-      t.hi_count = static_cast<uint32_t>((l + t.lo_count - 1) / t.lo_count);
-    }
+    const bool single_level = exponents <= PassTwiddles::kSingleLevelEntries;
+    t.lo_log2 = single_level ? ceil_log2(exponents) : (ceil_log2(l) + 1) / 2;
+    t.lo_count = 1u << t.lo_log2;
+    t.hi_count = single_level ? 1 : static_cast<uint32_t>((l + t.lo_count - 1) / t.lo_count);
     if (table) {
       t.lo_offset = twiddles.place({TwiddleRun::Kind::pass_lo, 0, t.lo_count, l, 0, 0});
       t.hi_offset = twiddles.place({TwiddleRun::Kind::pass_hi, 0, t.hi_count, l, 0, t.lo_log2});

@@ -743,6 +743,10 @@ KernelProgram make_program(const KernelSpec& spec) {
     }
     // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it.
     const uint32_t tiles = full_real ? 0 : intermediate_tiles(spec, layout, order);
+    // Tiles hold a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the
+    // NY/2 rows of each parity: the X pass's transforms y + c * NY/2 (c = 0, 1) then lie in the
+    // tiles of parity c, and the Y pass's column j = c * NX + x reads tile j div C of them.
+    const uint32_t tile_rows = layout.passes[order[0]].pair_rows != 0 ? layout.passes[order[0]].pair_rows : ny;
     if (tiles != 0) {
       io[1].in_place = false;
       io[0].writes = io[1].reads = uint64_t{ny} * ((layout.columns + tiles - 1) / tiles * tiles);
@@ -845,10 +849,6 @@ KernelProgram make_program(const KernelSpec& spec) {
       const uint32_t s = fft.stride * fft.interleave;
       if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
       else pass.store.view = {dst, s, s, s * fft.size};
-      // Tiles hold a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the
-      // NY/2 rows of each parity: the X pass's transforms y + c * NY/2 (c = 0, 1) then lie in the
-      // tiles of parity c, and the Y pass's column j = c * NX + x reads tile j div C of them.
-      const uint32_t tile_rows = layout.passes[order[0]].pair_rows != 0 ? layout.passes[order[0]].pair_rows : ny;
       if (tiles != 0 && i == 0) {
         pass.store.view.tile_columns = tiles;
         pass.store.view.tile_rows = tile_rows;
