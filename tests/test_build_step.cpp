@@ -21,7 +21,7 @@ namespace {
 // Kernel names that are not C++ identifiers on their own (a leading digit, a leading underscore).
 const char* kPlan = R"({"targets": ["spirv", "hlsl"], "kernels": [
   {"name": "8point", "shape": [8]},
-  {"name": "_two_pass", "shape": [32768], "direction": "forward"},
+  {"name": "_two_pass", "shape": [32768], "direction": "forward", "pass_sync": "dispatch"},
   {"name": "computed", "shape": [16], "twiddles": "computed", "direction": "inverse"}]})";
 
 const fftgen::OutputFile& file_named(const fftgen::GeneratedOutput& out, const std::string& name) {

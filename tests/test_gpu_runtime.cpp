@@ -520,6 +520,42 @@ TEST_CASE("hostile manifest fields are refused with the field and the allowed ra
     doc["format_version"] = 3;
     require_manifest_error(doc, {"hostile.json", "format_version 3", "versions 1 and 2"});
   }
+  SECTION("pass_sync counters: the sync binding, its element and the schedule are checked") {
+    // A dispatch of two passes of one workgroup per transform each, as the generator writes it.
+    auto counters_doc = [](bool sync_binding) {
+      json doc = fixture_doc();
+      json& pass = doc["kernels"][0]["forward"][0];
+      pass["pass_sync"] = "counters";
+      pass["counters"] = {{"lag", 1}, {"passes", {{{"workgroups_per_transform", 1}}, {{"workgroups_per_transform", 1}}}}};
+      pass["dispatch"] = {{"batch_scale", 1}, {"columns_per_transform", 2}, {"columns_per_workgroup", 1}};
+      if (sync_binding)
+        pass["bindings"].push_back({{"binding", 7}, {"role", "sync"}, {"access", "write"}, {"element", "uint32"}});
+      return doc;
+    };
+    CHECK_NOTHROW(parse_manifest(counters_doc(true), "hostile.json", "."));
+    require_manifest_error(counters_doc(false), {"dft16", "bindings", "a binding of role sync"});
+    json doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0]["counters"]["lag"] = 0;
+    require_manifest_error(doc, {"counters.lag", "1 to 4096"});
+    doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0]["dispatch"]["columns_per_transform"] = 5;
+    require_manifest_error(doc, {"forward[0].dispatch", "columns_per_transform 2"});
+    doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0]["counters"]["passes"][1]["workgroups_per_transform"] = 0;
+    require_manifest_error(doc, {"workgroups_per_transform", "a positive integer"});
+    doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0]["pass_sync"] = "barrier";
+    require_manifest_error(doc, {"pass_sync", "dispatch or counters", "'barrier'"});
+    doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0].erase("pass_sync");
+    require_manifest_error(doc, {"pass_sync", "counters where a pass binds the role sync"});
+    doc = counters_doc(true);
+    doc["kernels"][0]["forward"][0]["bindings"].back()["element"] = "complex64";
+    require_manifest_error(doc, {"element", "uint32 for the sync binding"});
+    doc = fixture_doc();
+    doc["kernels"][0]["forward"][0]["bindings"][0]["element"] = "uint32";
+    require_manifest_error(doc, {"bindings[0].element", "for role input", "'uint32'"});
+  }
   SECTION("a hand-made KernelInfo with a wrapping offset cannot make record() write out of bounds") {
     Manifest m = load_manifest(make_fixture_manifest());
     KernelInfo info = m.kernel("dft16");

@@ -106,6 +106,61 @@ TEST_CASE("gpu suite: HLSL compiled back to SPIR-V computes what the GLSL path c
   CHECK(checked == static_cast<int>(m.kernels.size()));
 }
 
+TEST_CASE("gpu suite: kernels whose passes share one dispatch leave their counters zero for the next call",
+          "[gpu][suite][counters]") {
+  static Cleanup cleanup;
+  Manifest m = load_manifest(suite_dir());
+  Device& device = suite_device();
+  drain_validation(device);
+  int checked = 0;
+  for (const auto& k : m.kernels) {
+    // fp16 kernels too pass `verify` above; here the buffers are filled with floats as they are.
+    if (k.passes(k.directions.front()).front().counter_passes() == 0 || k.uses_images() ||
+        k.options.value("precision", "") == "fp16")
+      continue;
+    INFO("kernel " << k.name);
+    Kernel kernel(device, k, m.directory);
+    const Direction d = k.directions.front();
+    // One set of bindings for calls of batch 5, 2 and 5, recorded back to back in one command
+    // buffer: each call must find the counters as the previous one left them (zero), whatever its
+    // batch. The output of each call is read back after it.
+    const uint32_t max_batch = 5;
+    Buffer in(device, kernel.required_bytes(d, true, max_batch)), out(device, kernel.required_bytes(d, false, max_batch));
+    KernelIo io;
+    io.input = {in.handle(), 0};
+    io.output = {out.handle(), 0};
+    io.max_batch = max_batch;
+    io.directions = {d};
+    const KernelBindings bindings = kernel.bind(io);
+    const auto x = random_input(k, d, max_batch, 91);
+    upload(device, in.handle(), x.data(), x.size() * sizeof(x[0]));
+    const std::vector<std::complex<double>> xd(x.begin(), x.end());
+    for (uint32_t batch : {5u, 2u, 5u}) {
+      INFO("batch " << batch);
+      fill(device, out.handle(), kNanPattern, kernel.required_bytes(d, false, max_batch));
+      device.run_commands([&](VkCommandBuffer cmd) {
+        record_transfer_to_compute_barrier(cmd);
+        kernel.record(cmd, d, bindings, batch);
+        record_compute_barrier(cmd);  // a second call on the same counters, after the first
+        kernel.record(cmd, d, bindings, batch);
+        record_compute_to_transfer_barrier(cmd);
+      });
+      const uint64_t values = pairs_per_transform(k, d, false) * batch;
+      std::vector<std::complex<float>> y(values);
+      download(device, out.handle(), y.data(), values * sizeof(y[0]));
+      const std::vector<std::complex<double>> first(xd.begin(), xd.begin() + pairs_per_transform(k, d, true) * batch);
+      const auto stats = compare(y, reference_transform(k, d, first, batch, d == Direction::forward ? k.forward_scale : k.inverse_scale));
+      CHECK(stats.nan_count == 0);
+      CHECK(stats.rel_l2 <= 1e-6);
+    }
+    ++checked;
+    const std::string messages = drain_validation(device);
+    INFO("validation messages:\n" << messages);
+    CHECK(messages.empty());
+  }
+  CHECK(checked >= 10);
+}
+
 TEST_CASE("gpu suite: HLSL laid out within D3D12's 32 KB runs with the manifest's per-target dispatch",
           "[gpu][suite][hlsl][targets]") {
   // Planned at 48 KB, these kernels' Vulkan passes exceed lavapipe's 32 KB of shared memory; their

@@ -513,3 +513,123 @@ TEST_CASE("image kernels read their input image in the first pass only and write
                                                    fftgen::BufferRole::scratch, fftgen::BufferRole::output});
   check_transform(four, 2);
 }
+
+TEST_CASE("pass_sync counters: every ticket is one item, and every wait is on earlier tickets", "[program][counters]") {
+  struct Case {
+    std::vector<uint32_t> items;
+    uint32_t lag;
+  };
+  for (const Case& c : std::vector<Case>{{{8, 8}, 32}, {{16, 32}, 4}, {{3, 5, 7}, 2}, {{1, 1}, 1}, {{4, 2}, 7}})
+    for (uint32_t batch : {1u, 2u, 5u, 33u, 100u}) {
+      fftgen::CounterSchedule s;
+      s.items = c.items;
+      s.lag = c.lag;
+      INFO("items " << c.items.size() << " passes, lag " << c.lag << ", batch " << batch);
+      const uint64_t total = s.items_per_transform() * batch;
+      CHECK(s.tickets_before(0, batch) == 0);
+      CHECK(s.tickets_before(s.rounds(batch), batch) == total);
+      // Where every pass has work, a round holds one transform's worth of tickets (the shader's
+      // shortcut to the round of a ticket).
+      for (uint64_t r = uint64_t{s.passes() - 1} * s.lag; r < batch; ++r)
+        CHECK(s.tickets_before(r + 1, batch) - s.tickets_before(r, batch) == s.items_per_transform());
+      // First and last ticket of each (pass, transform), and every item exactly once.
+      std::map<std::pair<uint32_t, uint32_t>, std::pair<uint64_t, uint64_t>> span;
+      std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
+      for (uint64_t t = 0; t < total; ++t) {
+        const auto item = s.item(t, batch);
+        REQUIRE(item.pass < s.passes());
+        REQUIRE(item.transform < batch);
+        REQUIRE(item.index < s.items[item.pass]);
+        CHECK(seen.insert({item.pass, item.transform, item.index}).second);
+        auto [it, fresh] = span.try_emplace({item.pass, item.transform}, t, t);
+        if (!fresh) it->second.second = t;
+      }
+      CHECK(seen.size() == total);
+      // An item of pass p waits for pass p - 1 over its transform: all of it has earlier tickets.
+      for (const auto& [key, range] : span)
+        if (key.first > 0) CHECK(span.at({key.first - 1, key.second}).second < range.first);
+      CHECK_THROWS_AS(s.item(total, batch), std::logic_error);
+    }
+}
+
+TEST_CASE("pass_sync: auto takes counters where measured faster, and their passes bind buffers by role",
+          "[program][counters]") {
+  using fftgen::BufferRole;
+  using fftgen::PassSync;
+  const auto program = fftgen::make_program(spec_for(32768));
+  REQUIRE(program.forward_counters);
+  REQUIRE(program.inverse_counters);
+  const fftgen::CounterSchedule& s = *program.forward_counters;
+  CHECK(s.passes() == 2);
+  CHECK(s.lag == 32);  // 8 MiB of 256 KiB transforms
+  CHECK(program.dispatches(fftgen::Direction::forward) == 1);
+  // One workgroup size; each pass's share of the dispatch is its workgroups per transform.
+  const auto& passes = program.forward;
+  CHECK(passes[0].fft.workgroup_size == passes[1].fft.workgroup_size);
+  for (size_t p = 0; p < passes.size(); ++p)
+    CHECK(uint64_t{s.items[p]} * passes[p].fft.entries_per_workgroup() ==
+          uint64_t{passes[p].batch_scale} * passes[p].fft.columns_per_transform);
+  // The interface: each role once, at its own slot; the second pass reads the output where the first wrote it.
+  std::map<uint32_t, BufferRole> slots;
+  for (const auto& b : s.bindings) CHECK(slots.emplace(b.slot.binding, b.role).second);
+  CHECK(slots == std::map<uint32_t, BufferRole>{{0, BufferRole::input}, {1, BufferRole::output},
+                                                {2, BufferRole::twiddles}, {7, BufferRole::sync}});
+  CHECK(passes[1].load.view.binding.role == BufferRole::output);
+  CHECK(passes[1].load.view.binding.slot.binding == 1);
+  CHECK(passes[0].store.view.binding.slot.binding == 1);
+  CHECK(s.counters(5) == 1 + 5);
+
+  auto with = [](KernelSpec spec, auto change) {
+    change(spec);
+    return fftgen::make_program(spec);
+  };
+  // Where auto keeps a dispatch per pass: a plan for Metal, fp16, 2^19 points, r2c beyond 2^16, one pass.
+  CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.targets_metal = true; }).forward_counters);
+  CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.pass_sync = PassSync::dispatch; }).forward_counters);
+  CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.precision = fftgen::Precision::fp16; }).forward_counters);
+  CHECK_FALSE(fftgen::make_program(spec_for(524288)).forward_counters);
+  CHECK_FALSE(fftgen::make_program(spec_for(4096)).forward_counters);
+  CHECK(with(spec_for(65536), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
+  CHECK_FALSE(with(spec_for(131072), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
+  CHECK(fftgen::make_program(spec_2d(256, 256)).forward_counters);
+  // Asked for where it cannot run: a plan error naming the field and the reason.
+  auto asked = [&](KernelSpec spec) {
+    spec.pass_sync = PassSync::counters;
+    return spec;
+  };
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(fftgen::make_program(asked(spec_for(4096))), Contains("'pass_sync'") && Contains("one pass"));
+  auto metal = asked(spec_for(32768));
+  metal.targets_metal = true;
+  CHECK_THROWS_WITH(fftgen::make_program(metal), Contains("'pass_sync'") && Contains("Metal"));
+  CHECK_THROWS_WITH(fftgen::make_program(asked(spec_2d(64, 256, fftgen::Transform::r2c))),
+                    Contains("'pass_sync'") && Contains("do not divide into whole transforms"));
+  // An explicit lag is kept.
+  auto lagged = asked(spec_for(65536));
+  lagged.counter_lag = 3;
+  CHECK(fftgen::make_program(lagged).forward_counters->lag == 3);
+}
+
+TEST_CASE("pass_sync counters: the passes bound by role compute the transform (CPU execution)",
+          "[layout][counters]") {
+  using fftgen::PassSync;
+  auto counters = [](KernelSpec spec) {
+    spec.pass_sync = PassSync::counters;
+    REQUIRE(fftgen::make_program(spec).forward_counters);
+    return spec;
+  };
+  check_transform(counters(spec_for(32768)), 2);
+  auto r2c = spec_for(65536);
+  r2c.transform = fftgen::Transform::r2c;
+  check_transform(counters(r2c), 2);
+  check_transform(counters(spec_2d(256, 256)), 2);
+  // Column tiles: the row pass writes scratch, bound at its own slot.
+  auto tiles = spec_2d(64, 256);
+  tiles.intermediate_layout = fftgen::IntermediateLayout::column_tiles;
+  const auto tiled = fftgen::make_program(counters(tiles));
+  bool scratch = false;
+  for (const auto& b : tiled.forward_counters->bindings)
+    scratch = scratch || (b.role == fftgen::BufferRole::scratch && b.slot.binding == fftgen::kScratchSlot.binding);
+  CHECK(scratch);
+  check_transform(counters(tiles), 2);
+}

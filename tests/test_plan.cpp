@@ -176,6 +176,31 @@ TEST_CASE("intermediate_layout: auto by default, a variant axis like the others"
         fftgen::IntermediateLayout::automatic);
 }
 
+TEST_CASE("pass_sync and counter_lag: auto by default, variant axes, and the targets decide auto", "[plan]") {
+  Plan plan = parse_plan(R"({"targets": ["spirv", "hlsl"], "kernels": [
+    {"name": "k", "shape": [32768], "pass_sync": ["dispatch", "counters"]},
+    {"name": "l", "shape": [32768], "pass_sync": "counters", "counter_lag": ["auto", 4]}]})");
+  REQUIRE(plan.kernels.size() == 4);
+  CHECK(plan.kernels[0].name == "k__dispatch");
+  CHECK(plan.kernels[0].pass_sync == fftgen::PassSync::dispatch);
+  CHECK(plan.kernels[1].name == "k__counters");
+  CHECK(plan.kernels[1].pass_sync == fftgen::PassSync::counters);
+  CHECK(plan.kernels[2].name == "l__lagauto");
+  CHECK(plan.kernels[3].name == "l__lag4");
+  CHECK(plan.kernels[3].counter_lag == 4);
+  CHECK_FALSE(plan.kernels[3].targets_metal);
+  CHECK(fftgen::make_program(plan.kernels[3]).forward_counters->lag == 4);
+  CHECK_FALSE(fftgen::make_program(plan.kernels[0]).forward_counters);
+  const auto defaults = parse_plan(R"({"kernels": [{"name": "k", "shape": [32768]}]})").kernels[0];
+  CHECK(defaults.pass_sync == fftgen::PassSync::automatic);
+  CHECK(defaults.counter_lag == 0);
+  // The default targets include msl: auto keeps a dispatch per pass there.
+  CHECK(defaults.targets_metal);
+  CHECK_FALSE(fftgen::make_program(defaults).forward_counters);
+  const auto vulkan = parse_plan(R"({"targets": ["spirv"], "kernels": [{"name": "k", "shape": [32768]}]})").kernels[0];
+  CHECK(fftgen::make_program(vulkan).forward_counters);
+}
+
 TEST_CASE("a list of shapes adds __n<N>", "[plan]") {
   Plan plan = parse_plan(R"({"kernels": [{"name": "fft", "shape": [[1024], [2048]], "direction": "forward"}]})");
   CHECK(names_of(plan) == std::vector<std::string>{"fft__n1024", "fft__n2048"});

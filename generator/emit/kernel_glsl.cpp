@@ -76,9 +76,24 @@ struct PassPrinter {
   const PassLayout& fft;
   IndexMathWriter im;
   bool text_targets;  // printing the source of HLSL and MSL
+  bool one_of_several;  // a pass of a dispatch that runs several (pass_sync counters)
   Body body;
 
-  PassPrinter(const PassProgram& p, bool text) : pass(p), fft(p.fft), im(p.index_math), text_targets(text) {}
+  PassPrinter(const PassProgram& p, bool text, bool several = false)
+      : pass(p), fft(p.fft), im(p.index_math), text_targets(text), one_of_several(several) {}
+
+  // The shared array's name: `sh`; in a dispatch of several passes whose exchanges differ in form,
+  // the split passes' float array is `shf` beside the complex passes' `sh`.
+  std::string shared_array() const { return one_of_several && fft.shared.split ? split_shared_name : "sh"; }
+  std::string split_shared_name = "sh";
+
+  // The pass's batch entries: the push constant, or its share of the transforms of a shared dispatch.
+  std::string batch() const { return one_of_several ? "batch" : "params.batch"; }
+  // The distance between a view's batch entries: its push constant, or a constant of the shader.
+  std::string stride(const View& view) const {
+    if (view.binding.stride_constant.empty()) return constant(static_cast<uint32_t>(view.binding.stride));
+    return "params." + std::string(view.binding.stride_constant);
+  }
 
   uint32_t step() const { return fft.threads_per_column; }  // distance between one invocation's values
 
@@ -88,18 +103,18 @@ struct PassPrinter {
     using Scheme = SharedMemoryMap::Scheme;
     switch (map.scheme) {
       case Scheme::row_swizzled:
-        return fmt::format("sh[{} + ({} ^ {})]", im.mul(c, map.slice), i,
+        return fmt::format("{}[{} + ({} ^ {})]", shared_array(), im.mul(c, map.slice), i,
                            im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1));
       case Scheme::column_swizzled:
-        return fmt::format("sh[{} + ({} ^ ({} & {}u))]", im.mul(c, map.slice), i, c, map.swizzle_mask);
-      case Scheme::column_padded: return fmt::format("sh[{} * {}u + {}]", c, map.column_slots(), i);
+        return fmt::format("{}[{} + ({} ^ ({} & {}u))]", shared_array(), im.mul(c, map.slice), i, c, map.swizzle_mask);
+      case Scheme::column_padded: return fmt::format("{}[{} * {}u + {}]", shared_array(), c, map.column_slots(), i);
       // A padded column length is not a power of two: that product is a multiplication either way.
       case Scheme::row_padded:
-        return fmt::format("sh[{} * {}u + {} + ({} >> {}u)]", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2);
+        return fmt::format("{}[{} * {}u + {} + ({} >> {}u)]", shared_array(), c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2);
       case Scheme::plain:
       case Scheme::none: break;
     }
-    return fmt::format("sh[{} + {}]", im.mul(c, map.slice), i);
+    return fmt::format("{}[{} + {}]", shared_array(), im.mul(c, map.slice), i);
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
@@ -149,10 +164,10 @@ struct PassPrinter {
       // A row into column tiles (View::tile_columns): row y = b mod NY of plane b div NY.
       if (!fft.row_mode() || view.base != 0) throw std::logic_error("view_base: column tiles are for row passes");
       const uint32_t tc = view.tile_columns, ny = view.tile_rows;
-      return fmt::format("{} * params.{} + {} + {} + {}", im.mul(im.div(entry(), ny), ny), view.binding.stride_constant,
+      return fmt::format("{} * {} + {} + {} + {}", im.mul(im.div(entry(), ny), ny), stride(view),
                          im.mul(im.div("q", tc), ny * tc), im.mul(im.mod(entry(), ny), tc), im.mod("q", tc));
     }
-    std::string base = fmt::format("{} * params.{}", entry(), view.binding.stride_constant);
+    std::string base = fmt::format("{} * {}", entry(), stride(view));
     if (view.base != 0) base += " + " + constant(static_cast<uint32_t>(view.base));
     if (!fft.row_mode()) {
       if (view.column_split == 0)
@@ -202,7 +217,13 @@ struct PassPrinter {
   void print_indices() {
     const uint32_t c = fft.columns_per_workgroup;
     body.line("uint t = gl_LocalInvocationID.x;");
-    body.line("uint group = gl_WorkGroupID.x + params.group_offset;");
+    // In a dispatch of several passes, `group` is the pass's workgroup the ticket gave (a parameter),
+    // and the pass's batch entries are its share of the transforms.
+    if (!one_of_several) {
+      body.line("uint group = gl_WorkGroupID.x + params.group_offset;");
+    } else {
+      body.line(fmt::format("uint batch = {};", im.mul("params.batch", pass.batch_scale)));
+    }
     if (fft.row_mode()) {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
@@ -235,10 +256,12 @@ struct PassPrinter {
       body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
       if (pass.planes_per_frame > 1) print_column_turns();
     }
-    body.line("bool in_range = b < params.batch;");
+    body.line(fmt::format("bool in_range = b < {};", batch()));
     // Where transform b starts in a full-length r2c kernel's real side (in pairs).
-    if (pass.load.view.real_side != View::RealSide::none) body.line("uint src_first = b * params.src_stride;");
-    if (pass.store.view.real_side != View::RealSide::none) body.line("uint dst_first = b * params.dst_stride;");
+    if (pass.load.view.real_side != View::RealSide::none)
+      body.line(fmt::format("uint src_first = b * {};", stride(pass.load.view)));
+    if (pass.store.view.real_side != View::RealSide::none)
+      body.line(fmt::format("uint dst_first = b * {};", stride(pass.store.view)));
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
   }
 
@@ -257,8 +280,8 @@ struct PassPrinter {
     body.line(fmt::format("uint turns = {} + {};",
                           im.mul(fmt::format("({} + {})", im.mul(im.div("b", frame), planes), im.mod("frame_entry", planes)), rows),
                           im.div("frame_entry", planes)));
-    body.line(fmt::format("uint row = b < params.batch - {} ? turns : {};  // the rows past {} are skipped",
-                          im.mod("params.batch", frame), in_order, kept));
+    body.line(fmt::format("uint row = b < {} - {} ? turns : {};  // the rows past {} are skipped", batch(),
+                          im.mod(batch(), frame), in_order, kept));
   }
 
   // A column pass whose planes take turns (PassProgram::planes_per_frame): within a whole frame, the
@@ -269,7 +292,7 @@ struct PassPrinter {
   void print_column_turns() {
     const uint32_t c = fft.columns_per_workgroup, cpt = fft.columns_per_transform, planes = pass.planes_per_frame;
     const uint32_t frame = planes * cpt, tile = c * planes, tiled = (cpt / c) * tile, rest = cpt % c;
-    body.open(fmt::format("if (g < {})", im.mul(fmt::format("(params.batch - {})", im.mod("params.batch", planes)), cpt)));
+    body.open(fmt::format("if (g < {})", im.mul(fmt::format("({} - {})", batch(), im.mod(batch(), planes)), cpt)));
     body.line(fmt::format("uint frame_g = {};", im.mod("g", frame)));
     body.line(fmt::format("uint first = {};", im.mul(im.div("g", frame), planes)));
     if (rest == 0) {
@@ -332,7 +355,7 @@ struct PassPrinter {
       case LoadKind::plain:
         // Known zeros (LoadPrologue::zeros_from) stay zero: element src_at + k of the transform.
         if (pass.load.zeros_from != 0)
-          body.line(fmt::format("uint src_at = src_base - b * params.{};", view.binding.stride_constant));
+          body.line(fmt::format("uint src_at = src_base - b * {};", stride(view)));
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
           const uint32_t k = at.offset * view.element_stride;
@@ -554,7 +577,7 @@ struct PassPrinter {
     // filter is kept by columns, else where the data has it.
     const uint32_t filter_stride = store.filter_by_columns ? 1 : view.element_stride;
     const std::string column = store.filter_by_columns ? fmt::format("{} + q", im.mul("j", fft.size))
-                                                       : fmt::format("src_base - b * params.{}", view.binding.stride_constant);
+                                                       : fmt::format("src_base - b * {}", stride(view));
     body.line(fmt::format("uint filter_base = {} + {};", column,
                           im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
     for (uint32_t e = 0; e < values_in(last_stage()); ++e)
@@ -651,7 +674,7 @@ struct PassPrinter {
   // (the difference). The Y pass applies the twiddles between the stages.
   void print_row_pair() {
     const View& view = pass.load.view;
-    const std::string second = fmt::format("src_base + {}", im.mul("params." + std::string(view.binding.stride_constant),
+    const std::string second = fmt::format("src_base + {}", im.mul(stride(view),
                                                                   fft.pair_rows));
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 w{} = vec2(0.0);", e));
     body.open("if (in_range)");
@@ -774,11 +797,11 @@ struct PassPrinter {
       // A convolution's product (a round trip has applied it): element k of this transform's filter plane.
       const bool product = store.filter_planes > 0 && !pass.round_trip;
       if (product)
-        body.line(fmt::format("uint filter_base = dst_base - b * params.{} + {};", store.view.binding.stride_constant,
+        body.line(fmt::format("uint filter_base = dst_base - b * {} + {};", stride(store.view),
                               im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
       // Elements from StoreEpilogue::stored_below on are not stored: element dst_at + k of the transform.
       if (store.stored_below != 0)
-        body.line(fmt::format("uint dst_at = dst_base - b * params.{};", store.view.binding.stride_constant));
+        body.line(fmt::format("uint dst_at = dst_base - b * {};", stride(store.view)));
       for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
         const Place at = place(last_stage(), e);
         const uint32_t k = at.offset * store.view.element_stride;
@@ -818,8 +841,8 @@ struct PassPrinter {
     const uint32_t cpt = fft.columns_per_transform;
     body.line(fmt::format("uint g0 = {};", im.mul("group", fft.columns_per_workgroup)));
     body.line(fmt::format("uint b0 = {};", im.div("g0", cpt)));
-    body.open("if (b0 < params.batch)");
-    body.line(fmt::format("uint dst_base = b0 * params.{} + {}{};", store.view.binding.stride_constant,
+    body.open(fmt::format("if (b0 < {})", batch()));
+    body.line(fmt::format("uint dst_base = b0 * {} + {}{};", stride(store.view),
                           store.view.base != 0 ? constant(static_cast<uint32_t>(store.view.base)) + " + " : "",
                           im.mul(im.mod("g0", cpt), fft.size)));
     for (uint32_t e = 0; e < e_count; ++e)
@@ -827,6 +850,24 @@ struct PassPrinter {
     body.close();
   }
 };
+
+// A storage buffer's declaration: `qualifier` ("readonly ", "writeonly ", "coherent " or "") and
+// the element each pass moves (vec2, float for real images of odd rows, halves).
+std::string buffer_glsl(const PassBinding& b, const char* qualifier, bool text_targets) {
+  const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : text_targets ? "uint" : "f16vec2";
+  return fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ {} data[]; }} {};\n", b.slot.binding, qualifier,
+                     b.slot.block, type, b.slot.name);
+}
+
+// The push-constant block (kPushConstants), after the buffers.
+std::string push_constants_glsl() {
+  std::string out = "\nlayout(push_constant) uniform Params {\n";
+  size_t width = 0;
+  for (const PushConstantSlot& pc : kPushConstants) width = std::max(width, pc.name.size());
+  for (const PushConstantSlot& pc : kPushConstants)
+    out += fmt::format("  uint {}; {}// {}\n", pc.name, std::string(width - pc.name.size() + 1, ' '), pc.comment);
+  return out + "} params;";
+}
 
 // The GLSL declarations of a pass's interface (kSourceSlot..., kPushConstants). For the text
 // targets (`text_targets`) a pass that reads the buffer it writes declares binding 0 writable too:
@@ -843,18 +884,9 @@ std::string interface_glsl(const PassProgram& pass, bool text_targets) {
       continue;
     }
     const bool writable = b.slot.access == Access::write || (text_targets && pass.in_place() && b.slot.binding == 0);
-    const char* qualifier = b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ";
-    const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : text_targets ? "uint" : "f16vec2";
-    out += fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ {} data[]; }} {};\n", b.slot.binding,
-                       qualifier, b.slot.block, type, b.slot.name);
+    out += buffer_glsl(b, b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ", text_targets);
   }
-  out += "\nlayout(push_constant) uniform Params {\n";
-  size_t width = 0;
-  for (const PushConstantSlot& pc : kPushConstants) width = std::max(width, pc.name.size());
-  for (const PushConstantSlot& pc : kPushConstants)
-    out += fmt::format("  uint {}; {}// {}\n", pc.name, std::string(width - pc.name.size() + 1, ' '), pc.comment);
-  out += "} params;";
-  return out;
+  return out + push_constants_glsl();
 }
 
 }  // namespace
@@ -864,8 +896,19 @@ std::string generated_header(const std::string& plan_source, const KernelSpec& s
                      plan_source, spec.name, pass);
 }
 
-std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets) {
-  PassPrinter printer(pass, text_targets);
+namespace {
+
+// One pass printed: its body, and the GLSL functions it calls (prologue and epilogue snippets, index
+// math helpers, codelets), each a chunk of text in the order the shader declares them.
+struct PrintedPass {
+  std::string body;
+  std::vector<std::string> functions;
+};
+
+// `mixed_shared`: a pass of a dispatch whose passes exchange in both forms (its float array is `shf`).
+PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_several, bool mixed_shared = false) {
+  PassPrinter printer(pass, text_targets, one_of_several);
+  if (mixed_shared) printer.split_shared_name = "shf";
   printer.print_indices();
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
@@ -874,7 +917,7 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   printer.print_store();
   const PassLayout& fft = pass.fft;
 
-  std::string texture_snippets;
+  std::vector<std::string> texture_snippets;
   // Storage images (io image): the texel of a view's value, and its load or store (before the
   // index math's helpers are chosen: the texel may divide by a row that is not a power of two).
   for (const PassBinding& b : pass.bindings) {
@@ -891,14 +934,15 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
     d.set("y", printer.im.div("e", b.texels_per_row));
     d.set("real", real);
     d.set("load", b.slot.access == Access::read);
-    texture_snippets += snippet.render(d) + "\n";
+    texture_snippets.push_back(snippet.render(d) + "\n");
   }
   // GLSL functions of the prologue, the epilogue and the index math, from templates/<name>.glsl.
-  std::string codelets;
-  auto add_snippet = [&](const char* name) { codelets += std::string(embedded_template(name)) + "\n"; };
+  PrintedPass out;
+  std::vector<std::string>& functions = out.functions;
+  auto add_snippet = [&](const char* name) { functions.push_back(std::string(embedded_template(name)) + "\n"); };
   if (printer.im.uses_magic_division()) add_snippet("udiv.glsl");
   // A round trip's inverse stages in a forward pass: the conjugate twiddle.
-  if (pass.round_trip) codelets += "vec2 twiddle_mul_inverse(vec2 a, vec2 w) { return cmul(a, vec2(w.x, -w.y)); }\n\n";
+  if (pass.round_trip) functions.push_back("vec2 twiddle_mul_inverse(vec2 a, vec2 w) { return cmul(a, vec2(w.x, -w.y)); }\n\n");
   if (pass.load.kind == LoadKind::c2r) add_snippet("load_c2r.glsl");
   if (pass.load.kind == LoadKind::pair_merge) add_snippet("load_pair_merge.glsl");
   if (pass.store.kind == StoreKind::r2c) add_snippet("store_r2c.glsl");
@@ -917,9 +961,9 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
           {"planes", (image.channels + 1) / 2}})
       d.set(key, std::to_string(value));
     d.set("even", image.channels % 2 == 0);
-    codelets += snippet.render(d) + "\n";
+    functions.push_back(snippet.render(d) + "\n");
   };
-  codelets += texture_snippets;
+  functions.insert(functions.end(), texture_snippets.begin(), texture_snippets.end());
   if (pass.load.kind == LoadKind::image)
     add_image_snippet("load_image.glsl", "load_image_pixels.glsl", pass.load.image);
   if (pass.store.kind == StoreKind::image)
@@ -928,36 +972,137 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   for (const StageLayout& stage : fft.stages) radices.insert(stage.radix);
   for (Direction d : {pass.direction, inverse_of(pass.direction)}) {
     if (d != pass.direction && !pass.round_trip) continue;
-    for (uint32_t r : radices) codelets += emit_codelet_glsl(codelet::make_dft(r, d), codelet_name(r, d)) + "\n";
+    for (uint32_t r : radices) functions.push_back(emit_codelet_glsl(codelet::make_dft(r, d), codelet_name(r, d)) + "\n");
   }
+  out.body = printer.body.str();
+  return out;
+}
 
+std::string stages_text(const PassLayout& fft) {
   std::string stages;
   for (const StageLayout& stage : fft.stages) stages += (stages.empty() ? "" : "x") + std::to_string(stage.radix);
+  return stages;
+}
 
-  kainjow::mustache::mustache tmpl{std::string(embedded_template("stockham.comp"))};
-  kainjow::mustache::data data;
+// What the template's declarations around the passes share: the version line's extensions, shared
+// memory, the twiddle operand.
+void set_common(kainjow::mustache::data& data, const std::string& header, const std::vector<PassBinding>& bindings,
+                const PassProgram& pass, const SharedMemoryMap& shared, bool text_targets) {
   data.set("header", header);
   bool half_storage = false;
-  for (const PassBinding& b : pass.bindings) half_storage = half_storage || is_half(b.element);
+  for (const PassBinding& b : bindings) half_storage = half_storage || is_half(b.element);
   // Vulkan's SPIR-V moves half floats with 16-bit storage (loads and stores only).
   data.set("extensions", half_storage && !text_targets ? "#extension GL_EXT_shader_16bit_storage : require\n" : "");
+  data.set("workgroup_size", std::to_string(pass.fft.workgroup_size));
+  data.set("computed_twiddles", pass.twiddles == TwiddleSource::computed);
+  data.set("shared_type", shared.split ? "float" : "vec2");
+  if (shared.elements() > 0) data.set("shared_elements", std::to_string(shared.elements()));
+  else data.set("shared_elements", false);
+  data.set("twiddle_operand", pass.direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");
+}
+
+std::string render(const char* name, const kainjow::mustache::data& data) {
+  kainjow::mustache::mustache tmpl{std::string(embedded_template(name))};
+  std::string text = tmpl.render(data);
+  if (!tmpl.is_valid()) throw std::runtime_error(std::string("template ") + name + ": " + tmpl.error_message());
+  return text;
+}
+
+// The declarations of a dispatch of several passes: one buffer per role (CounterSchedule::bindings).
+// The buffers one pass writes and another reads are coherent: a workgroup reads what workgroups on
+// other compute units wrote in the same dispatch, past their own caches (HLSL: globallycoherent).
+std::string counters_interface_glsl(const std::vector<PassBinding>& bindings, bool text_targets) {
+  std::string out;
+  for (const PassBinding& b : bindings) {
+    if (b.role == BufferRole::sync) {
+      out += fmt::format("layout(set = 0, binding = {}) coherent buffer {} {{ uint data[]; }} {};\n", b.slot.binding,
+                         b.slot.block, b.slot.name);
+      continue;
+    }
+    const bool read_only = b.role == BufferRole::input || b.role == BufferRole::twiddles || b.role == BufferRole::filter;
+    out += buffer_glsl(b, read_only ? "readonly " : "coherent ", text_targets);
+  }
+  return out + push_constants_glsl();
+}
+
+}  // namespace
+
+std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets) {
+  const PrintedPass printed = print_pass(pass, text_targets, false);
+  const PassLayout& fft = pass.fft;
+  std::string codelets;
+  for (const std::string& f : printed.functions) codelets += f;
+  kainjow::mustache::data data;
+  set_common(data, header, pass.bindings, pass, fft.shared, text_targets);
   data.set("summary",
            fmt::format("N = {}, {} {}, pass {} of {}: sub-transform {} (stages {}) at stride {}, {} per workgroup; "
                        "index math {}, twiddles {}",
-                       pass.n, to_string(pass.direction), "FFT", pass.index + 1, pass.count, fft.size, stages,
+                       pass.n, to_string(pass.direction), "FFT", pass.index + 1, pass.count, fft.size, stages_text(fft),
                        fft.stride, fft.columns_per_workgroup, to_string(pass.index_math), to_string(pass.twiddles)));
-  data.set("workgroup_size", std::to_string(fft.workgroup_size));
   data.set("interface", interface_glsl(pass, text_targets));
-  data.set("computed_twiddles", pass.twiddles == TwiddleSource::computed);
-  data.set("shared_type", fft.shared.split ? "float" : "vec2");
-  if (fft.shared.elements() > 0) data.set("shared_elements", std::to_string(fft.shared.elements()));
-  else data.set("shared_elements", false);
-  data.set("twiddle_operand", pass.direction == Direction::forward ? "w" : "vec2(w.x, -w.y)");
   data.set("codelets", codelets);
-  data.set("body", printer.body.str());
-  std::string text = tmpl.render(data);
-  if (!tmpl.is_valid()) throw std::runtime_error("template stockham.comp: " + tmpl.error_message());
-  return text;
+  data.set("body", printed.body);
+  return render("stockham.comp", data);
+}
+
+std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const CounterSchedule& schedule,
+                               const std::string& header, bool text_targets) {
+  if (passes.size() < 2 || passes.size() != schedule.passes())
+    throw std::logic_error("emit_counters_glsl: a dispatch of several passes needs their schedule");
+  std::vector<std::string> functions;
+  std::string bodies, calls, summary;
+  // The passes' exchanges share one array per form: complex (sh) and split (shf, or sh alone).
+  uint32_t complex_slots = 0, split_slots = 0;
+  for (const PassProgram& pass : passes)
+    if (pass.fft.shared.elements() > 0)
+      (pass.fft.shared.split ? split_slots : complex_slots) =
+          std::max(pass.fft.shared.split ? split_slots : complex_slots, pass.fft.shared.elements());
+  const bool mixed = complex_slots > 0 && split_slots > 0;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const PassProgram& pass = passes[i];
+    const PrintedPass printed = print_pass(pass, text_targets, true, mixed);
+    for (const std::string& f : printed.functions)
+      if (std::find(functions.begin(), functions.end(), f) == functions.end()) functions.push_back(f);
+    bodies += fmt::format("// pass {}: sub-transform {} (stages {}) at stride {}, {} per workgroup, {} workgroups per "
+                          "transform\nvoid pass{}(uint group) {{\n{}}}\n\n",
+                          i, pass.fft.size, stages_text(pass.fft), pass.fft.stride, pass.fft.columns_per_workgroup,
+                          schedule.items[i], i, printed.body);
+    calls += fmt::format("  {}if (pass == {}u) pass{}(group);\n", i == 0 ? "" : "else ", i, i);
+    summary += fmt::format("{}{}", i == 0 ? "" : " then ", pass.fft.size);
+  }
+  if (!calls.empty()) calls.pop_back();  // the template ends the line
+  std::string codelets;
+  for (const std::string& f : functions) codelets += f;
+  const PassProgram& first = passes.front();
+  kainjow::mustache::data data;
+  set_common(data, header, schedule.bindings, first, SharedMemoryMap{}, text_targets);
+  std::string shared;
+  if (complex_slots > 0) shared += fmt::format("\nshared vec2 sh[{}];", complex_slots);
+  if (split_slots > 0) shared += fmt::format("\nshared float {}[{}];", mixed ? "shf" : "sh", split_slots);
+  data.set("shared", shared);
+  data.set("summary", fmt::format("N = {}, {} FFT: {} passes in one dispatch (sub-transforms {}), each workgroup "
+                                  "one pass's work on one transform in ticket order; index math {}, twiddles {}",
+                                  first.n, to_string(first.direction), passes.size(), summary,
+                                  to_string(first.index_math), to_string(first.twiddles)));
+  data.set("interface", counters_interface_glsl(schedule.bindings, text_targets));
+  data.set("codelets", codelets);
+  data.set("passes", bodies);
+  data.set("calls", calls);
+  data.set("pass_count", std::to_string(passes.size()));
+  data.set("lag", std::to_string(schedule.lag));
+  data.set("items_per_transform", std::to_string(schedule.items_per_transform()));
+  // The schedule's constants spelt out (an array indexed at run time may land in local memory).
+  std::string items_of_pass, tickets_before;
+  for (uint32_t p = 0; p < schedule.passes(); ++p) {
+    const bool last = p + 1 == schedule.passes();
+    items_of_pass += last ? fmt::format("{}u", schedule.items[p]) : fmt::format("p == {}u ? {}u : ", p, schedule.items[p]);
+    const uint64_t delay = uint64_t{p} * schedule.lag;
+    tickets_before += fmt::format("{}{}u * min({}, params.batch)", p == 0 ? "" : " + ", schedule.items[p],
+                                  delay == 0 ? "r" : fmt::format("r > {0}u ? r - {0}u : 0u", delay));
+  }
+  data.set("items_of_pass", items_of_pass);
+  data.set("tickets_before", tickets_before);
+  return render("counters.comp", data);
 }
 
 }  // namespace fftgen

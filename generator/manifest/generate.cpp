@@ -88,6 +88,9 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
   if (most <= kTextTargetSharedBytes) return program;
   KernelSpec limited = spec;
   limited.shared_memory_bytes = kTextTargetSharedBytes;
+  // The same passes for every target: a dispatch per pass, as the kernel's own (a kernel whose
+  // passes share one dispatch is refused below).
+  limited.pass_sync = PassSync::dispatch;
   const std::string refusal = fmt::format(
       "kernel '{}': pass {} uses {} bytes of shared memory (shared_memory_bytes={}); D3D12 and Metal allow {} per "
       "workgroup, ", spec.name, which, most, spec.shared_memory_bytes, kTextTargetSharedBytes);
@@ -98,6 +101,9 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
   } catch (const PlanError& e) {
     throw PlanError(refusal + "and within that the kernel cannot be laid out (" + e.what() + ")" + remedy);
   }
+  if (program.forward_counters || program.inverse_counters)
+    throw PlanError(refusal + "and a kernel whose passes share one dispatch (pass_sync counters) keeps one layout "
+                              "for every target" + remedy);
   for (Direction d : directions_of(spec.direction))
     if (limited_program.passes(d).size() != program.passes(d).size())
       throw PlanError(refusal + fmt::format("and within that the {} direction needs {} passes instead of {}",
@@ -112,17 +118,70 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
   return limited_program;
 }
 
-json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass, const PassProgram& text_pass,
-               const CompiledShader& shader) {
-  const PassLayout& fft = pass.fft;
+// A binding's manifest entry: slot, role, element, size rule, and the HLSL and MSL resource it is.
+// `in_place`: the pass reads the buffer it writes (its binding 0 is then a UAV in HLSL too).
+json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b, const std::string& size_rule,
+                  bool in_place) {
+  const std::string_view access = to_string(b.slot.access);
+  json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
+         {"element", to_string(b.element)}, {"size_rule", size_rule}};
+  if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
+  // io image: a storage image of `width` texels per row and batch * rows_per_transform rows.
+  if (b.is_texture()) {
+    j["resource"] = "storage_image";
+    j["format"] = to_string(b.texture);
+    j["width"] = b.texels_per_row;
+    j["rows_per_transform"] = spec.ny();
+    j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, spec.ny());
+  }
+  // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
+  const bool uav = b.slot.access == Access::write || (in_place && b.slot.binding == 0);
+  if (wants(plan, Target::hlsl)) {
+    j["hlsl_register"] = fmt::format("{}{}", uav ? 'u' : 't', b.slot.binding);
+    j["hlsl_space"] = "space0";
+    j["hlsl_type"] = uav ? "RWByteAddressBuffer" : "ByteAddressBuffer";
+    if (b.is_texture()) {
+      j["hlsl_register"] = fmt::format("u{}", b.slot.binding);
+      // SPIRV-Cross declares the texel type by the format's channels.
+      j["hlsl_type"] = b.texture == TextureFormat::r32f    ? "RWTexture2D<float>"
+                       : b.texture == TextureFormat::rg32f ? "RWTexture2D<float2>"
+                                                           : "RWTexture2D<float4>";
+    }
+  }
+  if (wants(plan, Target::msl)) {
+    if (b.is_texture()) j["msl_texture"] = b.slot.binding;
+    else j["msl_buffer"] = b.slot.binding;
+  }
+  return j;
+}
+
+// The fields every dispatch's manifest entry starts with: its name, files and entry points.
+json dispatch_json(const Plan& plan, const KernelSpec& spec, const std::string& name, const CompiledShader& shader) {
   json files = json::object(), entry = json::object();
-  for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, pass.name, t);
+  for (Target t : plan.targets) files[std::string(to_string(t))] = file_name(spec, name, t);
   for (Target t : plan.targets)
     entry[std::string(to_string(t))] = t == Target::msl    ? shader.msl_entry_point
                                        : t == Target::hlsl ? shader.hlsl_entry_point
                                                            : "main";
+  return json{{"name", name}, {"files", files}, {"entry_point", entry}};
+}
+
+json push_constants_json() {
+  json push = json::array();
+  for (const PushConstantSlot& pc : kPushConstants)
+    push.push_back({{"name", pc.name}, {"offset", pc.offset()}, {"type", "uint32"}});
+  return push;
+}
+
+json stages_json(const PassLayout& fft) {
   json stages = json::array();
   for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
+  return stages;
+}
+
+json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass, const PassProgram& text_pass,
+               const CompiledShader& shader) {
+  const PassLayout& fft = pass.fft;
   // How many elements a buffer bound at `b` must hold, and the distance between its batch entries,
   // in the buffer's own elements (reals of a float32 buffer).
   auto size_rule = [&](const PassBinding& b) {
@@ -136,63 +195,25 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     return fmt::format("({} - 1) * {} + {} elements", entries, b.stride_constant, b.entry * per);
   };
   json bindings = json::array();
-  for (const PassBinding& b : pass.bindings) {
-    const std::string_view access = to_string(b.slot.access);
-    json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
-           {"element", to_string(b.element)}, {"size_rule", size_rule(b)}};
-    if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
-    // io image: a storage image of `width` texels per row and batch * rows_per_transform rows.
-    if (b.is_texture()) {
-      j["resource"] = "storage_image";
-      j["format"] = to_string(b.texture);
-      j["width"] = b.texels_per_row;
-      j["rows_per_transform"] = spec.ny();
-      j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, spec.ny());
-    }
-    // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
-    const bool uav = b.slot.access == Access::write || (text_pass.in_place() && b.slot.binding == 0);
-    if (wants(plan, Target::hlsl)) {
-      j["hlsl_register"] = fmt::format("{}{}", uav ? 'u' : 't', b.slot.binding);
-      j["hlsl_space"] = "space0";
-      j["hlsl_type"] = uav ? "RWByteAddressBuffer" : "ByteAddressBuffer";
-      if (b.is_texture()) {
-        j["hlsl_register"] = fmt::format("u{}", b.slot.binding);
-        // SPIRV-Cross declares the texel type by the format's channels.
-        j["hlsl_type"] = b.texture == TextureFormat::r32f    ? "RWTexture2D<float>"
-                         : b.texture == TextureFormat::rg32f ? "RWTexture2D<float2>"
-                                                             : "RWTexture2D<float4>";
-      }
-    }
-    if (wants(plan, Target::msl)) {
-      if (b.is_texture()) j["msl_texture"] = b.slot.binding;
-      else j["msl_buffer"] = b.slot.binding;
-    }
-    bindings.push_back(j);
-  }
-  json push = json::array();
-  for (const PushConstantSlot& pc : kPushConstants)
-    push.push_back({{"name", pc.name}, {"offset", pc.offset()}, {"type", "uint32"}});
-  json result{{"name", pass.name},
-              {"files", files},
-              {"entry_point", entry},
-              {"local_size", {fft.workgroup_size, 1, 1}},
-              {"size", fft.size},
-              {"stages", stages},
-              {"stride", fft.stride},
-              {"axis", fft.axis == 0 ? "x" : "y"},
-              {"load", to_string(pass.load.kind)},
-              {"store", to_string(pass.store.kind)},
-              {"dispatch",
-               {{"batch_scale", pass.batch_scale},
-                {"columns_per_transform", fft.columns_per_transform},
-                {"columns_per_workgroup", fft.entries_per_workgroup()}}},
-              {"bindings", bindings},
-              {"push_constants", push},
-              {"push_constant_bytes", kPushConstantBytes},
-              {"push_constant_binding",
-               push_constant_binding(plan)},
-              {"shared_memory_bytes", fft.shared_bytes()},
-              {"ops", ops_json(pass.ops())}};
+  for (const PassBinding& b : pass.bindings) bindings.push_back(binding_json(plan, spec, b, size_rule(b), text_pass.in_place()));
+  json result = dispatch_json(plan, spec, pass.name, shader);
+  result.update(json{{"local_size", {fft.workgroup_size, 1, 1}},
+                     {"size", fft.size},
+                     {"stages", stages_json(fft)},
+                     {"stride", fft.stride},
+                     {"axis", fft.axis == 0 ? "x" : "y"},
+                     {"load", to_string(pass.load.kind)},
+                     {"store", to_string(pass.store.kind)},
+                     {"dispatch",
+                      {{"batch_scale", pass.batch_scale},
+                       {"columns_per_transform", fft.columns_per_transform},
+                       {"columns_per_workgroup", fft.entries_per_workgroup()}}},
+                     {"bindings", bindings},
+                     {"push_constants", push_constants_json()},
+                     {"push_constant_bytes", kPushConstantBytes},
+                     {"push_constant_binding", push_constant_binding(plan)},
+                     {"shared_memory_bytes", fft.shared_bytes()},
+                     {"ops", ops_json(pass.ops())}});
   // A convolution's shortcuts (docs/manifest.md), only where a pass takes them.
   if (pass.rows_per_transform != 0) result["dispatch"]["rows_per_transform"] = pass.rows_per_transform;
   if (pass.planes_per_frame > 1) result["dispatch"]["planes_per_frame"] = pass.planes_per_frame;
@@ -214,6 +235,65 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
       if (wants(plan, t)) per_target[std::string(to_string(t))] = layout;
     result["targets"] = per_target;
   }
+  return result;
+}
+
+// The manifest entry of a dispatch that runs every pass of a direction (pass_sync counters): one
+// workgroup per item, ceil(batch * items per transform / 1), and the passes it runs in "counters".
+json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<PassProgram>& passes,
+                   const CounterSchedule& schedule, const std::string& name, const CompiledShader& shader) {
+  auto size_rule = [&](const PassBinding& b) {
+    const uint64_t per = elements_per_vec2(b.element);
+    if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
+    if (b.role == BufferRole::sync)
+      return fmt::format("1 + batch * {} elements, zero before the first dispatch (each call leaves them zero)",
+                         schedule.passes() - 1);
+    if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return fmt::format("batch * {} elements", b.entry * per);
+    const std::string stride = b.stride_constant.empty() ? std::to_string(b.stride * per) : std::string(b.stride_constant);
+    return fmt::format("(batch - 1) * {} + {} elements", stride, b.entry * per);
+  };
+  json bindings = json::array();
+  for (const PassBinding& b : schedule.bindings) bindings.push_back(binding_json(plan, spec, b, size_rule(b), false));
+  json stages = json::array(), parts = json::array();
+  uint32_t complex_bytes = 0, split_bytes = 0;  // one shared array per form of exchange (emit_counters_glsl)
+  codelet::OpCounts ops;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const PassLayout& fft = passes[i].fft;
+    for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
+    uint32_t& bytes = fft.shared.split ? split_bytes : complex_bytes;
+    bytes = std::max(bytes, fft.shared_bytes());
+    add_ops(ops, passes[i].ops());
+    parts.push_back({{"size", fft.size},
+                     {"stages", stages_json(fft)},
+                     {"stride", fft.stride},
+                     {"axis", fft.axis == 0 ? "x" : "y"},
+                     {"load", to_string(passes[i].load.kind)},
+                     {"store", to_string(passes[i].store.kind)},
+                     {"batch_scale", passes[i].batch_scale},
+                     {"columns_per_transform", fft.columns_per_transform},
+                     {"columns_per_workgroup", fft.entries_per_workgroup()},
+                     {"workgroups_per_transform", schedule.items[i]}});
+  }
+  const PassProgram& first = passes.front();
+  json result = dispatch_json(plan, spec, name, shader);
+  result.update(json{{"local_size", {first.fft.workgroup_size, 1, 1}},
+                     {"size", first.n},
+                     {"stages", stages},
+                     {"stride", 1},
+                     {"axis", first.fft.axis == 0 ? "x" : "y"},
+                     {"load", to_string(first.load.kind)},
+                     {"store", to_string(passes.back().store.kind)},
+                     {"dispatch",
+                      {{"batch_scale", 1}, {"columns_per_transform", schedule.items_per_transform()},
+                       {"columns_per_workgroup", 1}}},
+                     {"bindings", bindings},
+                     {"push_constants", push_constants_json()},
+                     {"push_constant_bytes", kPushConstantBytes},
+                     {"push_constant_binding", push_constant_binding(plan)},
+                     {"shared_memory_bytes", complex_bytes + split_bytes + CounterSchedule::kSharedBytes},
+                     {"ops", ops_json(ops)},
+                     {"pass_sync", "counters"},
+                     {"counters", {{"lag", schedule.lag}, {"passes", parts}}}});
   return result;
 }
 
@@ -334,6 +414,12 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                        {"shared_memory_bytes", spec.shared_memory_bytes}};
   // Written where it is not rows, so that kernels without column tiles keep their manifests.
   if (program.column_tiles != 0) kernel["options"]["intermediate_layout"] = to_string(IntermediateLayout::column_tiles);
+  // Written where the passes share a dispatch, so that other kernels keep their manifests.
+  for (const auto* counters : {&program.forward_counters, &program.inverse_counters})
+    if (*counters) {
+      kernel["options"]["pass_sync"] = to_string(PassSync::counters);
+      kernel["options"]["counter_lag"] = (*counters)->lag;
+    }
   if (spec.io == Io::image) {
     kernel["options"]["io"] = to_string(spec.io);
     kernel["options"]["image_format"] = to_string(spec.image_format);
@@ -347,39 +433,54 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
     kernel["twiddles"] = nullptr;
   }
   kernel["scratch_elements"] = program.scratch_elements;
+  // Compiles one dispatch's GLSL (and the text targets' source where it differs) and adds its files.
+  auto compile_dispatch = [&](const std::string& name, const std::string& header, const std::string& glsl,
+                              const std::string& text_glsl) {
+    // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
+    const bool same_source = text_glsl == glsl;
+    CompiledShader shader = cache.compile(glsl, header, spec.name + "." + name, want_hlsl && same_source,
+                                          want_msl && same_source);
+    if (!same_source && (want_hlsl || want_msl)) {
+      const CompiledShader text = cache.compile(text_glsl, header, spec.name + "." + name + " (HLSL/MSL source)",
+                                                want_hlsl, want_msl);
+      shader.hlsl = text.hlsl;
+      shader.msl = text.msl;
+      shader.hlsl_entry_point = text.hlsl_entry_point;
+      shader.msl_entry_point = text.msl_entry_point;
+    }
+    for (Target t : plan.targets) {
+      std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
+                          : t == Target::glsl ? glsl
+                          : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
+                                              : "// " + header + "\n" + shader.msl;
+      out.files.push_back({file_name(spec, name, t), std::move(bytes)});
+      if (keep_unoptimised) out.unoptimised_spirv[file_name(spec, name, Target::spirv)] = shader.unoptimised_spirv;
+    }
+    return shader;
+  };
   json ops = json::object();
   for (Direction d : directions_of(spec.direction)) {
     json passes = json::array();
     codelet::OpCounts total;
-    for (size_t p = 0; p < program.passes(d).size(); ++p) {
-      const PassProgram& pass = program.passes(d)[p];
-      const PassProgram& text_pass = text_program.passes(d)[p];
-      // The GLSL carries this line from the template (after #version); SPIR-V is binary.
-      const std::string header = generated_header(plan_source, spec, pass.name) + wisdom_header_line(plan);
-      const std::string glsl = emit_pass_glsl(pass, header);
-      const std::string text_glsl = emit_pass_glsl(text_pass, header, true);
-      // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
-      const bool same_source = text_glsl == glsl;
-      CompiledShader shader = cache.compile(glsl, header, spec.name + "." + pass.name, want_hlsl && same_source,
-                                            want_msl && same_source);
-      if (!same_source && (want_hlsl || want_msl)) {
-        const CompiledShader text = cache.compile(text_glsl, header, spec.name + "." + pass.name + " (HLSL/MSL source)",
-                                                  want_hlsl, want_msl);
-        shader.hlsl = text.hlsl;
-        shader.msl = text.msl;
-        shader.hlsl_entry_point = text.hlsl_entry_point;
-        shader.msl_entry_point = text.msl_entry_point;
+    for (const PassProgram& pass : program.passes(d)) add_ops(total, pass.ops());
+    if (const auto& counters = program.counters(d)) {
+      // Every pass of the direction in one dispatch (pass_sync counters), named as its first pass.
+      const std::string name = pass_name(d, 0);
+      const std::string header = generated_header(plan_source, spec, name) + wisdom_header_line(plan);
+      const std::string glsl = emit_counters_glsl(program.passes(d), *counters, header);
+      const std::string text_glsl = emit_counters_glsl(text_program.passes(d), *text_program.counters(d), header, true);
+      const CompiledShader shader = compile_dispatch(name, header, glsl, text_glsl);
+      passes.push_back(counters_json(plan, spec, program.passes(d), *counters, name, shader));
+    } else {
+      for (size_t p = 0; p < program.passes(d).size(); ++p) {
+        const PassProgram& pass = program.passes(d)[p];
+        const PassProgram& text_pass = text_program.passes(d)[p];
+        // The GLSL carries this line from the template (after #version); SPIR-V is binary.
+        const std::string header = generated_header(plan_source, spec, pass.name) + wisdom_header_line(plan);
+        const CompiledShader shader = compile_dispatch(pass.name, header, emit_pass_glsl(pass, header),
+                                                       emit_pass_glsl(text_pass, header, true));
+        passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
       }
-      for (Target t : plan.targets) {
-        std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
-                            : t == Target::glsl ? glsl
-                            : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
-                                                : "// " + header + "\n" + shader.msl;
-        out.files.push_back({file_name(spec, pass.name, t), std::move(bytes)});
-      if (keep_unoptimised) out.unoptimised_spirv[file_name(spec, pass.name, Target::spirv)] = shader.unoptimised_spirv;
-      }
-      passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
-      add_ops(total, pass.ops());
     }
     kernel[std::string(to_string(d))] = passes;
     ops[std::string(to_string(d))] = ops_json(total);
@@ -401,8 +502,8 @@ std::vector<std::string> planned_files(const Plan& plan) {
   for (const KernelSpec& spec : plan.kernels) {
     const KernelProgram program = make_program(spec);
     for (Direction d : directions_of(spec.direction))
-      for (const PassProgram& pass : program.passes(d))
-        for (Target t : plan.targets) names.push_back(file_name(spec, pass.name, t));
+      for (size_t i = 0; i < program.dispatches(d); ++i)
+        for (Target t : plan.targets) names.push_back(file_name(spec, pass_name(d, i), t));
     if (program.layout.twiddles.count > 0) names.push_back(twiddle_file_name(spec));
   }
   names.push_back("manifest.json");

@@ -178,6 +178,7 @@ std::string_view to_string(BufferRole role) {
     case BufferRole::twiddles: return "twiddles";
     case BufferRole::filter: return "filter";
     case BufferRole::scratch2: return "scratch2";
+    case BufferRole::sync: return "sync";
   }
   return "?";
 }

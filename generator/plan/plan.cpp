@@ -69,6 +69,9 @@ const std::string kAllowedWorkgroup =
     fmt::format("\"auto\" or a power of two from 1 to {}", kMaxWorkgroupSize);
 const std::string kAllowedSharedMemory =
     fmt::format("an integer from {} to {}", kMinSharedMemory, kMaxSharedMemory);
+constexpr uint32_t kMaxCounterLag = 4096;
+const std::string kAllowedCounterLag =
+    fmt::format("\"auto\" or an integer from 1 to {} (transforms; with \"pass_sync\": \"counters\")", kMaxCounterLag);
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
   std::string out;
@@ -492,6 +495,15 @@ const std::vector<FieldEntry>& registry() {
                                                parse_intermediate_layout,
                                                [](KernelSpec& k, IntermediateLayout x) { k.intermediate_layout = x; },
                                                &KernelSpec::intermediate_layout));
+    f.push_back(enum_field<PassSync>("pass_sync", PassSync::automatic, parse_pass_sync,
+                                     [](KernelSpec& k, PassSync x) { k.pass_sync = x; }, &KernelSpec::pass_sync));
+    f.push_back({{"counter_lag", "auto", false, "__lag"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "counter_lag", 0, true, 1, kMaxCounterLag, false,
+                                              kAllowedCounterLag, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.counter_lag = x; });
+                 },
+                 [](const KernelSpec& k) { return auto_or(k.counter_lag); }});
     f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
                  [](const json* v, const Where& where, std::string_view suffix) {
                    return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,
@@ -774,6 +786,17 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                                     : "a convolution keeps its own passes' layout",
                              which),
                  "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
+    if (k.pass_sync == PassSync::counters && (k.io == Io::image || k.convolution))
+      where.fail("pass_sync",
+                 fmt::format("counters run the passes of a kernel of buffers in one dispatch; {}{}",
+                             k.io == Io::image ? "an image kernel (io image) keeps a dispatch per pass"
+                                               : "a convolution keeps a dispatch per pass",
+                             which),
+                 "\"auto\" or \"dispatch\"; \"counters\" for c2c, r2c and r2c_pair kernels of buffers");
+    if (k.counter_lag != 0 && k.pass_sync == PassSync::dispatch)
+      where.fail("counter_lag", "the lag orders the work of passes that share one dispatch; with pass_sync "
+                                "\"dispatch\" each pass has its own" + which,
+                 "\"auto\", or pass_sync \"counters\" or \"auto\" beside an integer lag");
     if (k.is_2d() && k.transform == Transform::r2c_pair)
       where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
@@ -952,8 +975,10 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       }
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
+      v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
       try {
         if (v.io == Io::image) check_image_program(v, make_program(v));
+        else if (v.pass_sync == PassSync::counters) (void)make_program(v);  // refuses what counters cannot run
         else (void)make_layout(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());

@@ -1,5 +1,6 @@
 #include "fftgen/program.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -16,6 +17,7 @@ std::string_view to_string(ElementType t) {
     case ElementType::float32: return "float32";
     case ElementType::complex32: return "complex32";
     case ElementType::float16: return "float16";
+    case ElementType::uint32: return "uint32";
   }
   return "?";
 }
@@ -24,7 +26,8 @@ uint32_t element_bytes(ElementType t) {
   switch (t) {
     case ElementType::complex64: return 8;
     case ElementType::float32:
-    case ElementType::complex32: return 4;
+    case ElementType::complex32:
+    case ElementType::uint32: return 4;
     case ElementType::float16: return 2;
   }
   return 0;
@@ -652,9 +655,9 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
   return whole_sectors && tile_bytes >= 32 && (tile_bytes < 128 || (tile_bytes == 128 && y.size >= 1024)) ? tile : 0;
 }
 
-}  // namespace
-
-KernelProgram make_program(const KernelSpec& spec) {
+// A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
+// decides whether the passes share a dispatch.
+KernelProgram make_dispatch_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
   if (spec.intermediate_layout == IntermediateLayout::column_tiles &&
       (laid_out.chirp_sides_2d || laid_out.bluestein_n != 0))
@@ -878,6 +881,234 @@ KernelProgram make_program(const KernelSpec& spec) {
   if (full_real) set_real_sides(program, nx);
   if (spec.convolution) fuse_convolution(spec, program);
   if (spec.io == Io::image) use_textures(spec, program);
+  return program;
+}
+
+// --- pass_sync counters: the passes of a direction in one dispatch ------------------------------
+
+// The workgroup sizes of a kernel's passes, smallest first.
+std::vector<uint32_t> workgroup_sizes(const KernelSpec& spec, const KernelProgram& program) {
+  std::vector<uint32_t> sizes;
+  for (Direction d : directions_of(spec.direction))
+    for (const PassProgram& pass : program.passes(d))
+      if (std::find(sizes.begin(), sizes.end(), pass.fft.workgroup_size) == sizes.end())
+        sizes.push_back(pass.fft.workgroup_size);
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+// Workgroups of `pass` per transform (its share of the dispatch), or 0 where its workgroups do not
+// divide into whole transforms.
+uint32_t items_per_transform(const PassProgram& pass) {
+  const uint64_t entries = uint64_t{pass.batch_scale} * pass.fft.columns_per_transform;
+  const uint32_t per_group = pass.fft.entries_per_workgroup();
+  return entries % per_group == 0 ? static_cast<uint32_t>(entries / per_group) : 0;
+}
+
+// Why the passes of `program` cannot share one dispatch; empty where they can.
+std::string counters_refusal(const KernelSpec& spec, const KernelProgram& program) {
+  if (spec.targets_metal)
+    return "Metal promises no progress to a threadgroup that waits on another (a pass waits on the previous one); "
+           "drop msl from the targets";
+  if (spec.io == Io::image || spec.convolution) return "image kernels and convolutions keep a dispatch per pass";
+  if (program.layout.bluestein_n != 0 || program.layout.chirp_sides_2d)
+    return fmt::format("a transform through Bluestein's algorithm (a prime factor above {}) keeps a dispatch per pass",
+                       kMaxPrimeFactor);
+  bool several = false;
+  for (Direction d : directions_of(spec.direction)) several = several || program.passes(d).size() > 1;
+  if (!several) return "this kernel is one pass (one dispatch) already";
+  if (workgroup_sizes(spec, program).size() > 1)
+    return "its passes have workgroups of different sizes; set workgroup_size";
+  for (Direction d : directions_of(spec.direction)) {
+    const std::vector<PassProgram>& passes = program.passes(d);
+    // The passes share one shared array per form of exchange (complex, split): their largest.
+    uint32_t complex_bytes = 0, split_bytes = 0;
+    for (const PassProgram& pass : passes) {
+      if (items_per_transform(pass) == 0)
+        return fmt::format("pass {}'s workgroups ({} entries each) do not divide into whole transforms", pass.name,
+                           pass.fft.entries_per_workgroup());
+      uint32_t& bytes = pass.fft.shared.split ? split_bytes : complex_bytes;
+      bytes = std::max(bytes, pass.fft.shared_bytes());
+    }
+    const uint32_t bytes = complex_bytes + split_bytes + CounterSchedule::kSharedBytes;
+    if (bytes > spec.shared_memory_bytes)
+      return fmt::format("its passes' shared arrays (one per form of exchange, complex and split) and the "
+                         "dispatch's own take {} bytes together, more than shared_memory_bytes ({})",
+                         bytes, spec.shared_memory_bytes);
+  }
+  return "";
+}
+
+// What the values between passes cost in the L2 cache: the bytes a transform's data takes.
+uint64_t transform_bytes(const KernelProgram& program) {
+  uint64_t bytes = 0;
+  for (const KernelBuffer* b : {&program.forward_input, &program.forward_output})
+    bytes = std::max(bytes, b->elements * element_bytes(b->element));
+  return bytes;
+}
+
+// counter_lag "auto": the transforms whose data fill about kLagBytes of L2 between a pass's work on a
+// transform and the next pass's. Measured on an H100 (bench/results/2026-11-26-h100-counters): 8 MiB
+// was the best lag of those tried for 1D c2c 32768 (1731 GB/s, 1713 at 4 MiB), 65536 (1705, 1687),
+// 262144 (1870, 1866 at 6 MiB) and r2c 65536 (1540, 1533); 2D 256² does better with less (1733 at
+// 6 MiB, 1715 at 4, 1690 at 8). Much more (16 MiB and up) loses: the values are evicted to memory
+// before the next pass reads them.
+constexpr uint64_t kLagBytes = uint64_t{8} << 20;
+uint32_t automatic_lag(const KernelProgram& program) {
+  const uint64_t bytes = std::max<uint64_t>(transform_bytes(program), 1);
+  return static_cast<uint32_t>(std::clamp<uint64_t>((kLagBytes + bytes / 2) / bytes, 1, 4096));
+}
+
+// Where pass_sync "auto" takes counters: where they were measured faster on an H100
+// (bench/results/2026-11-26-h100-counters, GB/s at 512 MiB, one dispatch per pass -> counters): fp32
+// kernels of two passes per direction, c2c of at most 2^18 points (1D 32768: 1459 -> 1733, 65536:
+// 1473 -> 1705, 262144: 1445 -> 1873; 2D 256²: 1475 -> 1690) and r2c of at most 2^16 (65536: 1413 ->
+// 1541). Not: 1D c2c 524288 (1430 -> 1089: a transform's values no longer stay in L2), r2c 131072
+// (1367 -> 1373), fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968). Within D3D12's 32 KB of shared
+// memory only, so that the HLSL needs no other layout (text_target_program); kernels whose passes
+// need more together (2D 512²: 33836 bytes, 1470 -> 1577 with shared_memory_bytes 33836; 1D 131072)
+// keep a dispatch per pass unless the plan asks.
+bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
+  if (spec.precision != Precision::fp32 || spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
+      spec.shared_memory_bytes > 32768)
+    return false;
+  for (Direction d : directions_of(spec.direction))
+    if (program.passes(d).size() != 2) return false;
+  return spec.points() <= (spec.transform == Transform::c2c ? 1u << 18 : 1u << 16);
+}
+
+// A binding as a dispatch of several passes declares it: by role, one slot per buffer. The input's
+// and the output's distance between transforms stay push constants where every pass counts batch
+// entries in transforms (1D: the runtime may space them as its caller asks); otherwise every
+// distance is a constant of the shader (the manifest's).
+PassBinding bound_by_role(PassBinding b, bool strides_pushed) {
+  switch (b.role) {
+    case BufferRole::input: b.slot = kSourceSlot; break;
+    case BufferRole::output: b.slot = kDestinationSlot; break;
+    case BufferRole::twiddles: b.slot = kTwiddleSlot; break;
+    case BufferRole::filter: b.slot = kFilterSlot; break;
+    case BufferRole::scratch: b.slot = kScratchSlot; break;
+    case BufferRole::scratch2: b.slot = kScratch2Slot; break;
+    case BufferRole::sync: b.slot = kSyncSlot; break;
+  }
+  const bool data = b.role == BufferRole::input || b.role == BufferRole::output;
+  if (b.role != BufferRole::twiddles && b.role != BufferRole::filter)
+    b.stride_constant = data && strides_pushed ? (b.role == BufferRole::input ? "src_stride" : "dst_stride") : "";
+  return b;
+}
+
+// Makes each direction of several passes one dispatch (CounterSchedule): its passes' views bound by
+// role, and the dispatch's interface.
+void share_one_dispatch(const KernelSpec& spec, KernelProgram& program) {
+  const uint32_t lag = spec.counter_lag != 0 ? spec.counter_lag : automatic_lag(program);
+  for (Direction d : directions_of(spec.direction)) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    if (passes.size() < 2) continue;
+    CounterSchedule schedule;
+    schedule.lag = lag;
+    bool strides_pushed = true;
+    for (const PassProgram& pass : passes) strides_pushed = strides_pushed && pass.batch_scale == 1;
+    for (PassProgram& pass : passes) {
+      schedule.items.push_back(items_per_transform(pass));
+      for (PassBinding& b : pass.bindings) b = bound_by_role(b, strides_pushed);
+      pass.load.view.binding = bound_by_role(pass.load.view.binding, strides_pushed);
+      pass.store.view.binding = bound_by_role(pass.store.view.binding, strides_pushed);
+      // The interface: each role once, in slot order; entry and stride per transform.
+      for (const PassBinding& b : pass.bindings) {
+        PassBinding whole = b;
+        whole.entry = b.entry * pass.batch_scale;
+        whole.stride = b.stride * pass.batch_scale;
+        auto same = std::find_if(schedule.bindings.begin(), schedule.bindings.end(),
+                                 [&](const PassBinding& o) { return o.slot.binding == b.slot.binding; });
+        if (same == schedule.bindings.end()) {
+          schedule.bindings.push_back(whole);
+        } else {
+          // One declaration per buffer: pairs of floats (complex values or reals), single reals, or halves.
+          if (is_half(same->element) != is_half(b.element) || same->scalar != b.scalar)
+            throw PlanError(fmt::format("kernel '{}': field 'pass_sync': counters need each buffer declared one way; "
+                                        "the {} buffer holds {} in one pass and {} in another; use \"dispatch\"",
+                                        spec.name, to_string(b.role), to_string(same->element), to_string(b.element)));
+          same->entry = std::max(same->entry, whole.entry);
+          if (b.role == BufferRole::twiddles) same->stride = 0;
+        }
+      }
+    }
+    // The input and the output hold what the kernel's buffers hold (an output of reals holds the
+    // values between passes as pairs).
+    for (PassBinding& b : schedule.bindings) {
+      if (b.role == BufferRole::input) b.element = program.input(d).element;
+      if (b.role == BufferRole::output) b.element = program.output(d).element;
+    }
+    schedule.bindings.push_back({kSyncSlot, BufferRole::sync, ElementType::uint32, schedule.counters(1) - 1,
+                                 schedule.counters(1) - 1, ""});
+    std::sort(schedule.bindings.begin(), schedule.bindings.end(),
+              [](const PassBinding& a, const PassBinding& b) { return a.slot.binding < b.slot.binding; });
+    (d == Direction::forward ? program.forward_counters : program.inverse_counters) = std::move(schedule);
+  }
+}
+
+}  // namespace
+
+uint64_t CounterSchedule::items_per_transform() const {
+  uint64_t total = 0;
+  for (uint32_t n : items) total += n;
+  return total;
+}
+
+uint64_t CounterSchedule::tickets_before(uint64_t round, uint32_t batch) const {
+  uint64_t total = 0;
+  for (uint32_t p = 0; p < passes(); ++p) {
+    const uint64_t delay = uint64_t{p} * lag;
+    total += items[p] * std::min<uint64_t>(round > delay ? round - delay : 0, batch);
+  }
+  return total;
+}
+
+CounterSchedule::Item CounterSchedule::item(uint64_t ticket, uint32_t batch) const {
+  if (ticket >= items_per_transform() * batch) throw std::logic_error("CounterSchedule::item: ticket past the batch");
+  // The round of the ticket: the last round whose first ticket is not past it.
+  uint64_t lo = 0, hi = rounds(batch);
+  while (hi - lo > 1) {
+    const uint64_t mid = (lo + hi) / 2;
+    (tickets_before(mid, batch) <= ticket ? lo : hi) = mid;
+  }
+  uint64_t offset = ticket - tickets_before(lo, batch);
+  for (uint32_t p = 0; p < passes(); ++p) {
+    const uint64_t delay = uint64_t{p} * lag;
+    if (lo < delay || lo - delay >= batch) continue;
+    if (offset < items[p]) return {p, static_cast<uint32_t>(lo - delay), static_cast<uint32_t>(offset)};
+    offset -= items[p];
+  }
+  throw std::logic_error("CounterSchedule::item: no item in the ticket's round");
+}
+
+KernelProgram make_program(const KernelSpec& spec) {
+  KernelProgram program = make_dispatch_program(spec);
+  const bool asked = spec.pass_sync == PassSync::counters;
+  if (!asked && (spec.pass_sync == PassSync::dispatch || !counters_by_default(spec, program))) return program;
+  // One workgroup size for every pass, unless the plan set it: the largest of the passes' sizes
+  // where the kernel can run so, else the smallest.
+  std::string refusal = counters_refusal(spec, program);
+  if (const std::vector<uint32_t> sizes = workgroup_sizes(spec, program); sizes.size() > 1 && spec.workgroup_size == 0)
+    for (auto size = sizes.rbegin(); size != sizes.rend() && !refusal.empty(); ++size) {
+      KernelSpec sized = spec;
+      sized.workgroup_size = *size;
+      try {
+        KernelProgram resized = make_dispatch_program(sized);
+        // Refused at one size too, the kernel is refused for that reason, which says more.
+        refusal = counters_refusal(spec, resized);
+        if (refusal.empty()) program = std::move(resized);
+      } catch (const PlanError&) {
+        // Not at that size.
+      }
+    }
+  if (!refusal.empty()) {
+    if (!asked) return program;
+    throw PlanError(fmt::format("kernel '{}': field 'pass_sync': counters run a kernel's passes in one dispatch; {}; "
+                                "allowed here: \"auto\" or \"dispatch\"",
+                                spec.name, refusal));
+  }
+  share_one_dispatch(spec, program);
   return program;
 }
 

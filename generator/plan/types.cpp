@@ -31,6 +31,8 @@ constexpr Names<TextureFormat, 5> kTextureFormat{{{TextureFormat::automatic, "au
 constexpr Names<IntermediateLayout, 3> kIntermediateLayout{{{IntermediateLayout::automatic, "auto"},
                                                             {IntermediateLayout::rows, "rows"},
                                                             {IntermediateLayout::column_tiles, "column_tiles"}}};
+constexpr Names<PassSync, 3> kPassSync{
+    {{PassSync::automatic, "auto"}, {PassSync::dispatch, "dispatch"}, {PassSync::counters, "counters"}}};
 
 template <typename E, size_t K>
 std::string_view name_of(const Names<E, K>& names, E value) {
@@ -66,6 +68,7 @@ std::string_view to_string(Transform v) { return name_of(kTransform, v); }
 std::string_view to_string(Io v) { return name_of(kIo, v); }
 std::string_view to_string(TextureFormat v) { return name_of(kTextureFormat, v); }
 std::string_view to_string(IntermediateLayout v) { return name_of(kIntermediateLayout, v); }
+std::string_view to_string(PassSync v) { return name_of(kPassSync, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -79,6 +82,7 @@ std::optional<TextureFormat> parse_texture_format(std::string_view s) { return p
 std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view s) {
   return parse_name(kIntermediateLayout, s);
 }
+std::optional<PassSync> parse_pass_sync(std::string_view s) { return parse_name(kPassSync, s); }
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
@@ -87,6 +91,7 @@ const std::vector<std::string>& allowed_values(std::string_view field) {
       {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
       {"transform", spellings(kTransform)},    {"io", spellings(kIo)},
       {"image_format", spellings(kTextureFormat)}, {"intermediate_layout", spellings(kIntermediateLayout)},
+      {"pass_sync", spellings(kPassSync)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

@@ -144,6 +144,7 @@ KernelBindings& KernelBindings::operator=(KernelBindings&& o) noexcept {
     inverse_sets_ = std::move(o.inverse_sets_);
     scratch_ = std::move(o.scratch_);
     scratch2_ = std::move(o.scratch2_);
+    sync_ = std::move(o.sync_);
     max_batch_ = o.max_batch_;
     input_stride_ = o.input_stride_;
     output_stride_ = o.output_stride_;
@@ -574,6 +575,16 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
     scratch2.buffer = kb.scratch2_.handle();
   }
 
+  // The counters of dispatches that run several passes: zero now, and each call leaves them zero.
+  uint64_t sync_counters = 0;
+  for (Direction d : directions)
+    for (const auto& p : info_.passes(d)) sync_counters = std::max(sync_counters, p.sync_counters(io.max_batch));
+  const VkDeviceSize sync_bytes = sync_counters * 4;
+  if (sync_bytes > 0) {
+    kb.sync_ = Buffer(device_, sync_bytes);
+    fill(device_, kb.sync_.handle(), 0u, sync_bytes);
+  }
+
   const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, image_descriptors}};
   VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -634,6 +645,9 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
           case BufferRole::twiddles:
             buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
             break;
+          case BufferRole::sync:
+            buffers[j] = {kb.sync_.handle(), 0, sync_bytes};
+            break;
           case BufferRole::filter:
             if (io.filter.buffer == VK_NULL_HANDLE)
               throw UsageError("kernel '" + info_.name + "' pass " + infos[i].name +
@@ -649,6 +663,12 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
     }
   }
   return kb;
+}
+
+bool Kernel::waits_between_dispatches(const RecordOptions& options) const {
+  using Waits = RecordOptions::CounterWaits;
+  if (options.counter_waits != Waits::automatic) return options.counter_waits == Waits::between_dispatches;
+  return device_.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
 }
 
 void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
@@ -700,13 +720,26 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
       throw UsageError("kernel '" + info_.name + "' pass " + info.name + " needs " +
                        std::to_string(total) + " workgroups, more than one dispatch allows (" +
                        std::to_string(max_groups) + "), and has no group_offset push constant");
-    for (uint64_t first = 0; first < total; first += max_groups) {
-      const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(max_groups, total - first));
-      set(pass.group_offset_word, static_cast<uint32_t>(first));
-      if (!push.empty())
-        vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                           info.push_constant_bytes, push.data());
-      vkCmdDispatch(cmd, count, 1, 1);
+    // A dispatch of several passes takes its work by ticket, not by workgroup index: its pieces
+    // need no offset. Where its workgroups may not wait, each piece is `lag` rounds of tickets,
+    // whose waits are all on earlier pieces.
+    std::vector<uint64_t> pieces{0, total};
+    if (info.counter_passes() > 0 && waits_between_dispatches(options)) {
+      pieces = {0};
+      const uint64_t rounds = batch + uint64_t{info.counter_passes() - 1} * info.counter_lag;
+      for (uint64_t round = info.counter_lag; pieces.back() < total; round += info.counter_lag)
+        pieces.push_back(round >= rounds ? total : info.tickets_before(round, batch));
+    }
+    for (size_t k = 0; k + 1 < pieces.size(); ++k) {
+      if (k > 0) record_compute_barrier(cmd);
+      for (uint64_t first = pieces[k]; first < pieces[k + 1]; first += max_groups) {
+        const uint32_t count = static_cast<uint32_t>(std::min<uint64_t>(max_groups, pieces[k + 1] - first));
+        set(pass.group_offset_word, static_cast<uint32_t>(first));
+        if (!push.empty())
+          vkCmdPushConstants(cmd, pass.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                             info.push_constant_bytes, push.data());
+        vkCmdDispatch(cmd, count, 1, 1);
+      }
     }
     if (options.after_pass) options.after_pass(cmd);
   }

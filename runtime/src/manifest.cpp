@@ -21,6 +21,7 @@ const char* to_string(BufferRole role) {
     case BufferRole::twiddles: return "twiddles";
     case BufferRole::filter: return "filter";
     case BufferRole::scratch2: return "scratch2";
+    case BufferRole::sync: return "sync";
   }
   return "?";
 }
@@ -31,6 +32,7 @@ const char* to_string(ElementType type) {
     case ElementType::float32: return "float32";
     case ElementType::complex32: return "complex32";
     case ElementType::float16: return "float16";
+    case ElementType::uint32: return "uint32";
   }
   return "?";
 }
@@ -39,6 +41,15 @@ const PushConstant* PassInfo::push_constant(const std::string& n) const {
   for (const auto& p : push_constants)
     if (p.name == n) return &p;
   return nullptr;
+}
+
+uint64_t PassInfo::tickets_before(uint64_t round, uint64_t batch) const {
+  uint64_t total = 0;
+  for (uint32_t p = 0; p < counter_passes(); ++p) {
+    const uint64_t delay = uint64_t{p} * counter_lag;
+    total += counter_items[p] * std::min<uint64_t>(round > delay ? round - delay : 0, batch);
+  }
+  return total;
 }
 
 uint64_t PassInfo::workgroups(uint64_t batch) const {
@@ -200,7 +211,8 @@ ElementType parse_element(const Reader& r, const std::string& key) {
   if (e == "float32") return ElementType::float32;
   if (e == "complex32") return ElementType::complex32;
   if (e == "float16") return ElementType::float16;
-  r.fail(key, "complex64, float32, complex32 or float16 (found '" + e + "')");
+  if (e == "uint32") return ElementType::uint32;
+  r.fail(key, "complex64, float32, complex32, float16 or uint32 (found '" + e + "')");
 }
 
 // "resource": "storage_image" (io image kernels): the image's format and geometry. Only a kernel's
@@ -306,12 +318,19 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     else if (role == "twiddles") pb.role = BufferRole::twiddles;
     else if (role == "filter") pb.role = BufferRole::filter;
     else if (role == "scratch2") pb.role = BufferRole::scratch2;
-    else e.fail("role", "one of input, output, scratch, scratch2, twiddles, filter (found '" + role + "')");
+    else if (role == "sync") pb.role = BufferRole::sync;
+    else e.fail("role", "one of input, output, scratch, scratch2, twiddles, filter, sync (found '" + role + "')");
     const std::string access = e.has("access") ? e.str("access") : "read";
     if (access != "read" && access != "write")
       e.fail("access", "read or write (found '" + access + "')");
     pb.writes = access == "write";
     pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
+    // Counters are uint32s, and only counters are.
+    if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
+      e.fail("element", pb.role == BufferRole::sync ? "uint32 for the sync binding (found '" +
+                                                          std::string(to_string(pb.element)) + "')"
+                                                    : "complex64, float32, complex32 or float16 for role " +
+                                                          std::string(to_string(pb.role)) + " (found 'uint32')");
     pb.stride = e.has("stride") ? e.uint("stride") : n;
     pb.image = parse_image(e, pb, points, k.ny());
     if (pb.set != 0)
@@ -340,6 +359,33 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
            "push constant) to " + std::to_string(kMaxPushConstantBytes) + " (found " +
            std::to_string(p.push_constant_bytes) + ")");
   p.shared_memory_bytes = r.has("shared_memory_bytes") ? r.uint32("shared_memory_bytes") : 0;
+  // A dispatch of several passes: its passes, and the counters they wait on (a sync binding).
+  const std::string sync = r.has("pass_sync") ? r.str("pass_sync") : "dispatch";
+  if (sync != "dispatch" && sync != "counters") r.fail("pass_sync", "dispatch or counters (found '" + sync + "')");
+  bool has_sync = false;
+  for (const auto& b : p.bindings) has_sync = has_sync || b.role == BufferRole::sync;
+  if (sync == "counters") {
+    Reader c = r.child("counters");
+    Reader passes = c.child("passes");
+    if (!passes.raw().is_array() || passes.size() < 2 || passes.size() > 16)
+      c.fail("passes", "a list of 2 to 16 passes");
+    uint64_t items = 0;
+    for (size_t i = 0; i < passes.size(); ++i) {
+      const uint32_t n = passes.element(i).uint32("workgroups_per_transform");
+      if (n == 0) passes.element(i).fail("workgroups_per_transform", "a positive integer");
+      p.counter_items.push_back(n);
+      items += n;
+    }
+    p.counter_lag = c.uint32("lag");
+    if (p.counter_lag == 0 || p.counter_lag > 4096) c.fail("lag", "an integer from 1 to 4096");
+    // The dispatch is one workgroup per ticket: batch * (the passes' workgroups per transform).
+    if (p.batch_scale != 1 || p.columns_per_workgroup != 1 || p.columns_per_transform != items)
+      r.fail("dispatch", "batch_scale 1, columns_per_workgroup 1 and columns_per_transform " + std::to_string(items) +
+                             " (the passes' workgroups_per_transform together) for pass_sync counters");
+    if (!has_sync) r.fail("bindings", "a binding of role sync (the counters of pass_sync counters)");
+  } else if (has_sync) {
+    r.fail("pass_sync", "counters where a pass binds the role sync (found '" + sync + "')");
+  }
   return p;
 }
 

@@ -32,6 +32,10 @@ BEYOND_SCHEMA = {
     "80_pair_too_large.json": "the largest r2c_pair N (one pass)",
     "81_column_tiles_1d.json": "column_tiles only for a 2D shape",
     "82_column_tiles_image.json": "column_tiles only for buffers (io buffer)",
+    "84_pass_sync_metal.json": "counters not with the msl target (a top-level field)",
+    "85_pass_sync_image.json": "counters only for buffers (io buffer)",
+    "86_pass_sync_one_pass.json": "counters only for kernels of several passes (the layout decides)",
+    "87_counter_lag_dispatch.json": "counter_lag not beside pass_sync dispatch",
 }
 
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "fftgen/program.hpp"
 
@@ -15,6 +16,11 @@ std::string_view embedded_template(std::string_view name);
 /// `text_targets`: the source the HLSL and MSL are cross-compiled from, which may differ from the
 /// Vulkan source in the declarations only (see docs/targets.md: D3D12 resource rules).
 std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, bool text_targets = false);
+
+/// GLSL 450 source of a dispatch that runs every pass of a direction (pass_sync counters): the
+/// passes as functions, and a main() that takes work by ticket (CounterSchedule).
+std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const CounterSchedule& schedule,
+                               const std::string& header, bool text_targets = false);
 
 /// The first comment line of every generated text file: fftgen's version, the plan, the kernel
 /// and the pass.

@@ -55,6 +55,14 @@ struct KernelSpec {
   TextureFormat image_format = TextureFormat::automatic;
   /// A 2D kernel's values between its X and Y passes (resolved by make_program; "auto" here).
   IntermediateLayout intermediate_layout = IntermediateLayout::automatic;
+  /// How a multi-pass kernel's passes wait for each other (resolved by make_program; "auto" here).
+  PassSync pass_sync = PassSync::automatic;
+  /// pass_sync counters: transforms between a pass's work on a transform and the next pass's work
+  /// on it in the order workgroups take work (CounterSchedule::lag); 0 means "auto".
+  uint32_t counter_lag = 0;
+  /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
+  /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
+  bool targets_metal = false;
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;

@@ -9,6 +9,7 @@
 // op counts come from it, and tests execute it on the CPU.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -31,8 +32,9 @@ std::string_view to_string(Access);
 /// What one element of a bound buffer holds. Shaders read and write every buffer as vec2: a
 /// float32 buffer (real data) as pairs of consecutive reals. complex32 and float16 are the same
 /// in half floats (precision fp16): the shader declares such a buffer f16vec2, converts each
-/// value to vec2 as it loads it and back to f16vec2 as it stores it.
-enum class ElementType { complex64, float32, complex32, float16 };
+/// value to vec2 as it loads it and back to f16vec2 as it stores it. uint32: the counters of a
+/// kernel whose passes share one dispatch (BufferRole::sync), never data.
+enum class ElementType { complex64, float32, complex32, float16, uint32 };
 std::string_view to_string(ElementType);
 uint32_t element_bytes(ElementType);
 /// Elements of this type per vec2 the shader moves (2 for real data).
@@ -56,6 +58,12 @@ inline constexpr ResourceSlot kSourceSlot{0, "Src", "src", Access::read};
 inline constexpr ResourceSlot kDestinationSlot{1, "Dst", "dst", Access::write};
 inline constexpr ResourceSlot kTwiddleSlot{2, "Twiddles", "tw", Access::read};
 inline constexpr ResourceSlot kFilterSlot{4, "Filter", "filt", Access::read};  // 3 is Metal's push constants
+/// The slots of a dispatch that runs several passes (pass_sync counters): one per buffer role, as
+/// each pass reads and writes several of them. The input keeps binding 0 (src) and the output
+/// binding 1 (dst, read and written); scratch buffers and the counters have their own.
+inline constexpr ResourceSlot kScratchSlot{5, "Scratch", "scratch", Access::write};
+inline constexpr ResourceSlot kScratch2Slot{6, "Scratch2", "scratch2", Access::write};
+inline constexpr ResourceSlot kSyncSlot{7, "Sync", "sync", Access::write};
 
 /// The push constants of every pass, in block order (uint32 each).
 struct PushConstantSlot {
@@ -271,6 +279,39 @@ struct PassProgram {
   bool in_place() const { return bindings.size() >= 2 && bindings[0].role == bindings[1].role; }
 };
 
+/// pass_sync counters: the order in which the workgroups of one dispatch take the work of every
+/// pass of a direction (docs/transforms.md, "Passes in one dispatch"). Each workgroup takes a ticket
+/// from a counter, in order, and computes the ticket's item: workgroup `index` (of `items[pass]`)
+/// of pass `pass` over transform `transform`. Tickets go round by round: round r holds, pass by
+/// pass, the items of transform r - pass * lag (where that is a transform of the batch), so a
+/// pass's items of a transform come `lag` rounds after the previous pass's. An item waits until
+/// every item of the previous pass over its transform is done; those have earlier tickets, so they
+/// were taken by workgroups already running, and nothing waits on a workgroup not yet started.
+struct CounterSchedule {
+  /// Shared memory of the dispatch's own beside the passes' arrays: what a workgroup claimed (3 uints).
+  static constexpr uint32_t kSharedBytes = 12;
+  std::vector<uint32_t> items;  ///< workgroups per transform of each pass, in pass order
+  uint32_t lag = 1;             ///< rounds between a pass's items of a transform and the next pass's
+  /// The dispatch's interface: the passes' bindings by role (kSourceSlot: input, kDestinationSlot:
+  /// output, kTwiddleSlot, kScratchSlot, kScratch2Slot) and the counters (kSyncSlot).
+  std::vector<PassBinding> bindings;
+
+  struct Item {
+    uint32_t pass = 0, transform = 0, index = 0;
+  };
+  uint32_t passes() const { return static_cast<uint32_t>(items.size()); }
+  uint64_t items_per_transform() const;
+  uint64_t rounds(uint32_t batch) const { return batch + uint64_t{passes() - 1} * lag; }
+  /// Tickets before round `round`: sum over passes p of items[p] * clamp(round - p * lag, 0, batch).
+  uint64_t tickets_before(uint64_t round, uint32_t batch) const;
+  /// The item of `ticket` (< batch * items_per_transform()). The shader computes the same.
+  Item item(uint64_t ticket, uint32_t batch) const;
+  /// uint32 counters of a batch: the next ticket, and per pass but the last and transform the
+  /// workgroups done with it, then those of the next pass that have seen them all (1 + (passes - 1)
+  /// * batch). Zero before the first dispatch; each call leaves them zero.
+  uint64_t counters(uint32_t batch) const { return 1 + uint64_t{passes() - 1} * batch; }
+};
+
 /// Every pass of both directions of a kernel variant.
 /// What a kernel's input or output buffer holds per transform.
 struct KernelBuffer {
@@ -297,6 +338,14 @@ struct KernelProgram {
   /// columns (IntermediateLayout::column_tiles, View::tile_columns), in the directions whose X pass
   /// comes first. 0: row-major, in the output buffer.
   uint32_t column_tiles = 0;
+  /// pass_sync counters: the passes of a direction run in one dispatch, in this order of work; their
+  /// views are bound by role (CounterSchedule::bindings). Empty: one dispatch per pass.
+  std::optional<CounterSchedule> forward_counters, inverse_counters;
+  const std::optional<CounterSchedule>& counters(Direction d) const {
+    return d == Direction::forward ? forward_counters : inverse_counters;
+  }
+  /// The dispatches of direction `d`: one per pass, or one for all (counters).
+  size_t dispatches(Direction d) const { return counters(d) ? 1 : passes(d).size(); }
 };
 
 /// Builds the passes of a kernel variant (make_layout, then views, prologues and epilogues).

@@ -37,6 +37,13 @@ enum class TextureFormat { automatic, rg32f, rgba32f, rgba16f, r32f };
 /// tile where rows give it runs of a few columns. `automatic` ("auto") picks column_tiles where they
 /// were measured faster on an H100 (c2c 1024² to 4096²; intermediate_tiles in program.cpp).
 enum class IntermediateLayout { automatic, rows, column_tiles };
+/// How the passes of a multi-pass kernel wait for each other (docs/transforms.md, "Passes in one
+/// dispatch"): dispatch: each pass is a dispatch of its own and the runtime records a barrier
+/// between them; counters: every pass of a direction runs in one dispatch, whose workgroups take
+/// their work in order from a counter and wait on per-transform counters for the previous pass, so
+/// that the values between passes stay in the GPU's L2 cache. `automatic` ("auto") picks counters
+/// where they were measured faster on an H100 and the targets allow them (not msl).
+enum class PassSync { automatic, dispatch, counters };
 
 std::string_view to_string(Direction);
 std::string_view to_string(DirectionSet);
@@ -49,6 +56,7 @@ std::string_view to_string(Target);
 std::string_view to_string(Io);
 std::string_view to_string(TextureFormat);
 std::string_view to_string(IntermediateLayout);
+std::string_view to_string(PassSync);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
 const std::vector<std::string>& allowed_values(std::string_view field);
@@ -63,6 +71,7 @@ std::optional<Target> parse_target(std::string_view);
 std::optional<Io> parse_io(std::string_view);
 std::optional<TextureFormat> parse_texture_format(std::string_view);
 std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view);
+std::optional<PassSync> parse_pass_sync(std::string_view);
 /// Widest image fftgen writes a kernel for: the texture size D3D12 and Metal guarantee (Vulkan
 /// guarantees 4096; the runtime checks the device's maxImageDimension2D).
 inline constexpr uint32_t kMaxTextureWidth = 16384;

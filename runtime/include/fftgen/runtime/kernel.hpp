@@ -67,10 +67,21 @@ struct RecordOptions {
   uint32_t max_workgroups_per_dispatch = 0;
   /// Called after each pass's dispatches are recorded (timestamps between passes: time_passes).
   std::function<void(VkCommandBuffer)> after_pass;
+  /// A dispatch of several passes (manifest "pass_sync": "counters") has workgroups that wait for
+  /// workgroups of earlier tickets. `in_dispatch`: one dispatch, the waits spin on the GPU.
+  /// `between_dispatches`: the dispatch is recorded in pieces of `lag` rounds of tickets with a
+  /// barrier between them, so that every wait is already met (no workgroup spins). `automatic`:
+  /// between dispatches on a CPU device (lavapipe ends any shader loop after 65535 iterations, a
+  /// spin among them), in one dispatch elsewhere.
+  enum class CounterWaits { automatic, in_dispatch, between_dispatches };
+  CounterWaits counter_waits = CounterWaits::automatic;
 };
 
 /// Descriptor sets (and the scratch buffer, if the kernel needs one) binding a kernel to one set
 /// of buffers. Create once per buffer set with Kernel::bind(), record many times. Move-only.
+/// A kernel whose passes share one dispatch (pass_sync counters) also gets its counters here:
+/// calls recorded with one KernelBindings must not overlap on the GPU (as they write one output).
+
 class KernelBindings {
  public:
   KernelBindings() = default;
@@ -91,6 +102,7 @@ class KernelBindings {
   std::vector<VkDescriptorSet> inverse_sets_;
   Buffer scratch_;
   Buffer scratch2_;
+  Buffer sync_;  ///< pass_sync counters (BufferRole::sync), zeroed once
   uint32_t max_batch_ = 0;
   uint32_t input_stride_ = 0;
   uint32_t output_stride_ = 0;
@@ -134,6 +146,10 @@ class Kernel {
   /// before (making the input visible to compute shaders) and after (before reading the output).
   void record(VkCommandBuffer cmd, Direction direction, const KernelBindings& bindings,
               uint32_t batch, const RecordOptions& options = {}) const;
+
+  /// Whether record() splits a dispatch of several passes so that no workgroup waits
+  /// (RecordOptions::counter_waits).
+  bool waits_between_dispatches(const RecordOptions& options) const;
 
   /// The driver's statistics of each pass's pipeline (VK_KHR_pipeline_executable_properties; the
   /// Device must have been made with DeviceOptions::pipeline_statistics and offer it, else this

@@ -19,17 +19,21 @@ const char* to_string(Direction direction);
 
 /// filter: a convolution's filter spectrum (KernelIo::filter), read by the apply kernel.
 /// scratch2: a second scratch buffer of scratch's size (image kernels of three or more passes).
-enum class BufferRole { input, output, scratch, twiddles, filter, scratch2 };
+/// sync: the counters of a dispatch that runs several passes (manifest "pass_sync": "counters"):
+/// uint32s that the runtime allocates per bindings and zeroes once; every call leaves them zero.
+enum class BufferRole { input, output, scratch, twiddles, filter, scratch2, sync };
 const char* to_string(BufferRole role);
 
 /// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data), or
 /// the same in half floats (precision fp16): complex32 (4 bytes) and float16 (2 bytes). Shaders
-/// move every buffer as pairs, so push-constant strides count pairs.
-enum class ElementType { complex64, float32, complex32, float16 };
+/// move every buffer as pairs, so push-constant strides count pairs. uint32: counters (role sync).
+enum class ElementType { complex64, float32, complex32, float16, uint32 };
 const char* to_string(ElementType type);
 inline bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
 inline bool is_real(ElementType t) { return t == ElementType::float32 || t == ElementType::float16; }
-inline uint32_t element_bytes(ElementType t) { return (is_real(t) ? 4 : 8) / (is_half(t) ? 2 : 1); }
+inline uint32_t element_bytes(ElementType t) {
+  return t == ElementType::uint32 ? 4 : (is_real(t) ? 4 : 8) / (is_half(t) ? 2 : 1);
+}
 inline uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
 /// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
 inline uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
@@ -85,6 +89,20 @@ struct PassInfo {
   std::vector<PushConstant> push_constants;
   uint32_t push_constant_bytes = 0;
   uint32_t shared_memory_bytes = 0;
+  /// "pass_sync": "counters": the workgroups per transform of each pass this one dispatch runs
+  /// ("counters" "passes" "workgroups_per_transform"), in the order its workgroups take tickets,
+  /// and the lag in rounds between a pass's work on a transform and the next pass's ("lag"; the
+  /// generator's CounterSchedule). Empty for a dispatch of one pass.
+  std::vector<uint32_t> counter_items;
+  uint32_t counter_lag = 0;
+  uint32_t counter_passes() const { return static_cast<uint32_t>(counter_items.size()); }
+  /// uint32 counters the sync binding holds for `batch` transforms: 1 + (passes - 1) * batch.
+  uint64_t sync_counters(uint64_t batch) const {
+    return counter_items.empty() ? 0 : 1 + uint64_t{counter_passes() - 1} * batch;
+  }
+  /// Tickets (workgroups) of the rounds before `round`: round r holds pass p's workgroups of
+  /// transform r - p * lag.
+  uint64_t tickets_before(uint64_t round, uint64_t batch) const;
 
   /// The push constant called `name`, or nullptr.
   const PushConstant* push_constant(const std::string& name) const;
