@@ -592,6 +592,22 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
   CHECK(with(spec_for(65536), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
   CHECK_FALSE(with(spec_for(131072), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
   CHECK(fftgen::make_program(spec_2d(256, 256)).forward_counters);
+  // 2^17 points: the passes exchange in both forms (complex, split) and share one array, the
+  // larger of theirs, so the dispatch fits 32 KB. 2D 512² fits too but keeps a dispatch per pass
+  // (slower at the small batches of ocean grids).
+  const auto mixed = fftgen::make_program(spec_for(131072));
+  REQUIRE(mixed.forward_counters);
+  uint32_t complex_bytes = 0, split_bytes = 0;
+  for (const auto& pass : mixed.forward)
+    (pass.fft.shared.split ? split_bytes : complex_bytes) =
+        std::max(pass.fft.shared.split ? split_bytes : complex_bytes, pass.fft.shared_bytes());
+  REQUIRE(complex_bytes > 0);
+  REQUIRE(split_bytes > 0);
+  CHECK(complex_bytes + split_bytes + fftgen::CounterSchedule::kSharedBytes > 32768);
+  CHECK(mixed.forward_counters->shared_bytes ==
+        std::max(complex_bytes, (split_bytes + 7) / 8 * 8) + fftgen::CounterSchedule::kSharedBytes);
+  CHECK(mixed.forward_counters->shared_bytes <= 32768);
+  CHECK_FALSE(fftgen::make_program(spec_2d(512, 512)).forward_counters);
   // Asked for where it cannot run: a plan error naming the field and the reason.
   auto asked = [&](KernelSpec spec) {
     spec.pass_sync = PassSync::counters;
@@ -604,6 +620,8 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
   CHECK_THROWS_WITH(fftgen::make_program(metal), Contains("'pass_sync'") && Contains("Metal"));
   CHECK_THROWS_WITH(fftgen::make_program(asked(spec_2d(64, 256, fftgen::Transform::r2c))),
                     Contains("'pass_sync'") && Contains("do not divide into whole transforms"));
+  auto grid = asked(spec_2d(512, 512));
+  CHECK(fftgen::make_program(grid).forward_counters);
   // An explicit lag is kept.
   auto lagged = asked(spec_for(65536));
   lagged.counter_lag = 3;
@@ -623,6 +641,7 @@ TEST_CASE("pass_sync counters: the passes bound by role compute the transform (C
   r2c.transform = fftgen::Transform::r2c;
   check_transform(counters(r2c), 2);
   check_transform(counters(spec_2d(256, 256)), 2);
+  check_transform(counters(spec_for(131072)), 1);  // complex and split passes in one array
   // Column tiles: the row pass writes scratch, bound at its own slot.
   auto tiles = spec_2d(64, 256);
   tiles.intermediate_layout = fftgen::IntermediateLayout::column_tiles;

@@ -82,10 +82,13 @@ struct PassPrinter {
   PassPrinter(const PassProgram& p, bool text, bool several = false)
       : pass(p), fft(p.fft), im(p.index_math), text_targets(text), one_of_several(several) {}
 
-  // The shared array's name: `sh`; in a dispatch of several passes whose exchanges differ in form,
-  // the split passes' float array is `shf` beside the complex passes' `sh`.
-  std::string shared_array() const { return one_of_several && fft.shared.split ? split_shared_name : "sh"; }
-  std::string split_shared_name = "sh";
+  // A split pass of a dispatch whose other passes exchange complex values: its floats are those of
+  // the complex array (`shf(j)`, float j of `sh`; CounterSchedule::shared_bytes says why).
+  bool split_in_complex_array = false;
+  // Slot `i` of the pass's shared array, as an lvalue.
+  std::string shared_slot(const std::string& i) const {
+    return fmt::format(fft.shared.split && split_in_complex_array ? "shf({})" : "sh[{}]", i);
+  }
 
   // The pass's batch entries: the push constant, or its share of the transforms of a shared dispatch.
   std::string batch() const { return one_of_several ? "batch" : "params.batch"; }
@@ -103,18 +106,18 @@ struct PassPrinter {
     using Scheme = SharedMemoryMap::Scheme;
     switch (map.scheme) {
       case Scheme::row_swizzled:
-        return fmt::format("{}[{} + ({} ^ {})]", shared_array(), im.mul(c, map.slice), i,
-                           im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1));
+        return shared_slot(fmt::format("{} + ({} ^ {})", im.mul(c, map.slice), i,
+                                       im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1)));
       case Scheme::column_swizzled:
-        return fmt::format("{}[{} + ({} ^ ({} & {}u))]", shared_array(), im.mul(c, map.slice), i, c, map.swizzle_mask);
-      case Scheme::column_padded: return fmt::format("{}[{} * {}u + {}]", shared_array(), c, map.column_slots(), i);
+        return shared_slot(fmt::format("{} + ({} ^ ({} & {}u))", im.mul(c, map.slice), i, c, map.swizzle_mask));
+      case Scheme::column_padded: return shared_slot(fmt::format("{} * {}u + {}", c, map.column_slots(), i));
       // A padded column length is not a power of two: that product is a multiplication either way.
       case Scheme::row_padded:
-        return fmt::format("{}[{} * {}u + {} + ({} >> {}u)]", shared_array(), c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2);
+        return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2));
       case Scheme::plain:
       case Scheme::none: break;
     }
-    return fmt::format("{}[{} + {}]", shared_array(), im.mul(c, map.slice), i);
+    return shared_slot(fmt::format("{} + {}", im.mul(c, map.slice), i));
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
@@ -905,10 +908,11 @@ struct PrintedPass {
   std::vector<std::string> functions;
 };
 
-// `mixed_shared`: a pass of a dispatch whose passes exchange in both forms (its float array is `shf`).
-PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_several, bool mixed_shared = false) {
+// `split_in_complex_array`: a pass of a dispatch whose passes exchange in both forms.
+PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_several,
+                       bool split_in_complex_array = false) {
   PassPrinter printer(pass, text_targets, one_of_several);
-  if (mixed_shared) printer.split_shared_name = "shf";
+  printer.split_in_complex_array = split_in_complex_array;
   printer.print_indices();
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
@@ -1051,7 +1055,8 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
     throw std::logic_error("emit_counters_glsl: a dispatch of several passes needs their schedule");
   std::vector<std::string> functions;
   std::string bodies, calls, summary;
-  // The passes' exchanges share one array per form: complex (sh) and split (shf, or sh alone).
+  // The passes' exchanges share one array `sh`, the largest of theirs; where the passes exchange in
+  // both forms, of complex values, the split passes using its floats.
   uint32_t complex_slots = 0, split_slots = 0;
   for (const PassProgram& pass : passes)
     if (pass.fft.shared.elements() > 0)
@@ -1077,8 +1082,15 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
   kainjow::mustache::data data;
   set_common(data, header, schedule.bindings, first, SharedMemoryMap{}, text_targets);
   std::string shared;
-  if (complex_slots > 0) shared += fmt::format("\nshared vec2 sh[{}];", complex_slots);
-  if (split_slots > 0) shared += fmt::format("\nshared float {}[{}];", mixed ? "shf" : "sh", split_slots);
+  if (mixed) {
+    const IndexMathWriter im(first.index_math);
+    shared += fmt::format("\nshared vec2 sh[{}];\n#define shf(j) sh[{}][{}]  // float j of sh, for the split passes",
+                          std::max(complex_slots, (split_slots + 1) / 2), im.div("(j)", 2), im.mod("(j)", 2));
+  } else if (complex_slots > 0) {
+    shared += fmt::format("\nshared vec2 sh[{}];", complex_slots);
+  } else if (split_slots > 0) {
+    shared += fmt::format("\nshared float sh[{}];", split_slots);
+  }
   data.set("shared", shared);
   data.set("summary", fmt::format("N = {}, {} FFT: {} passes in one dispatch (sub-transforms {}), each workgroup "
                                   "one pass's work on one transform in ticket order; index math {}, twiddles {}",

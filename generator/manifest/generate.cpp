@@ -255,13 +255,10 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
   json bindings = json::array();
   for (const PassBinding& b : schedule.bindings) bindings.push_back(binding_json(plan, spec, b, size_rule(b), false));
   json stages = json::array(), parts = json::array();
-  uint32_t complex_bytes = 0, split_bytes = 0;  // one shared array per form of exchange (emit_counters_glsl)
   codelet::OpCounts ops;
   for (size_t i = 0; i < passes.size(); ++i) {
     const PassLayout& fft = passes[i].fft;
     for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
-    uint32_t& bytes = fft.shared.split ? split_bytes : complex_bytes;
-    bytes = std::max(bytes, fft.shared_bytes());
     add_ops(ops, passes[i].ops());
     parts.push_back({{"size", fft.size},
                      {"stages", stages_json(fft)},
@@ -290,7 +287,7 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
                      {"push_constants", push_constants_json()},
                      {"push_constant_bytes", kPushConstantBytes},
                      {"push_constant_binding", push_constant_binding(plan)},
-                     {"shared_memory_bytes", complex_bytes + split_bytes + CounterSchedule::kSharedBytes},
+                     {"shared_memory_bytes", schedule.shared_bytes},
                      {"ops", ops_json(ops)},
                      {"pass_sync", "counters"},
                      {"counters", {{"lag", schedule.lag}, {"passes", parts}}}});

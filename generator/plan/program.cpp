@@ -905,6 +905,18 @@ uint32_t items_per_transform(const PassProgram& pass) {
   return entries % per_group == 0 ? static_cast<uint32_t>(entries / per_group) : 0;
 }
 
+// The shared memory of one direction's passes in one dispatch (CounterSchedule::shared_bytes).
+uint32_t dispatch_shared_bytes(const std::vector<PassProgram>& passes) {
+  uint32_t complex_bytes = 0, split_bytes = 0;
+  for (const PassProgram& pass : passes) {
+    uint32_t& bytes = pass.fft.shared.split ? split_bytes : complex_bytes;
+    bytes = std::max(bytes, pass.fft.shared_bytes());
+  }
+  // The split passes' floats in the complex array: as many complex values as hold them.
+  if (complex_bytes > 0 && split_bytes > 0) split_bytes = (split_bytes + 7) / 8 * 8;
+  return std::max(complex_bytes, split_bytes) + CounterSchedule::kSharedBytes;
+}
+
 // Why the passes of `program` cannot share one dispatch; empty where they can.
 std::string counters_refusal(const KernelSpec& spec, const KernelProgram& program) {
   if (spec.targets_metal)
@@ -921,19 +933,14 @@ std::string counters_refusal(const KernelSpec& spec, const KernelProgram& progra
     return "its passes have workgroups of different sizes; set workgroup_size";
   for (Direction d : directions_of(spec.direction)) {
     const std::vector<PassProgram>& passes = program.passes(d);
-    // The passes share one shared array per form of exchange (complex, split): their largest.
-    uint32_t complex_bytes = 0, split_bytes = 0;
-    for (const PassProgram& pass : passes) {
+    for (const PassProgram& pass : passes)
       if (items_per_transform(pass) == 0)
         return fmt::format("pass {}'s workgroups ({} entries each) do not divide into whole transforms", pass.name,
                            pass.fft.entries_per_workgroup());
-      uint32_t& bytes = pass.fft.shared.split ? split_bytes : complex_bytes;
-      bytes = std::max(bytes, pass.fft.shared_bytes());
-    }
-    const uint32_t bytes = complex_bytes + split_bytes + CounterSchedule::kSharedBytes;
+    const uint32_t bytes = dispatch_shared_bytes(passes);
     if (bytes > spec.shared_memory_bytes)
-      return fmt::format("its passes' shared arrays (one per form of exchange, complex and split) and the "
-                         "dispatch's own take {} bytes together, more than shared_memory_bytes ({})",
+      return fmt::format("its passes' shared array (the largest of theirs) and the dispatch's own take {} "
+                         "bytes together, more than shared_memory_bytes ({})",
                          bytes, spec.shared_memory_bytes);
   }
   return "";
@@ -960,21 +967,22 @@ uint32_t automatic_lag(const KernelProgram& program) {
 }
 
 // Where pass_sync "auto" takes counters: where they were measured faster on an H100
-// (bench/results/2026-11-26-h100-counters, GB/s at 512 MiB, one dispatch per pass -> counters): fp32
-// kernels of two passes per direction, c2c of at most 2^18 points (1D 32768: 1459 -> 1733, 65536:
-// 1473 -> 1705, 262144: 1445 -> 1873; 2D 256²: 1475 -> 1690) and r2c of at most 2^16 (65536: 1413 ->
-// 1541). Not: 1D c2c 524288 (1430 -> 1089: a transform's values no longer stay in L2), r2c 131072
-// (1367 -> 1373), fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968). Within D3D12's 32 KB of shared
-// memory only, so that the HLSL needs no other layout (text_target_program); kernels whose passes
-// need more together (2D 512²: 33836 bytes, 1470 -> 1577 with shared_memory_bytes 33836; 1D 131072)
-// keep a dispatch per pass unless the plan asks.
+// (bench/results/2026-11-26-h100-counters and -h100-one-array, GB/s at 512 MiB, one dispatch per
+// pass -> counters): fp32 kernels of two passes per direction, 1D c2c of at most 2^18 points (32768:
+// 1459 -> 1733, 65536: 1473 -> 1705, 131072: 1463 -> 1772, 262144: 1445 -> 1873), 2D c2c of at most
+// 2^16 (256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0 -> 9.1 at batch 4) and r2c of
+// at most 2^16 (65536: 1413 -> 1541). Not: 2D 512² (1470 -> 1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and 14.0 -> 18.2 at
+// batch 4, the sizes ocean grids use), 2D 1024² (1463 -> 1239), 1D c2c 524288 (1430 -> 1089: a
+// transform's values no longer stay in L2), r2c 131072 (1367 -> 1373), fp16 (2D 256² 1441 -> 1287,
+// 1D 32768 1181 -> 968). Within D3D12's 32 KB of shared memory only, so that the HLSL needs no other
+// layout (text_target_program).
 bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
   if (spec.precision != Precision::fp32 || spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
       spec.shared_memory_bytes > 32768)
     return false;
   for (Direction d : directions_of(spec.direction))
     if (program.passes(d).size() != 2) return false;
-  return spec.points() <= (spec.transform == Transform::c2c ? 1u << 18 : 1u << 16);
+  return spec.points() <= (spec.transform == Transform::c2c && !spec.is_2d() ? 1u << 18 : 1u << 16);
 }
 
 // A binding as a dispatch of several passes declares it: by role, one slot per buffer. The input's
@@ -1006,6 +1014,7 @@ void share_one_dispatch(const KernelSpec& spec, KernelProgram& program) {
     if (passes.size() < 2) continue;
     CounterSchedule schedule;
     schedule.lag = lag;
+    schedule.shared_bytes = dispatch_shared_bytes(passes);
     bool strides_pushed = true;
     for (const PassProgram& pass : passes) strides_pushed = strides_pushed && pass.batch_scale == 1;
     for (PassProgram& pass : passes) {
