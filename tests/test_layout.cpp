@@ -583,14 +583,19 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
     change(spec);
     return fftgen::make_program(spec);
   };
-  // Where auto keeps a dispatch per pass: a plan for Metal, fp16, 2^19 points, r2c beyond 2^16, one pass.
+  // Where auto keeps a dispatch per pass: a plan for Metal, fp16, c2c 2^19 points (its passes'
+  // workgroup sizes differ, and the larger does not fit) and beyond 2^20, r2c beyond 2^18, one pass.
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.targets_metal = true; }).forward_counters);
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.pass_sync = PassSync::dispatch; }).forward_counters);
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.precision = fftgen::Precision::fp16; }).forward_counters);
   CHECK_FALSE(fftgen::make_program(spec_for(524288)).forward_counters);
   CHECK_FALSE(fftgen::make_program(spec_for(4096)).forward_counters);
-  CHECK(with(spec_for(65536), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
-  CHECK_FALSE(with(spec_for(131072), [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; }).forward_counters);
+  CHECK(fftgen::make_program(spec_for(1u << 20)).forward_counters);
+  CHECK_FALSE(fftgen::make_program(spec_for(1u << 21)).forward_counters);
+  auto r2c = [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; };
+  CHECK(with(spec_for(65536), r2c).forward_counters);
+  CHECK(with(spec_for(262144), r2c).forward_counters);
+  CHECK_FALSE(with(spec_for(524288), r2c).forward_counters);
   CHECK(fftgen::make_program(spec_2d(256, 256)).forward_counters);
   // 2^17 points: the passes exchange in both forms (complex, split) and share one array, the
   // larger of theirs, so the dispatch fits 32 KB. 2D 512² fits too but keeps a dispatch per pass

@@ -968,21 +968,28 @@ uint32_t automatic_lag(const KernelProgram& program) {
 
 // Where pass_sync "auto" takes counters: where they were measured faster on an H100
 // (bench/results/2026-11-26-h100-counters and -h100-one-array, GB/s at 512 MiB, one dispatch per
-// pass -> counters): fp32 kernels of two passes per direction, 1D c2c of at most 2^18 points (32768:
-// 1459 -> 1733, 65536: 1473 -> 1705, 131072: 1463 -> 1772, 262144: 1445 -> 1873), 2D c2c of at most
-// 2^16 (256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0 -> 9.1 at batch 4) and r2c of
-// at most 2^16 (65536: 1413 -> 1541). Not: 2D 512² (1470 -> 1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and 14.0 -> 18.2 at
-// batch 4, the sizes ocean grids use), 2D 1024² (1463 -> 1239), 1D c2c 524288 (1430 -> 1089: a
-// transform's values no longer stay in L2), r2c 131072 (1367 -> 1373), fp16 (2D 256² 1441 -> 1287,
-// 1D 32768 1181 -> 968). Within D3D12's 32 KB of shared memory only, so that the HLSL needs no other
-// layout (text_target_program).
+// pass -> counters), within D3D12's 32 KB of shared memory (so that the HLSL needs no other layout,
+// text_target_program): fp32 kernels of two passes per direction;
+// - 1D c2c of at most 2^20 points and r2c of at most 2^18, at the workgroup size of their largest
+//   pass (make_program): c2c 32768 1459 -> 1733, 65536 1473 -> 1705, 131072 1463 -> 1772, 262144
+//   1445 -> 1873, 2^20 1382 -> 1445 (inverse 1386 -> 1451); r2c 65536 1413 -> 1541, 131072 1366 ->
+//   1372, 262144 1350 -> 1454. Not: c2c 2^21 (16 MiB a transform: 1202 -> 1170), 2^22 (1101 ->
+//   1015), 524288 (its passes of 512 and 256 invocations at 256: 1431 -> 1092); r2c 524288 (1158
+//   -> 1138, though its c2r inverse gains, 1286 -> 1378);
+// - 2D c2c of at most 2^16 points (256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0
+//   -> 9.1 at batch 4). Not 512² (1470 -> 1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and
+//   14.0 -> 18.2 at batch 4, the sizes ocean grids use), 1024² (1463 -> 1239), 1024 × 128 (1444 ->
+//   1209); 128 × 1024 (1476 -> 1900) and 256 × 512 (1476 -> 1617) gain at 512 MiB but are not
+//   measured at small batches.
+// Not fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
 bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
   if (spec.precision != Precision::fp32 || spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
       spec.shared_memory_bytes > 32768)
     return false;
   for (Direction d : directions_of(spec.direction))
     if (program.passes(d).size() != 2) return false;
-  return spec.points() <= (spec.transform == Transform::c2c && !spec.is_2d() ? 1u << 18 : 1u << 16);
+  if (spec.is_2d()) return spec.points() <= 1u << 16;
+  return spec.points() <= (spec.transform == Transform::c2c ? 1u << 20 : 1u << 18);
 }
 
 // A binding as a dispatch of several passes declares it: by role, one slot per buffer. The input's
@@ -1096,10 +1103,14 @@ KernelProgram make_program(const KernelSpec& spec) {
   const bool asked = spec.pass_sync == PassSync::counters;
   if (!asked && (spec.pass_sync == PassSync::dispatch || !counters_by_default(spec, program))) return program;
   // One workgroup size for every pass, unless the plan set it: the largest of the passes' sizes
-  // where the kernel can run so, else the smallest.
+  // where the kernel can run so, else the next smaller. `auto` takes only the largest for 1D
+  // kernels: there a pass given fewer invocations than its own layout chose loses more than the
+  // dispatch saves (H100, 512 MiB: 524288, 512 invocations down to 256, 1431 -> 1092 GB/s).
+  const bool shrink = asked || spec.is_2d();
   std::string refusal = counters_refusal(spec, program);
   if (const std::vector<uint32_t> sizes = workgroup_sizes(spec, program); sizes.size() > 1 && spec.workgroup_size == 0)
-    for (auto size = sizes.rbegin(); size != sizes.rend() && !refusal.empty(); ++size) {
+    for (auto size = sizes.rbegin(); size != sizes.rend() && !refusal.empty() && (shrink || size == sizes.rbegin());
+         ++size) {
       KernelSpec sized = spec;
       sized.workgroup_size = *size;
       try {
