@@ -979,8 +979,8 @@ uint32_t automatic_lag(const KernelProgram& program) {
 // - 2D c2c of at most 2^16 points (256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0
 //   -> 9.1 at batch 4). Not 512² (1470 -> 1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and
 //   14.0 -> 18.2 at batch 4, the sizes ocean grids use), 1024² (1463 -> 1239), 1024 × 128 (1444 ->
-//   1209); 128 × 1024 (1476 -> 1900) and 256 × 512 (1476 -> 1617) gain at 512 MiB but are not
-//   measured at small batches.
+//   1209); 128 × 1024 (1476 -> 1900) and 256 × 512 (1476 -> 1617) gain at 512 MiB but lose at
+//   batch 4 (9.8 -> 11.9, 10.1 -> 12.5 µs).
 // Not fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
 bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
   if (spec.precision != Precision::fp32 || spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
