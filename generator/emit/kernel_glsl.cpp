@@ -1055,14 +1055,12 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
     throw std::logic_error("emit_counters_glsl: a dispatch of several passes needs their schedule");
   std::vector<std::string> functions;
   std::string bodies, calls, summary;
-  // The passes' exchanges share one array `sh`, the largest of theirs; where the passes exchange in
-  // both forms, of complex values, the split passes using its floats.
-  uint32_t complex_slots = 0, split_slots = 0;
+  // The passes' exchanges share one array `sh` of CounterSchedule::shared_bytes: complex values
+  // where any pass exchanges them (the split passes then use its floats), else floats.
+  bool complex_exchange = false, split_exchange = false;
   for (const PassProgram& pass : passes)
-    if (pass.fft.shared.elements() > 0)
-      (pass.fft.shared.split ? split_slots : complex_slots) =
-          std::max(pass.fft.shared.split ? split_slots : complex_slots, pass.fft.shared.elements());
-  const bool mixed = complex_slots > 0 && split_slots > 0;
+    if (pass.fft.shared.elements() > 0) (pass.fft.shared.split ? split_exchange : complex_exchange) = true;
+  const bool mixed = complex_exchange && split_exchange;
   for (size_t i = 0; i < passes.size(); ++i) {
     const PassProgram& pass = passes[i];
     const PrintedPass printed = print_pass(pass, text_targets, true, mixed);
@@ -1081,15 +1079,14 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
   const PassProgram& first = passes.front();
   kainjow::mustache::data data;
   set_common(data, header, schedule.bindings, first, SharedMemoryMap{}, text_targets);
+  const uint32_t array_bytes = schedule.shared_bytes - CounterSchedule::kSharedBytes;
   std::string shared;
+  if (complex_exchange) shared = fmt::format("\nshared vec2 sh[{}];", array_bytes / 8);
+  else if (split_exchange) shared = fmt::format("\nshared float sh[{}];", array_bytes / 4);
   if (mixed) {
     const IndexMathWriter im(first.index_math);
-    shared += fmt::format("\nshared vec2 sh[{}];\n#define shf(j) sh[{}][{}]  // float j of sh, for the split passes",
-                          std::max(complex_slots, (split_slots + 1) / 2), im.div("(j)", 2), im.mod("(j)", 2));
-  } else if (complex_slots > 0) {
-    shared += fmt::format("\nshared vec2 sh[{}];", complex_slots);
-  } else if (split_slots > 0) {
-    shared += fmt::format("\nshared float sh[{}];", split_slots);
+    shared += fmt::format("\n#define shf(j) sh[{}][{}]  // float j of sh, for the split passes", im.div("(j)", 2),
+                          im.mod("(j)", 2));
   }
   data.set("shared", shared);
   data.set("summary", fmt::format("N = {}, {} FFT: {} passes in one dispatch (sub-transforms {}), each workgroup "

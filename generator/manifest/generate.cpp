@@ -240,8 +240,10 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
 
 // The manifest entry of a dispatch that runs every pass of a direction (pass_sync counters): one
 // workgroup per item, ceil(batch * items per transform / 1), and the passes it runs in "counters".
+// `ops`: the passes' operations together.
 json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<PassProgram>& passes,
-                   const CounterSchedule& schedule, const std::string& name, const CompiledShader& shader) {
+                   const CounterSchedule& schedule, const codelet::OpCounts& ops, const std::string& name,
+                   const CompiledShader& shader) {
   auto size_rule = [&](const PassBinding& b) {
     const uint64_t per = elements_per_vec2(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
@@ -255,11 +257,9 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
   json bindings = json::array();
   for (const PassBinding& b : schedule.bindings) bindings.push_back(binding_json(plan, spec, b, size_rule(b), false));
   json stages = json::array(), parts = json::array();
-  codelet::OpCounts ops;
   for (size_t i = 0; i < passes.size(); ++i) {
     const PassLayout& fft = passes[i].fft;
     for (const StageLayout& s : fft.stages) stages.push_back(s.radix);
-    add_ops(ops, passes[i].ops());
     parts.push_back({{"size", fft.size},
                      {"stages", stages_json(fft)},
                      {"stride", fft.stride},
@@ -467,7 +467,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
       const std::string glsl = emit_counters_glsl(program.passes(d), *counters, header);
       const std::string text_glsl = emit_counters_glsl(text_program.passes(d), *text_program.counters(d), header, true);
       const CompiledShader shader = compile_dispatch(name, header, glsl, text_glsl);
-      passes.push_back(counters_json(plan, spec, program.passes(d), *counters, name, shader));
+      passes.push_back(counters_json(plan, spec, program.passes(d), *counters, total, name, shader));
     } else {
       for (size_t p = 0; p < program.passes(d).size(); ++p) {
         const PassProgram& pass = program.passes(d)[p];

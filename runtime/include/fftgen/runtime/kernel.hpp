@@ -81,7 +81,6 @@ struct RecordOptions {
 /// of buffers. Create once per buffer set with Kernel::bind(), record many times. Move-only.
 /// A kernel whose passes share one dispatch (pass_sync counters) also gets its counters here:
 /// calls recorded with one KernelBindings must not overlap on the GPU (as they write one output).
-
 class KernelBindings {
  public:
   KernelBindings() = default;
