@@ -102,8 +102,20 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           case LoadKind::c2r: {
             // X[k] and X[H-k] of the half spectrum, k = j + r*K (H: the axis length).
             const uint64_t k = in.column_offset(j) + uint64_t{r} * in.element_stride;
-            const cd x = src.at(at), y = std::conj(src.at(b * in.binding.stride + (fft.length - k)));
-            a[r] = (x + y) + cd(0, 1) * ((x - y) * real_twiddle(k));
+            auto merged = [&](uint64_t entry) {
+              const uint64_t row = entry * in.binding.stride;
+              const cd x = src.at(row + k), y = std::conj(src.at(row + (fft.length - k)));
+              return (x + y) + cd(0, 1) * ((x - y) * real_twiddle(k));
+            };
+            if (!pass.pair_rows_interleaved) {
+              a[r] = merged(b);
+              break;
+            }
+            // Rows 2y and 2y + 1 (the second twiddled by the Y pass): row y takes their sum, row
+            // y + NY/2 their difference (the FFT that follows is linear, so the GPU's order, sum
+            // after the stages, gives the same values).
+            const uint64_t d = fft.pair_rows, y = b % d, first = b / (2 * d) * 2 * d + 2 * y;
+            a[r] = (b % (2 * d) < d) ? merged(first) + merged(first + 1) : merged(first) - merged(first + 1);
             break;
           }
           case LoadKind::chirp: {
@@ -149,6 +161,14 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
         }
         a = next;
       }
+      if (pass.store.pass_twiddle)  // StoreEpilogue::pass_twiddle: value r is output r of the column
+        for (uint32_t r = 0; r < m; ++r) {
+          const uint64_t e = uint64_t{r} * ((j / fft.interleave) % ns), l = uint64_t{ns} * m;
+          const PassTwiddles& t = fft.pass_twiddles;
+          a[r] *= conj_if(from_table ? twiddle_entry(table, t.lo_offset + e % t.lo_count) *
+                                           twiddle_entry(table, t.hi_offset + e / t.lo_count)
+                                     : exact_twiddle(e, l));
+        }
       const double scale = pass.store.scale;
       const uint64_t out_base = b * out.binding.stride + out.column_offset(j);
       if (separates) {
@@ -182,20 +202,28 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
           break;
         case StoreKind::plain:
         case StoreKind::transposed:
-          if (fft.pair_rows != 0) {
+          if (fft.pair_rows != 0 && !pass.pair_rows_interleaved) {  // (a c2r pair has summed as it loaded)
             paired[b] = a;
             break;
           }
           for (uint32_t r = 0; r < m; ++r) store(b, out.column_offset(j) + uint64_t{r} * out.element_stride, a[r] * scale);
           break;
-        case StoreKind::r2c:
+        case StoreKind::r2c: {
+          // Interleaved pairs of rows (PassProgram::pair_rows_interleaved) wait for their partner.
+          std::vector<cd> spectrum(h + 1);
           for (uint32_t k = 0; k < h; ++k) {
             const cd zk = a[k], p = std::conj(a[(h - k) % h]);
             const cd even = (zk + p) / 2.0, odd = cd(0, -1) * (zk - p) / 2.0;
-            dst.at(out.element(b, k)) = (even + real_twiddle(k) * odd) * scale;
-            if (k == 0) dst.at(out.element(b, h)) = (even - odd) * scale;
+            spectrum[k] = (even + real_twiddle(k) * odd) * scale;
+            if (k == 0) spectrum[h] = (even - odd) * scale;
           }
+          if (pass.pair_rows_interleaved) {
+            paired[b] = spectrum;
+            break;
+          }
+          for (uint32_t k = 0; k <= h; ++k) dst.at(out.element(b, k)) = spectrum[k];
           break;
+        }
         case StoreKind::pair_split:
           for (uint32_t k = 0; k <= h / 2; ++k) {
             const cd zk = a[k], p = std::conj(a[(h - k) % h]);
@@ -211,6 +239,14 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
     const uint64_t d = fft.pair_rows;
     if (b % (2 * d) >= d) continue;
     const std::vector<cd>& other = paired.at(b + d);
+    if (pass.pair_rows_interleaved) {  // r2c: rows 2y and 2y + 1 of the plane, scaled already
+      const uint64_t first = b / (2 * d) * 2 * d + 2 * (b % d);
+      for (size_t k = 0; k < a.size(); ++k) {
+        dst.at(out.element(first, k)) = a[k] + other[k];
+        dst.at(out.element(first + 1, k)) = a[k] - other[k];
+      }
+      continue;
+    }
     for (uint32_t r = 0; r < m; ++r) {
       store(b, r, (a[r] + other[r]) * pass.store.scale);
       store(b + d, r, (a[r] - other[r]) * pass.store.scale);

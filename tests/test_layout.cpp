@@ -409,6 +409,42 @@ TEST_CASE("r2c kernels compute the half spectrum and c2r inverts it", "[layout][
     check_transform(spec_2d(ny, nx, fftgen::Transform::r2c), 1);
 }
 
+TEST_CASE("2D r2c from NY = 2048: the X pass does the first Y stage on interleaved rows", "[layout][real][2d]") {
+  using fftgen::Transform;
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{2048, 8}, {4096, 16}, {2048, 64}}) {
+    for (auto twiddles : {fftgen::TwiddleSource::table, fftgen::TwiddleSource::computed}) {
+      auto spec = spec_2d(ny, nx, Transform::r2c);
+      spec.twiddles = twiddles;
+      INFO("shape " << ny << " x " << nx << ", twiddles " << fftgen::to_string(twiddles));
+      const fftgen::KernelProgram program = fftgen::make_program(spec);
+      REQUIRE(program.forward.size() == 2);
+      const auto &rows = program.forward[0], &columns = program.forward[1];
+      CHECK(rows.fft.pair_rows == ny / 2);
+      CHECK(rows.pair_rows_interleaved);
+      CHECK(program.column_tiles == 0);
+      // The Y pass: columns of NY/2 at stride 2 over rows of 2 (NX/2 + 1) values, in place.
+      CHECK(columns.fft.size == ny / 2);
+      CHECK(columns.fft.columns_per_transform == 2 * (nx / 2 + 1));
+      CHECK(columns.in_place());
+      CHECK(columns.load.pass_twiddle);
+      // The c2r inverse: the Y pass twiddles as it stores, the X pass loads rows 2y and 2y + 1.
+      const auto &inverse_columns = program.inverse[0], &inverse_rows = program.inverse[1];
+      CHECK_FALSE(inverse_columns.load.pass_twiddle);
+      CHECK(inverse_columns.store.pass_twiddle);
+      CHECK(inverse_rows.pair_rows_interleaved);
+      CHECK(inverse_rows.load.kind == fftgen::LoadKind::c2r);
+      check_transform(spec, ny * nx > 65536 ? 1 : 3);
+    }
+  }
+  // Not below NY = 2048 (measured slower at 1024², bench/results/2026-11-27-h100-r2c-pairs), nor
+  // with an explicit workgroup size, column tiles, or an NX that is not a power of two.
+  CHECK(fftgen::make_program(spec_2d(1024, 1024, Transform::r2c)).forward[0].fft.pair_rows == 0);
+  auto sized = spec_2d(2048, 64, Transform::r2c);
+  sized.workgroup_size = 128;
+  CHECK(fftgen::make_program(sized).forward[0].fft.pair_rows == 0);
+  CHECK(fftgen::make_program(spec_2d(2048, 24, Transform::r2c)).forward[0].fft.pair_rows == 0);
+}
+
 TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles of 128-byte runs", "[layout][real]") {
   // 16 columns and their 16 mirrors (a split exchange keeps them within the 32 KB default budget):
   // on an H100, R2C 65536 went from 1366 to 1413 GB/s against 8 + 8 columns (64-byte runs).

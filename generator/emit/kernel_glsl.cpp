@@ -68,8 +68,6 @@ class Body {
   int indent_ = 2;
 };
 
-std::string v(uint32_t e) { return fmt::format("v{}", e); }
-
 // Prints one PassProgram: indices, load prologue, stages and exchanges, store epilogue.
 struct PassPrinter {
   const PassProgram& pass;
@@ -81,6 +79,13 @@ struct PassPrinter {
 
   PassPrinter(const PassProgram& p, bool text, bool several = false)
       : pass(p), fft(p.fft), im(p.index_math), text_targets(text), one_of_several(several) {}
+
+  // The variables an invocation's values live in (v<e>), and the element the load prologue reads
+  // a transform from (src_base): a pair of interleaved rows loads its second row into w<e> from
+  // src_base1 (PassProgram::pair_rows_interleaved).
+  std::string value_prefix = "v";
+  std::string load_base = "src_base";
+  std::string v(uint32_t e) const { return fmt::format("{}{}", value_prefix, e); }
 
   // A split pass of a dispatch whose other passes exchange complex values: its floats are those of
   // the complex array (`shf(j)`, float j of `sh`; CounterSchedule::shared_bytes says why).
@@ -185,7 +190,12 @@ struct PassPrinter {
   static uint32_t step(const View& view, uint32_t k) { return static_cast<uint32_t>(view.step(k)); }
   // The batch entry a view's base counts from: b, or the row of the transform a row pass that
   // skips rows computes (PassProgram::rows_per_transform).
-  std::string entry() const { return pass.rows_per_transform != 0 ? "row" : "b"; }
+  std::string entry() const { return !entry_name.empty() ? entry_name : pass.rows_per_transform != 0 ? "row" : "b"; }
+  std::string entry_name;  // in place of b: "b_y", a pair's row on its interleaved side
+  // PassProgram::pair_rows_interleaved: the side that faces the Y pass, the store of the pass that
+  // comes first (r2c forward), the load of the one that comes last (c2r).
+  bool interleaved_store() const { return pass.pair_rows_interleaved && pass.index == 0; }
+  bool interleaved_load() const { return pass.pair_rows_interleaved && pass.index > 0; }
   // "a && b" of the conditions that are not empty.
   static std::string both(const std::string& a, const std::string& b) {
     return a.empty() ? b : b.empty() ? a : fmt::format("{} && {}", a, b);
@@ -236,6 +246,9 @@ struct PassPrinter {
         body.line(fmt::format("uint pair = {} + c;", im.mul("group", c)));
         body.line(fmt::format("uint b = {} + {};  // row y, then row y + {}", im.mul(im.div("pair", d), 2 * d),
                               im.mod("pair", d), d));
+        if (pass.pair_rows_interleaved)
+          body.line(fmt::format("uint b_y = {} + {};  // rows 2y and 2y + 1 on the Y side", im.mul(im.div("pair", d), 2 * d),
+                                im.mul(im.mod("pair", d), 2)));
       } else {
         body.line(fmt::format("uint b = {} + c;", im.mul("group", c)));
       }
@@ -265,7 +278,9 @@ struct PassPrinter {
       body.line(fmt::format("uint src_first = b * {};", stride(pass.load.view)));
     if (pass.store.view.real_side != View::RealSide::none)
       body.line(fmt::format("uint dst_first = b * {};", stride(pass.store.view)));
+    if (interleaved_load()) entry_name = "b_y";
     body.line(fmt::format("uint src_base = {};", view_base(pass.load.view)));
+    entry_name.clear();
   }
 
   // The row a row pass that skips rows computes for batch entry b (PassProgram::rows_per_transform,
@@ -358,14 +373,14 @@ struct PassPrinter {
       case LoadKind::plain:
         // Known zeros (LoadPrologue::zeros_from) stay zero: element src_at + k of the transform.
         if (pass.load.zeros_from != 0)
-          body.line(fmt::format("uint src_at = src_base - b * {};", stride(view)));
+          body.line(fmt::format("uint src_at = {} - b * {};", load_base, stride(view)));
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
           const uint32_t k = at.offset * view.element_stride;
           const std::string nonzero =
               pass.load.zeros_from == 0 ? "" : fmt::format("src_at + {} < {}u", constant(k), pass.load.zeros_from);
           body.line(guarded(both(at.guard, nonzero),
-                            fmt::format("{} = {};", v(e), load_value(view, "src_base + " + constant(k)))));
+                            fmt::format("{} = {};", v(e), load_value(view, load_base + " + " + constant(k)))));
         }
         break;
       case LoadKind::c2r: {
@@ -373,12 +388,12 @@ struct PassPrinter {
         // the half spectrum.
         const uint32_t h = fft.length, stride = view.element_stride;
         body.line(fmt::format("uint kq = {};", frequency_base(stride)));
-        body.line("uint src_row = src_base - kq;");
+        body.line(fmt::format("uint src_row = {} - kq;", load_base));
         print_real_twiddle_base();
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
           const uint32_t k = at.offset * stride;
-          body.line(guarded(at.guard, fmt::format("{} = c2r_merge({}, {}, {});", v(e), load_value(view, "src_base + " + constant(k)),
+          body.line(guarded(at.guard, fmt::format("{} = c2r_merge({}, {}, {});", v(e), load_value(view, load_base + " + " + constant(k)),
                                                   load_value(view, fmt::format("src_row + ({} - kq)", constant(h - k))),
                                                   real_twiddle(k))));
         }
@@ -394,28 +409,28 @@ struct PassPrinter {
             const uint32_t offset = place(first_stage(), e).offset * stride;
             const uint32_t n = place(first_stage(), e).offset * position_step;
             body.line(fmt::format("if (n0 < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(n, pass.chirp.n)),
-                                  v(e), load_value(view, "src_base + " + constant(offset)), chirp(n, "n0")));
+                                  v(e), load_value(view, load_base + " + " + constant(offset)), chirp(n, "n0")));
           }
           break;
         }
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const uint32_t offset = place(first_stage(), e).offset;
           body.line(fmt::format("if (q < {}) {} = cmul({}, {});", constant(pass.chirp.n - std::min(offset, pass.chirp.n)),
-                                v(e), load_value(view, "src_base + " + constant(offset)), chirp(offset)));
+                                v(e), load_value(view, load_base + " + " + constant(offset)), chirp(offset)));
         }
         break;
       }
       case LoadKind::image:
         for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
           const Place at = place(first_stage(), e);
-          body.line(guarded(at.guard, fmt::format("{} = load_image(src_base + {});", v(e),
+          body.line(guarded(at.guard, fmt::format("{} = load_image({} + {});", v(e), load_base,
                                                   constant(at.offset * view.element_stride))));
         }
         break;
       case LoadKind::pair_merge: {
         // Value e is Z[k] = X[k] + i Y[k], k = q + e*step; X and Y above N/2 mirror those below.
         const uint32_t n = fft.size, half = n / 2 + 1;
-        body.line("uint src_row = src_base - q;");
+        body.line(fmt::format("uint src_row = {} - q;", load_base));
         for (uint32_t e = 0; e < e_count; ++e) {
           const std::string k = fmt::format("k{}", e);
           body.line(fmt::format("uint {} = q + {};", k, constant(e * step())));
@@ -433,12 +448,15 @@ struct PassPrinter {
   // Between passes: value r of column j is multiplied by W_L^(r*k), k = j' mod stride, L = stride*M,
   // where j' = j div interleave is the column's position along the axis (by its conjugate on the
   // way out of a round trip, which leaves each value where it was loaded).
-  void print_pass_twiddles(bool conjugate) {
+  // `stage`: whose places the values hold (the first stage's as loaded; the last's as stored, for
+  // StoreEpilogue::pass_twiddle).
+  void print_pass_twiddles(bool conjugate, const StageLayout* stage = nullptr) {
+    if (stage == nullptr) stage = first_stage();
     const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
-    for (uint32_t e = 0; e < values_in(first_stage()); ++e) {
+    for (uint32_t e = 0; e < values_in(stage); ++e) {
       std::string m = fmt::format("m{}", e);
-      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(first_stage(), e).offset)));
+      body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(stage, e).offset)));
       std::string w;
       if (pass.twiddles == TwiddleSource::table && t.single_level())
         w = fmt::format("tw.data[{}u + {}]", t.lo_offset, m);
@@ -625,7 +643,7 @@ struct PassPrinter {
     body.line("uint kq = q;");
   }
 
-  void print_partner_exchange() {
+  void print_partner_exchange(bool after_reads = false) {
     if (!fft.balanced()) return print_unbalanced_partner_exchange();
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
@@ -656,7 +674,7 @@ struct PassPrinter {
       body.line(fmt::format("uint pq = j == 0u ? {} : {} - q;", im.mod(fmt::format("({} - q)", constant(t)), t),
                             constant(t - 1)));
     }
-    print_exchange(writes, reads, fft.stages.size() > 1);
+    print_exchange(writes, reads, after_reads || fft.stages.size() > 1);
     body.line(fmt::format("uint kq = {};", frequency_base(pass.store.view.element_stride)));
     for (uint32_t e = 0; e < e_count; ++e)
       body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
@@ -675,15 +693,25 @@ struct PassPrinter {
   // row y (into w<e>) and transformed after it in the same invocations, which then hold both
   // rows' values of each position: v<e> becomes row y's output (the sum), d<e> row y + NY/2's
   // (the difference). The Y pass applies the twiddles between the stages.
+  // Interleaved rows (PassProgram::pair_rows_interleaved, a c2r inverse): the second row is 2y + 1,
+  // loaded as the first (through the c2r prologue) into w<e>.
   void print_row_pair() {
     const View& view = pass.load.view;
-    const std::string second = fmt::format("src_base + {}", im.mul(stride(view),
-                                                                  fft.pair_rows));
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 w{} = vec2(0.0);", e));
-    body.open("if (in_range)");
-    for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
-      body.line(fmt::format("w{} = {};", e, load_value(view, fmt::format("{} + {}", second, constant(place(first_stage(), e).offset)))));
-    body.close();
+    if (interleaved_load()) {
+      body.line(fmt::format("uint src_base1 = src_base + {};  // row 2y + 1", stride(view)));
+      value_prefix = "w";
+      load_base = "src_base1";
+      print_load();
+      value_prefix = "v";
+      load_base = "src_base";
+    } else {
+      const std::string second = fmt::format("src_base + {}", im.mul(stride(view), fft.pair_rows));
+      for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 w{} = vec2(0.0);", e));
+      body.open("if (in_range)");
+      for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
+        body.line(fmt::format("w{} = {};", e, load_value(view, fmt::format("{} + {}", second, constant(place(first_stage(), e).offset)))));
+      body.close();
+    }
     print_stages(pass.direction, false);
     body.line("// row y's values wait; row y + NY/2's take their place");
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 a{0} = {1}; {1} = w{0};", e, v(e)));
@@ -695,21 +723,32 @@ struct PassPrinter {
 
   // The store epilogue; an X pass that does the first Y stage (PassLayout::pair_rows) stores row y,
   // then row y + NY/2.
+  // Interleaved rows (PassProgram::pair_rows_interleaved, r2c forward) store rows 2y and 2y + 1,
+  // each r2c separation in a scope of its own (its exchange declares its partners).
   void print_store() {
+    if (pass.store.pass_twiddle) print_pass_twiddles(false, last_stage());
+    if (fft.pair_rows == 0) return print_store_values();
+    const bool separate = pass.store.kind == StoreKind::r2c;
+    if (interleaved_store()) entry_name = "b_y";
+    if (separate) body.open("");
     print_store_values();
-    if (fft.pair_rows == 0) return;
-    body.line(fmt::format("b += {};", constant(fft.pair_rows)));
+    if (separate) body.close();
+    body.line(interleaved_store() ? "b_y += 1u;" : fmt::format("b += {};", constant(fft.pair_rows)));
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("{} = d{};", v(e), e));
-    print_store_values();
+    if (separate) body.open("");
+    print_store_values(true);
+    if (separate) body.close();
+    entry_name.clear();
   }
 
-  // The store epilogue of the values v<e> of batch entry b.
-  void print_store_values() {
+  // The store epilogue of the values v<e> of batch entry b; `after_reads`: shared memory was read
+  // since the last barrier whatever the stages did (a pair's second row).
+  void print_store_values(bool after_reads = false) {
     StoreEpilogue store = pass.store;
     const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
     const uint32_t e_count = fft.elems_per_thread;
     if (store.kind == StoreKind::r2c || store.kind == StoreKind::pair_split) {
-      print_partner_exchange();
+      print_partner_exchange(after_reads);
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (store.kind == StoreKind::r2c) {

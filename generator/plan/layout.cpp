@@ -799,12 +799,22 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // (64-byte runs), as a 2048-point Y pass does. c2c kernels of fp32 buffers with column tiles
   // between the passes (their layout reads each parity's columns as whole tiles: an X pass of at
   // least 256 points, whose invocations lie whole tiles apart) and an X axis of one pass.
+  // An r2c kernel (rows of NX/2 + 1 values, not whole sectors, so it keeps rows between its
+  // passes) interleaves the pair's rows instead (KernelProgram::pair_rows_interleaved), from NY =
+  // 2048 (whose Y pass would take 8 columns). Measured on an H100 (forward / c2r inverse GB/s,
+  // bench/results/2026-11-27-h100-r2c-pairs): 4096² 993 -> 1195 / 787 -> 1036, 2048² 1219 -> 1323 /
+  // 1033 -> 1163; not 1024² (1393 -> 1371 / 1186 -> 1151: the X pass of pairs of 512-point rows
+  // took 0.387 ms against 0.360) nor 512² (1398 -> 1412 / 1156 -> 1356, not measured at the small
+  // batches such grids run at).
   uint32_t pair_rows = 0;
-  if (two_d && !one_pass_grid && spec.transform == Transform::c2c && !spec.convolution && spec.io == Io::buffer &&
-      spec.precision == Precision::fp32 && spec.workgroup_size == 0 && nx >= 256 &&
-      spec.intermediate_layout != IntermediateLayout::rows && is_power_of_two(layout.ny) &&
-      layout.ny > kMaxRegisterResident / kPlanColumns && axes[1].split.radices.size() == 1 &&
-      axes[0].split.radices.size() == 1 && axes[0].split.exchange_rounds == 1) {
+  const bool pair_c2c = spec.transform == Transform::c2c && nx >= 256 &&
+                        spec.intermediate_layout != IntermediateLayout::rows &&
+                        layout.ny > kMaxRegisterResident / kPlanColumns;
+  const bool pair_r2c = real && is_power_of_two(nx) && spec.intermediate_layout != IntermediateLayout::column_tiles &&
+                        layout.ny > kMaxRegisterResident / kMaxColumns;
+  if (two_d && !one_pass_grid && (pair_c2c || pair_r2c) && !spec.convolution && spec.io == Io::buffer &&
+      spec.precision == Precision::fp32 && spec.workgroup_size == 0 && is_power_of_two(layout.ny) &&
+      axes[1].split.radices.size() == 1 && axes[0].split.radices.size() == 1 && axes[0].split.exchange_rounds == 1) {
     const std::vector<std::vector<uint32_t>> half = y_passes(layout.ny / 2, budget);
     if (half.size() == 1) {
       pair_rows = layout.ny / 2;
@@ -828,7 +838,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
   for (uint32_t a = 0; a < axes.size(); ++a)
     add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
                     one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0);
-  if (pair_rows != 0) {
+  if (pair_rows != 0 && !real) {
     // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
     const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
     if (x.threads_per_column % y.columns_per_workgroup != 0 || nx % y.columns_per_workgroup != 0 || !x.balanced())

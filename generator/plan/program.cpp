@@ -122,7 +122,7 @@ codelet::OpCounts PassProgram::ops() const {
   total.fma_candidates *= batch_scale;
   total.negs *= batch_scale;
   // One multiplication by the twiddle, plus one to assemble it from a two-level table.
-  if (load.pass_twiddle)
+  if (load.pass_twiddle || store.pass_twiddle)
     add_ops(total, cmul,
             uint64_t{n} * (twiddles == TwiddleSource::table && !fft.pass_twiddles.single_level() ? 2 : 1));
   // The separation of a real transform, per complex value of the half-length transform: two
@@ -642,7 +642,8 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
     return 0;
   // An X pass that does the first Y stage (PassLayout::pair_rows) stores each parity's columns as
   // whole tiles: the layout chose it for them.
-  if (spec.intermediate_layout == IntermediateLayout::column_tiles || x.pair_rows != 0) return tile;
+  if (x.pair_rows != 0) return spec.transform == Transform::c2c ? tile : 0;  // r2c: interleaved rows
+  if (spec.intermediate_layout == IntermediateLayout::column_tiles) return tile;
   // Measured (bench/results/2026-11-24-h100-column-tiles): tiles narrower than a 128-byte line gain
   // 5-9% (c2c fp32 4096² and 2048², fp16 2048² and 1024²), 128-byte tiles of columns of 1024 values
   // 1% (fp32 1024²; of 256 or 512 values under 1% at 512 MiB, and slower at batch 1); 16-byte tiles
@@ -847,6 +848,13 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
       // Column mode reads column j at j + i*columns_per_transform; row mode reads whole rows.
       pass.load.view = {src, fft.columns_per_transform, 0, 0};
       pass.load.pass_twiddle = fft.stride > 1;
+      // A c2r inverse whose X pass does the last Y stage: its Y pass (first) twiddles as it stores.
+      const bool y_pair = fft.axis == 1 && layout.passes.front().pair_rows != 0 && real;
+      if (y_pair && !forward && i == 0) {
+        pass.load.pass_twiddle = false;
+        pass.store.pass_twiddle = true;
+      }
+      pass.pair_rows_interleaved = fft.pair_rows != 0 && tiles == 0;
       // Stockham: value i of column j goes to (j div S')*S'*M + (j mod S') + i*S', S' = S * interleave;
       // the first pass of a multi-pass 1D kernel (S' = 1) writes y[j*M + i], through shared memory.
       const uint32_t s = fft.stride * fft.interleave;

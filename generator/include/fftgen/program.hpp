@@ -229,6 +229,10 @@ struct StoreEpilogue {
   /// Only the elements of a transform below this index (natural row-major order) are stored; the
   /// rest is never read. 0: all. A convolution's last column pass: the rows the crop keeps.
   uint64_t stored_below = 0;
+  /// Multiply value r of column j by W_L^(r*(j mod stride)), L = stride*M, after the stages (the
+  /// first pass of a c2r inverse whose X pass does the last Y stage, PassProgram::pair_rows_interleaved:
+  /// a decimation in time, where the forward's decimation in frequency twiddles as the Y pass loads).
+  bool pass_twiddle = false;
 };
 
 /// One dispatch.
@@ -254,6 +258,12 @@ struct PassProgram {
   /// dispatch: its stages run forward, the values are multiplied by the filter spectrum (the
   /// store's filter_planes) where they lie, the stages run again inverse, then the store.
   bool round_trip = false;
+  /// An X pass that does the first Y stage (PassLayout::pair_rows) of an r2c kernel: the Y side of
+  /// its rows is interleaved, row y's output (parity 0) at row 2y and row y + NY/2's (parity 1) at
+  /// 2y + 1, which the Y pass reads as one row of 2 (NX/2 + 1) columns in place. The forward stores
+  /// so; the c2r inverse loads rows 2y and 2y + 1 (the Y pass has twiddled the second as it stored
+  /// it) and stores rows y and y + NY/2. (A c2c kernel keeps each parity's rows in column tiles.)
+  bool pair_rows_interleaved = false;
   LoadPrologue load;
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
