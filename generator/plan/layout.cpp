@@ -802,9 +802,9 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // An r2c kernel (rows of NX/2 + 1 values, not whole sectors, so it keeps rows between its
   // passes) interleaves the pair's rows instead (KernelProgram::pair_rows_interleaved), from NY =
   // 2048 (whose Y pass would take 8 columns). Measured on an H100 (forward / c2r inverse GB/s,
-  // bench/results/2026-11-27-h100-r2c-pairs): 4096² 993 -> 1195 / 787 -> 1036, 2048² 1219 -> 1323 /
-  // 1033 -> 1163; not 1024² (1393 -> 1371 / 1186 -> 1151: the X pass of pairs of 512-point rows
-  // took 0.387 ms against 0.360) nor 512² (1398 -> 1412 / 1156 -> 1356, not measured at the small
+  // bench/results/2026-11-27-h100-r2c-pairs): 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 /
+  // 1029 -> 1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows
+  // took 0.387 ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351, not measured at the small
   // batches such grids run at).
   uint32_t pair_rows = 0;
   const bool pair_c2c = spec.transform == Transform::c2c && nx >= 256 &&
