@@ -445,6 +445,44 @@ TEST_CASE("2D r2c from NY = 2048: the X pass does the first Y stage on interleav
   CHECK(fftgen::make_program(spec_2d(2048, 24, Transform::r2c)).forward[0].fft.pair_rows == 0);
 }
 
+TEST_CASE("first_y_stage: row_pass asks for pairs of rows, column_pass refuses them", "[layout][2d]") {
+  using fftgen::FirstYStage;
+  using fftgen::Transform;
+  auto with = [](KernelSpec spec, FirstYStage where) {
+    spec.first_y_stage = where;
+    return spec;
+  };
+  // Asked below the automatic bound: r2c (interleaved rows) and c2c (column tiles), both directions
+  // on the CPU model, down to NY = 4 (a Y pass of 2).
+  for (auto [ny, nx, t] : std::vector<std::tuple<uint32_t, uint32_t, Transform>>{
+           {1024, 32, Transform::r2c}, {64, 64, Transform::r2c}, {4, 16, Transform::r2c},
+           {512, 256, Transform::c2c}, {64, 512, Transform::c2c}}) {
+    const KernelSpec spec = with(spec_2d(ny, nx, t), FirstYStage::row_pass);
+    INFO("shape " << ny << " x " << nx << ", " << fftgen::to_string(t));
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    CHECK(program.forward.front().fft.pair_rows == ny / 2);
+    CHECK(program.forward.front().pair_rows_interleaved == (t == Transform::r2c));
+    CHECK((program.column_tiles != 0) == (t == Transform::c2c));
+    check_transform(spec, 3);
+  }
+  // column_pass keeps the automatic pairs out.
+  for (auto t : {Transform::c2c, Transform::r2c}) {
+    const auto program = fftgen::make_program(with(spec_2d(4096, 256, t), FirstYStage::column_pass));
+    CHECK(program.forward.front().fft.pair_rows == 0);
+    CHECK(program.forward.back().fft.size == 4096);
+  }
+  // Where the passes cannot take pairs: a clear error naming the field.
+  for (const KernelSpec& spec : {with(spec_2d(64, 32), FirstYStage::row_pass),             // a grid in one pass
+                                 with(spec_2d(1024, 64), FirstYStage::row_pass),           // c2c rows below 256
+                                 with(spec_2d(2048, 24, Transform::r2c), FirstYStage::row_pass),  // NX not 2^k
+                                 with(spec_2d(2, 1024), FirstYStage::row_pass),            // NY below 4
+                                 with(spec_2d(8192, 1024, Transform::r2c), FirstYStage::row_pass)}) {  // 2 Y passes
+    INFO("shape " << spec.ny() << " x " << spec.n());
+    CHECK_THROWS_WITH(fftgen::make_program(spec), Catch::Matchers::Contains("'first_y_stage'") &&
+                                                      Catch::Matchers::Contains("row_pass has the row pass"));
+  }
+}
+
 TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles of 128-byte runs", "[layout][real]") {
   // 16 columns and their 16 mirrors (a split exchange keeps them within the 32 KB default budget):
   // on an H100, R2C 65536 went from 1366 to 1413 GB/s against 8 + 8 columns (64-byte runs).

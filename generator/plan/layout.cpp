@@ -804,22 +804,35 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // 2048 (whose Y pass would take 8 columns). Measured on an H100 (forward / c2r inverse GB/s,
   // bench/results/2026-11-27-h100-r2c-pairs): 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 /
   // 1029 -> 1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows
-  // took 0.387 ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351, not measured at the small
-  // batches such grids run at).
+  // took 0.387 ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351), though both gain at
+  // batch 1 (17.2 -> 14.1 and 11.2 -> 10.4 µs a call): `first_y_stage: row_pass` asks for pairs
+  // wherever the passes can take them.
+  const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
+  std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
+  if (!two_d || one_pass_grid)
+    no_pairs = two_d ? "this kernel's grid is one pass (it fits one workgroup)" : "a 1D kernel has no Y axis";
+  else if (spec.convolution || spec.io != Io::buffer || spec.precision != Precision::fp32 || spec.workgroup_size != 0)
+    no_pairs = "pairs of rows are built for fp32 buffers with workgroup_size \"auto\"";
+  else if (spec.transform == Transform::c2c && (nx < 256 || spec.intermediate_layout == IntermediateLayout::rows))
+    no_pairs = "a c2c kernel's pairs of rows keep the values between the passes in column tiles, which need rows of "
+               "256 points or more and intermediate_layout \"auto\" or \"column_tiles\"";
+  else if (real && (!is_power_of_two(nx) || spec.intermediate_layout == IntermediateLayout::column_tiles))
+    no_pairs = "an r2c kernel's pairs of rows need a power-of-two NX and intermediate_layout \"auto\" or \"rows\"";
+  else if (!is_power_of_two(layout.ny) || layout.ny < 4)
+    no_pairs = "pairs of rows need a power-of-two NY of 4 or more";
+  else if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
+           y_passes(layout.ny / 2, budget).size() != 1)
+    no_pairs = "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
+  const uint32_t auto_from = spec.transform == Transform::c2c ? kMaxRegisterResident / kPlanColumns
+                                                               : kMaxRegisterResident / kMaxColumns;
+  if (asked_pairs && !no_pairs.empty())
+    fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
+                                            "or \"column_pass\"", no_pairs));
   uint32_t pair_rows = 0;
-  const bool pair_c2c = spec.transform == Transform::c2c && nx >= 256 &&
-                        spec.intermediate_layout != IntermediateLayout::rows &&
-                        layout.ny > kMaxRegisterResident / kPlanColumns;
-  const bool pair_r2c = real && is_power_of_two(nx) && spec.intermediate_layout != IntermediateLayout::column_tiles &&
-                        layout.ny > kMaxRegisterResident / kMaxColumns;
-  if (two_d && !one_pass_grid && (pair_c2c || pair_r2c) && !spec.convolution && spec.io == Io::buffer &&
-      spec.precision == Precision::fp32 && spec.workgroup_size == 0 && is_power_of_two(layout.ny) &&
-      axes[1].split.radices.size() == 1 && axes[0].split.radices.size() == 1 && axes[0].split.exchange_rounds == 1) {
-    const std::vector<std::vector<uint32_t>> half = y_passes(layout.ny / 2, budget);
-    if (half.size() == 1) {
-      pair_rows = layout.ny / 2;
-      axes[1].split.radices = half;
-    }
+  if (no_pairs.empty() &&
+      (asked_pairs || (spec.first_y_stage == FirstYStage::automatic && layout.ny > auto_from))) {
+    pair_rows = layout.ny / 2;
+    axes[1].split.radices = y_passes(layout.ny / 2, budget);
   }
   // A convolution's apply kernel whose padded columns of 2048 take one Y pass runs it as one round
   // trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather
@@ -841,9 +854,14 @@ KernelLayout make_layout(const KernelSpec& spec) {
   if (pair_rows != 0 && !real) {
     // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
     const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
-    if (x.threads_per_column % y.columns_per_workgroup != 0 || nx % y.columns_per_workgroup != 0 || !x.balanced())
-      throw std::logic_error(fmt::format("make_layout: kernel '{}': the X pass that does the first Y stage does not "
-                                         "store whole tiles of {} columns", spec.name, y.columns_per_workgroup));
+    if (x.threads_per_column % y.columns_per_workgroup != 0 || nx % y.columns_per_workgroup != 0 || !x.balanced()) {
+      const std::string what = fmt::format("the row pass's values ({} invocations a row) do not lie whole column "
+                                           "tiles of {} apart", x.threads_per_column, y.columns_per_workgroup);
+      if (asked_pairs)
+        fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
+                                                "or \"column_pass\"", what));
+      throw std::logic_error(fmt::format("make_layout: kernel '{}': {}", spec.name, what));
+    }
   }
   if (real && spec.twiddles == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});

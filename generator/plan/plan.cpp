@@ -495,6 +495,9 @@ const std::vector<FieldEntry>& registry() {
                                                parse_intermediate_layout,
                                                [](KernelSpec& k, IntermediateLayout x) { k.intermediate_layout = x; },
                                                &KernelSpec::intermediate_layout));
+    f.push_back(enum_field<FirstYStage>("first_y_stage", FirstYStage::automatic, parse_first_y_stage,
+                                        [](KernelSpec& k, FirstYStage x) { k.first_y_stage = x; },
+                                        &KernelSpec::first_y_stage));
     f.push_back(enum_field<PassSync>("pass_sync", PassSync::automatic, parse_pass_sync,
                                      [](KernelSpec& k, PassSync x) { k.pass_sync = x; }, &KernelSpec::pass_sync));
     f.push_back({{"counter_lag", "auto", false, "__lag"},
@@ -786,6 +789,18 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                                                     : "a convolution keeps its own passes' layout",
                              which),
                  "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
+    if (k.first_y_stage == FirstYStage::row_pass && (!k.is_2d() || k.io == Io::image || k.convolution ||
+                                                     k.precision != Precision::fp32 || k.workgroup_size != 0))
+      where.fail("first_y_stage",
+                 fmt::format("row_pass has a 2D kernel's row pass do the first stage along Y; {}{}",
+                             !k.is_2d()                         ? "a 1D kernel has no Y axis"
+                             : k.io == Io::image                ? "an image kernel (io image) keeps its own passes"
+                             : k.convolution                    ? "a convolution keeps its own passes"
+                             : k.precision != Precision::fp32   ? "its pairs of rows are built for fp32 data"
+                                                                : "its pairs of rows take the automatic workgroup size",
+                             which),
+                 "\"auto\" or \"column_pass\"; \"row_pass\" for 2D c2c and r2c kernels of fp32 buffers with "
+                 "workgroup_size \"auto\"");
     if (k.pass_sync == PassSync::counters && (k.io == Io::image || k.convolution))
       where.fail("pass_sync",
                  fmt::format("counters run the passes of a kernel of buffers in one dispatch; {}{}",

@@ -33,6 +33,9 @@ constexpr Names<IntermediateLayout, 3> kIntermediateLayout{{{IntermediateLayout:
                                                             {IntermediateLayout::column_tiles, "column_tiles"}}};
 constexpr Names<PassSync, 3> kPassSync{
     {{PassSync::automatic, "auto"}, {PassSync::dispatch, "dispatch"}, {PassSync::counters, "counters"}}};
+constexpr Names<FirstYStage, 3> kFirstYStage{{{FirstYStage::automatic, "auto"},
+                                              {FirstYStage::column_pass, "column_pass"},
+                                              {FirstYStage::row_pass, "row_pass"}}};
 
 template <typename E, size_t K>
 std::string_view name_of(const Names<E, K>& names, E value) {
@@ -69,6 +72,7 @@ std::string_view to_string(Io v) { return name_of(kIo, v); }
 std::string_view to_string(TextureFormat v) { return name_of(kTextureFormat, v); }
 std::string_view to_string(IntermediateLayout v) { return name_of(kIntermediateLayout, v); }
 std::string_view to_string(PassSync v) { return name_of(kPassSync, v); }
+std::string_view to_string(FirstYStage v) { return name_of(kFirstYStage, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -83,6 +87,7 @@ std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view s) 
   return parse_name(kIntermediateLayout, s);
 }
 std::optional<PassSync> parse_pass_sync(std::string_view s) { return parse_name(kPassSync, s); }
+std::optional<FirstYStage> parse_first_y_stage(std::string_view s) { return parse_name(kFirstYStage, s); }
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
@@ -91,7 +96,7 @@ const std::vector<std::string>& allowed_values(std::string_view field) {
       {"precision", spellings(kPrecision)},    {"targets", spellings(kTarget)},
       {"transform", spellings(kTransform)},    {"io", spellings(kIo)},
       {"image_format", spellings(kTextureFormat)}, {"intermediate_layout", spellings(kIntermediateLayout)},
-      {"pass_sync", spellings(kPassSync)},
+      {"pass_sync", spellings(kPassSync)},     {"first_y_stage", spellings(kFirstYStage)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

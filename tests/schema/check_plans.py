@@ -36,6 +36,9 @@ BEYOND_SCHEMA = {
     "85_pass_sync_image.json": "counters only for buffers (io buffer)",
     "86_pass_sync_one_pass.json": "counters only for kernels of several passes (the layout decides)",
     "87_counter_lag_dispatch.json": "counter_lag not beside pass_sync dispatch",
+    "90_first_y_stage_1d.json": "row_pass only for a 2D shape",
+    "91_first_y_stage_short_rows.json": "row_pass only where the passes can take pairs of rows (the layout decides)",
+    "93_first_y_stage_fp16.json": "row_pass only for fp32 data",
 }
 
 

@@ -55,6 +55,8 @@ struct KernelSpec {
   TextureFormat image_format = TextureFormat::automatic;
   /// A 2D kernel's values between its X and Y passes (resolved by make_program; "auto" here).
   IntermediateLayout intermediate_layout = IntermediateLayout::automatic;
+  /// Where a 2D kernel's first stage along Y runs (resolved by make_layout; "auto" here).
+  FirstYStage first_y_stage = FirstYStage::automatic;
   /// How a multi-pass kernel's passes wait for each other (resolved by make_program; "auto" here).
   PassSync pass_sync = PassSync::automatic;
   /// pass_sync counters: transforms between a pass's work on a transform and the next pass's work

@@ -44,6 +44,12 @@ enum class IntermediateLayout { automatic, rows, column_tiles };
 /// that the values between passes stay in the GPU's L2 cache. `automatic` ("auto") picks counters
 /// where they were measured faster on an H100 and the targets allow them (not msl).
 enum class PassSync { automatic, dispatch, counters };
+/// Where a 2D kernel's first stage along Y (radix 2) runs (docs/transforms.md, "2D"): in its column
+/// pass (column_pass), or in its row pass (row_pass), which then transforms rows y and y + NY/2 of
+/// each plane in turn and stores their sum and difference, so that the column pass transforms
+/// columns of NY/2, twice as many per workgroup (PassLayout::pair_rows). `automatic` ("auto") takes
+/// row_pass where it was measured faster on an H100 (c2c NY = 4096, r2c NY >= 2048; make_layout).
+enum class FirstYStage { automatic, column_pass, row_pass };
 
 std::string_view to_string(Direction);
 std::string_view to_string(DirectionSet);
@@ -57,6 +63,7 @@ std::string_view to_string(Io);
 std::string_view to_string(TextureFormat);
 std::string_view to_string(IntermediateLayout);
 std::string_view to_string(PassSync);
+std::string_view to_string(FirstYStage);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
 const std::vector<std::string>& allowed_values(std::string_view field);
@@ -72,6 +79,7 @@ std::optional<Io> parse_io(std::string_view);
 std::optional<TextureFormat> parse_texture_format(std::string_view);
 std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view);
 std::optional<PassSync> parse_pass_sync(std::string_view);
+std::optional<FirstYStage> parse_first_y_stage(std::string_view);
 /// Widest image fftgen writes a kernel for: the texture size D3D12 and Metal guarantee (Vulkan
 /// guarantees 4096; the runtime checks the device's maxImageDimension2D).
 inline constexpr uint32_t kMaxTextureWidth = 16384;
