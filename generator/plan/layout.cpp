@@ -792,21 +792,26 @@ KernelLayout make_layout(const KernelSpec& spec) {
   } else if (two_d) {
     axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
   }
-  // A Y axis of one pass whose columns are too long for kPlanColumns of them to stay in registers
+  // A Y axis of one pass whose columns are too long for kMaxColumns of them to stay in registers
   // (NY = 4096: tiles of 4 columns, 32-byte runs, which an H100 serves at about half its copy
-  // speed) has its first stage, radix 2, done by the X pass, which transforms rows y and y + NY/2
-  // in turn (PassLayout::pair_rows); its Y pass then transforms columns of NY/2 in tiles of 8
-  // (64-byte runs), as a 2048-point Y pass does. c2c kernels of fp32 buffers with column tiles
-  // between the passes (their layout reads each parity's columns as whole tiles: an X pass of at
-  // least 256 points, whose invocations lie whole tiles apart) and an X axis of one pass.
-  // An r2c kernel (rows of NX/2 + 1 values, not whole sectors, so it keeps rows between its
-  // passes) interleaves the pair's rows instead (KernelProgram::pair_rows_interleaved), from NY =
-  // 2048 (whose Y pass would take 8 columns). Measured on an H100 (forward / c2r inverse GB/s,
-  // bench/results/2026-11-27-h100-r2c-pairs): 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 /
-  // 1029 -> 1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows
-  // took 0.387 ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351), though both gain at
-  // batch 1 (17.2 -> 14.1 and 11.2 -> 10.4 µs a call): `first_y_stage: row_pass` asks for pairs
-  // wherever the passes can take them.
+  // speed; 2048: 8 columns, 64-byte runs) has its first stage, radix 2, done by the X pass, which
+  // transforms rows y and y + NY/2 in turn (PassLayout::pair_rows); its Y pass then transforms
+  // columns of NY/2 in tiles twice as wide. c2c kernels of fp32 buffers with column tiles between
+  // the passes (their layout reads each parity's columns as whole tiles: an X pass of at least 256
+  // points, whose invocations lie whole tiles apart) and an X axis of one pass. An r2c kernel (rows
+  // of NX/2 + 1 values, not whole sectors, so it keeps rows between its passes) interleaves the
+  // pair's rows instead (KernelProgram::pair_rows_interleaved). Measured on an H100 (GB/s at 512
+  // MiB, bench/results/2026-11-25-h100-pair-rows and 2026-11-27-h100-r2c-pairs):
+  // - c2c 4096² 1077 -> 1316, 4096 x 2048 1192 -> 1352; 2048² 1397 -> 1423 (64.3 -> 61.7 µs a call
+  //   at batch 1), 2048 x 1024 1413 -> 1455, 2048 x 512 1423 -> 1459, 2048 x 256 1422 -> 1464; not
+  //   NY = 1024 (1024² 1463 -> 1464, 1024 x 2048 1448 -> 1440, 1024 x 512 1468 -> 1465), though
+  //   1024² gains at batch 1 (16.8 -> 15.5 µs);
+  // - r2c, forward / c2r inverse: 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 / 1029 ->
+  //   1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows took 0.387
+  //   ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351), though both gain at batch 1 (17.2 ->
+  //   14.1 and 11.2 -> 10.4 µs a call).
+  // So `auto` pairs rows from NY = 2048; `first_y_stage: row_pass` asks for pairs wherever the
+  // passes can take them, `column_pass` refuses them.
   const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
   std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
   if (!two_d || one_pass_grid)
@@ -823,8 +828,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
   else if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
            y_passes(layout.ny / 2, budget).size() != 1)
     no_pairs = "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
-  const uint32_t auto_from = spec.transform == Transform::c2c ? kMaxRegisterResident / kPlanColumns
-                                                               : kMaxRegisterResident / kMaxColumns;
+  const uint32_t auto_from = kMaxRegisterResident / kMaxColumns;  // NY >= 2048: Y tiles below 16 columns
   if (asked_pairs && !no_pairs.empty())
     fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
                                             "or \"column_pass\"", no_pairs));

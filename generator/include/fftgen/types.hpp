@@ -48,7 +48,7 @@ enum class PassSync { automatic, dispatch, counters };
 /// pass (column_pass), or in its row pass (row_pass), which then transforms rows y and y + NY/2 of
 /// each plane in turn and stores their sum and difference, so that the column pass transforms
 /// columns of NY/2, twice as many per workgroup (PassLayout::pair_rows). `automatic` ("auto") takes
-/// row_pass where it was measured faster on an H100 (c2c NY = 4096, r2c NY >= 2048; make_layout).
+/// row_pass where it was measured faster on an H100 (NY >= 2048; make_layout).
 enum class FirstYStage { automatic, column_pass, row_pass };
 
 std::string_view to_string(Direction);
