@@ -693,25 +693,20 @@ struct PassPrinter {
   // row y (into w<e>) and transformed after it in the same invocations, which then hold both
   // rows' values of each position: v<e> becomes row y's output (the sum), d<e> row y + NY/2's
   // (the difference). The Y pass applies the twiddles between the stages.
-  // Interleaved rows (PassProgram::pair_rows_interleaved, a c2r inverse): the second row is 2y + 1,
-  // loaded as the first (through the c2r prologue) into w<e>.
+  // The second row goes through the same load prologue as the first, into w<e>: row y + NY/2, or
+  // with interleaved rows (PassProgram::pair_rows_interleaved, a c2r inverse) row 2y + 1.
   void print_row_pair() {
     const View& view = pass.load.view;
     if (interleaved_load()) {
       body.line(fmt::format("uint src_base1 = src_base + {};  // row 2y + 1", stride(view)));
-      value_prefix = "w";
       load_base = "src_base1";
-      print_load();
-      value_prefix = "v";
-      load_base = "src_base";
     } else {
-      const std::string second = fmt::format("src_base + {}", im.mul(stride(view), fft.pair_rows));
-      for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 w{} = vec2(0.0);", e));
-      body.open("if (in_range)");
-      for (uint32_t e = 0; e < fft.elems_per_thread; ++e)
-        body.line(fmt::format("w{} = {};", e, load_value(view, fmt::format("{} + {}", second, constant(place(first_stage(), e).offset)))));
-      body.close();
+      load_base = fmt::format("src_base + {}", im.mul(stride(view), fft.pair_rows));
     }
+    value_prefix = "w";
+    print_load();
+    value_prefix = "v";
+    load_base = "src_base";
     print_stages(pass.direction, false);
     body.line("// row y's values wait; row y + NY/2's take their place");
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 a{0} = {1}; {1} = w{0};", e, v(e)));

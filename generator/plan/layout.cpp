@@ -814,6 +814,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // passes can take them, `column_pass` refuses them.
   const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
   std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
+  std::vector<std::vector<uint32_t>> half_columns;  // the Y passes of NY/2, once the checks reach them
   if (!two_d || one_pass_grid)
     no_pairs = two_d ? "this kernel's grid is one pass (it fits one workgroup)" : "a 1D kernel has no Y axis";
   else if (spec.convolution || spec.io != Io::buffer || spec.precision != Precision::fp32 || spec.workgroup_size != 0)
@@ -826,7 +827,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
   else if (!is_power_of_two(layout.ny) || layout.ny < 4)
     no_pairs = "pairs of rows need a power-of-two NY of 4 or more";
   else if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
-           y_passes(layout.ny / 2, budget).size() != 1)
+           (half_columns = y_passes(layout.ny / 2, budget)).size() != 1)
     no_pairs = "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
   const uint32_t auto_from = kMaxRegisterResident / kMaxColumns;  // NY >= 2048: Y tiles below 16 columns
   if (asked_pairs && !no_pairs.empty())
@@ -836,7 +837,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
   if (no_pairs.empty() &&
       (asked_pairs || (spec.first_y_stage == FirstYStage::automatic && layout.ny > auto_from))) {
     pair_rows = layout.ny / 2;
-    axes[1].split.radices = y_passes(layout.ny / 2, budget);
+    axes[1].split.radices = half_columns;
   }
   // A convolution's apply kernel whose padded columns of 2048 take one Y pass runs it as one round
   // trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather

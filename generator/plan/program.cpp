@@ -849,8 +849,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
       pass.load.view = {src, fft.columns_per_transform, 0, 0};
       pass.load.pass_twiddle = fft.stride > 1;
       // A c2r inverse whose X pass does the last Y stage: its Y pass (first) twiddles as it stores.
-      const bool y_pair = fft.axis == 1 && layout.passes.front().pair_rows != 0 && real;
-      if (y_pair && !forward && i == 0) {
+      if (real && !forward && fft.axis == 1 && layout.passes.front().pair_rows != 0) {
         pass.load.pass_twiddle = false;
         pass.store.pass_twiddle = true;
       }
