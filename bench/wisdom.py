@@ -15,8 +15,9 @@ usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.003] [--fixed tw
 A variant is recorded as the winner only if it beats the defaults by --min-gain (0.3%: the widest
 spread seen between three processes timing the same kernel on the H100 once every timer warmed
 up for 250 ms, 16384: 2731-2739 GB/s; most kernels spread under 0.1%). --fixed keeps a field at a value whatever was faster:
-by default twiddles stay `table`, because `computed` (native sin/cos) misses the accuracy
-target (error ≤ 0.6 × VkFFT's)."""
+by default twiddles stay `auto` (the table for the fp32 kernels measured), because `computed`
+(native sin/cos) misses the accuracy target (error ≤ 0.6 × VkFFT's); a sweep plan lists
+"auto" among its twiddle sources."""
 import argparse
 import hashlib
 import os
@@ -55,7 +56,7 @@ def main(argv=None):
     p.add_argument("--fixed", action="append", default=None, help="FIELD=VALUE (repeatable)")
     p.add_argument("--fftgen", help="the fftgen executable (default: $FFTGEN, build/generator/fftgen, PATH)")
     a = p.parse_args(argv)
-    fixed = dict(f.split("=", 1) for f in (a.fixed if a.fixed is not None else ["twiddles=table"]))
+    fixed = dict(f.split("=", 1) for f in (a.fixed if a.fixed is not None else ["twiddles=auto"]))
     sweep = json.load(open(a.sweep))
     measured = {r["name"]: r["gb_per_s"] for r in sweep["results"] if r.get("n")}
     # Identical forward SPIR-V means one kernel: its figure is the best of its measurements.
@@ -78,6 +79,9 @@ def main(argv=None):
         name, values = variant["name"], variant["fields"]
         if name in measured and all(str(values[f]) == v for f, v in fixed.items()):
             by_n.setdefault(values["shape"][-1], []).append((name, values, measured[name]))
+    if measured and not by_n:
+        sys.exit("wisdom.py: no measured variant has %s; list those values in the plan or give --fixed"
+                 % ", ".join("%s=%s" % kv for kv in fixed.items()))
     is_default = lambda r: all(r[1][f] == d for f, d in defaults.items())
     table = []
     for n in sorted(by_n):

@@ -95,7 +95,6 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
       const uint64_t in_base = b * in.binding.stride + in.column_offset(j);
       std::vector<cd> a(m);
       for (uint32_t r = 0; r < m; ++r) {
-        const uint64_t at = in_base + uint64_t{r} * in.element_stride;
         const uint64_t p = in.column_offset(j) + uint64_t{r} * in.element_stride;  // position in the transform
         switch (pass.load.kind) {
           case LoadKind::plain: a[r] = load(b, p); break;

@@ -97,6 +97,20 @@ TEST_CASE("every variant axis: index math, twiddles, directions, normalisation, 
   ],"hlsl_shader_model":"6.0","msl_version":"2.1"})");
 }
 
+TEST_CASE("twiddles auto: the manifest names the source used, and only a table kernel has a file", "[emit]") {
+  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64],
+    "precision": ["fp32", "fp16"], "twiddles": ["auto", "table", "computed"]}], "targets": ["spirv"]})", "test.json");
+  const fftgen::GeneratedOutput out = fftgen::generate(plan, "test.json");
+  const std::vector<std::string> used{"table", "computed", "table", "table", "computed", "computed"};
+  REQUIRE(out.manifest["kernels"].size() == used.size());
+  for (size_t i = 0; i < used.size(); ++i) {
+    const auto& kernel = out.manifest["kernels"][i];
+    INFO(kernel["name"].get<std::string>());
+    CHECK(kernel["options"]["twiddles"] == used[i]);
+    CHECK(kernel["twiddles"].is_null() == (used[i] == "computed"));
+  }
+}
+
 TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"golden8","shape":[8]},

@@ -63,7 +63,8 @@ TEST_CASE("a minimal kernel gets every default", "[plan]") {
   CHECK(k.normalize == fftgen::Normalize::inverse);
   CHECK(k.radices.empty());
   CHECK(k.index_math == fftgen::IndexMath::bitwise);
-  CHECK(k.twiddles == fftgen::TwiddleSource::table);
+  CHECK(k.twiddles == fftgen::TwiddleSource::automatic);
+  CHECK(k.twiddle_source() == fftgen::TwiddleSource::table);
   CHECK(k.workgroup_size == 0);
   CHECK(k.precision == fftgen::Precision::fp32);
   CHECK(k.shared_memory_bytes == 32768);
@@ -131,6 +132,20 @@ TEST_CASE("the extremes of N and workgroup_size are accepted", "[plan]") {
   CHECK(plan.kernels[1].shared_memory_bytes == 65536);
   CHECK(plan.kernels[2].radices.empty());
   CHECK(plan.kernels[2].workgroup_size == 0);
+}
+
+TEST_CASE("twiddles auto: the table for fp32, computed for fp16 storage; an explicit value stays", "[plan]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "k", "shape": [1024], "precision": ["fp32", "fp16"],
+    "twiddles": ["auto", "table", "computed"]}]})");
+  REQUIRE(names_of(plan) == std::vector<std::string>{"k__auto__fp32", "k__auto__fp16", "k__table__fp32",
+                                                     "k__table__fp16", "k__computed__fp32", "k__computed__fp16"});
+  using fftgen::TwiddleSource;
+  const std::vector<TwiddleSource> used{TwiddleSource::table, TwiddleSource::computed, TwiddleSource::table,
+                                        TwiddleSource::table, TwiddleSource::computed, TwiddleSource::computed};
+  for (size_t i = 0; i < used.size(); ++i) {
+    INFO(plan.kernels[i].name);
+    CHECK(plan.kernels[i].twiddle_source() == used[i]);
+  }
 }
 
 TEST_CASE("list-valued fields expand to every combination, first field slowest", "[plan]") {
@@ -271,7 +286,7 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
   SECTION("enum values inside a list") {
     std::string msg = error_of_kernel(R"("twiddles": ["table", "cordic"])");
     CHECK_THAT(msg, Catch::Contains("kernel 'fft1k'") && Catch::Contains("field 'twiddles'") &&
-                        Catch::Contains("'cordic'") && Catch::Contains("allowed: table, computed"));
+                        Catch::Contains("'cordic'") && Catch::Contains("allowed: auto, table, computed"));
   }
   SECTION("direction and normalize") {
     CHECK_THAT(error_of_kernel(R"("direction": "backward")"),
@@ -565,7 +580,7 @@ TEST_CASE("sizes absent from the table are unchanged; sizes the plan does not us
   auto changes = fftgen::apply_wisdom(plan, table, "gpu.json");
   CHECK(changes.empty());
   CHECK(plan.kernels[0].shared_memory_bytes == 32768);
-  CHECK(plan.kernels[0].twiddles == fftgen::TwiddleSource::table);
+  CHECK(plan.kernels[0].twiddles == fftgen::TwiddleSource::automatic);
   // An empty table and a winner equal to what the kernel has already change nothing either.
   CHECK(fftgen::apply_wisdom(plan, wisdom_of(""), "gpu.json").empty());
   CHECK(fftgen::apply_wisdom(plan, wisdom_of(R"({"n": 1024, "winner": {"shared_memory_bytes": 32768}})"), "gpu.json")

@@ -405,7 +405,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
   kernel["scale"] = scale;
   kernel["options"] = {{"radices", layout.radices},
                        {"index_math", to_string(spec.index_math)},
-                       {"twiddles", to_string(spec.twiddles)},
+                       {"twiddles", to_string(spec.twiddle_source())},
                        {"workgroup_size", layout.passes.front().workgroup_size},
                        {"precision", to_string(spec.precision)},
                        {"shared_memory_bytes", spec.shared_memory_bytes}};

@@ -594,7 +594,7 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     make_stages(pass, radices);
     const ExchangeChoice choice = choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index);
     pass.shared = shared_memory_scheme(pass, radices, choice, pass.store_exchange && spec.transform == Transform::r2c);
-    place_twiddles(pass, spec.twiddles == TwiddleSource::table, layout.twiddles);
+    place_twiddles(pass, spec.twiddle_source() == TwiddleSource::table, layout.twiddles);
     // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
     // invocation with another invocation's value E-1-e: they need every invocation to hold E
     // values at q + e*step, and (tiles) a power-of-two count of columns.
@@ -868,7 +868,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
       throw std::logic_error(fmt::format("make_layout: kernel '{}': {}", spec.name, what));
     }
   }
-  if (real && spec.twiddles == TwiddleSource::table)
+  if (real && spec.twiddle_source() == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
   return layout;
 }

@@ -475,7 +475,7 @@ const std::vector<FieldEntry>& registry() {
     f.push_back(enum_field<IndexMath>("index_math", IndexMath::bitwise, parse_index_math,
                                       [](KernelSpec& k, IndexMath x) { k.index_math = x; }, &KernelSpec::index_math));
     f.back().info.wisdom_tunable = true;
-    f.push_back(enum_field<TwiddleSource>("twiddles", TwiddleSource::table, parse_twiddle_source,
+    f.push_back(enum_field<TwiddleSource>("twiddles", TwiddleSource::automatic, parse_twiddle_source,
                                           [](KernelSpec& k, TwiddleSource x) { k.twiddles = x; }, &KernelSpec::twiddles));
     f.back().info.wisdom_tunable = true;
     f.push_back({{"workgroup_size", "auto", true, "__wg"},

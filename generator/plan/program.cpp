@@ -454,7 +454,7 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.index = i;
       pass.count = count;
       pass.fft = fft;
-      pass.twiddles = spec.twiddles;
+      pass.twiddles = spec.twiddle_source();
       pass.index_math = spec.index_math;
       pass.n = n;
       pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
@@ -571,7 +571,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         pass.count = count;
         pass.fft = fft;
         pass.batch_scale = a == 0 ? ny : 1;
-        pass.twiddles = spec.twiddles;
+        pass.twiddles = spec.twiddle_source();
         pass.index_math = spec.index_math;
         pass.n = static_cast<uint32_t>(points);
         pass.chirp = {side.n, side.chirp_offset, side.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
@@ -587,7 +587,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
         // The table is bound to the passes that read it: the chirp passes, and table twiddles.
         bool reads_table = step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter ||
                            step.store == StoreKind::chirp_crop;
-        if (spec.twiddles == TwiddleSource::table) {
+        if (spec.twiddle_source() == TwiddleSource::table) {
           reads_table = reads_table || fft.stride > 1;
           for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
         }
@@ -701,7 +701,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
                                                        ? uint64_t{c.filter_h} * c.filter_w
                                                        : uint64_t{c.image_h} * c.image_w * (c.pairs ? 2 : 1)};
   }
-  const bool table = spec.twiddles == TwiddleSource::table && layout.twiddles.count > 0;
+  const bool table = spec.twiddle_source() == TwiddleSource::table && layout.twiddles.count > 0;
   const size_t x_passes = layout.x_passes();
   // A filter kernel lays out the filter's spectrum as its apply kernel reads it. Kept by columns,
   // it is written transposed: the last pass cannot work in place (other workgroups still read
@@ -799,7 +799,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
       pass.index = i;
       pass.count = order.size();
       pass.fft = fft;
-      pass.twiddles = spec.twiddles;
+      pass.twiddles = spec.twiddle_source();
       pass.index_math = spec.index_math;
       pass.n = static_cast<uint32_t>(points);
       pass.real_twiddle_offset = layout.real_twiddle_offset;

@@ -15,8 +15,8 @@ constexpr Names<DirectionSet, 3> kDirectionSet{
 constexpr Names<Normalize, 3> kNormalize{
     {{Normalize::none, "none"}, {Normalize::inverse, "inverse"}, {Normalize::ortho, "ortho"}}};
 constexpr Names<IndexMath, 2> kIndexMath{{{IndexMath::bitwise, "bitwise"}, {IndexMath::divmod, "divmod"}}};
-constexpr Names<TwiddleSource, 2> kTwiddles{
-    {{TwiddleSource::table, "table"}, {TwiddleSource::computed, "computed"}}};
+constexpr Names<TwiddleSource, 3> kTwiddles{
+    {{TwiddleSource::automatic, "auto"}, {TwiddleSource::table, "table"}, {TwiddleSource::computed, "computed"}}};
 constexpr Names<Precision, 2> kPrecision{{{Precision::fp32, "fp32"}, {Precision::fp16, "fp16"}}};
 constexpr Names<Transform, 3> kTransform{
     {{Transform::c2c, "c2c"}, {Transform::r2c, "r2c"}, {Transform::r2c_pair, "r2c_pair"}}};

@@ -35,7 +35,7 @@ endforeach()
 # Field values, spelt as in a plan: the listed one, and the defaults of fields the kernel leaves out.
 foreach(check
     "4;shape;[ 256 ]" "2;index_math;divmod" "3;shared_memory_bytes;49152" "0;direction;forward"
-    "0;radices;auto" "0;workgroup_size;auto" "0;twiddles;table" "0;transform;c2c" "0;normalize;inverse"
+    "0;radices;auto" "0;workgroup_size;auto" "0;twiddles;auto" "0;transform;c2c" "0;normalize;inverse"
     "8;radices;[ 4, 32 ]" "8;workgroup_size;8" "8;shared_memory_bytes;32768" "8;direction;both" "8;name;one")
   list(GET check 0 v)
   list(GET check 1 field)

@@ -15,7 +15,9 @@ enum class Direction { forward, inverse };
 enum class DirectionSet { forward, inverse, both };
 enum class Normalize { none, inverse, ortho };
 enum class IndexMath { bitwise, divmod };
-enum class TwiddleSource { table, computed };
+/// table: computed in double on the host, rounded once to fp32; computed: the GPU's sin/cos.
+/// `automatic` ("auto"): KernelSpec::twiddle_source() says which.
+enum class TwiddleSource { automatic, table, computed };
 /// fp32: data and arithmetic in float. fp16: data in memory as half floats (storage only, as
 /// GL_EXT_shader_16bit_storage allows), arithmetic in float.
 enum class Precision { fp32, fp16 };
