@@ -312,6 +312,27 @@ TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and colum
     check_transform(spec_2d(ny, nx), 1);
 }
 
+TEST_CASE("fp16 row passes aim at 64 invocations, fp32 ones at up to 256", "[layout]") {
+  // invocations of the row pass of a 1D kernel of N and of a 2D kernel of N x N
+  auto row_invocations = [](uint32_t n, bool two_d, fftgen::Precision precision) {
+    KernelSpec spec = spec_for(n);
+    if (two_d) spec.shape = {n, n};
+    spec.precision = precision;
+    const auto& row = fftgen::make_layout(spec).passes.front();
+    return row.columns_per_workgroup * row.threads_per_column;
+  };
+  using fftgen::Precision;
+  for (bool two_d : {false, true}) {
+    INFO((two_d ? "2D " : "1D ") << "1024");
+    CHECK(row_invocations(1024, two_d, Precision::fp32) == 128);  // two rows: four do not fit 32 KB
+    CHECK(row_invocations(1024, two_d, Precision::fp16) == 64);
+  }
+  CHECK(row_invocations(64, false, Precision::fp16) == 64);
+  CHECK(row_invocations(64, false, Precision::fp32) == 128);  // 32 rows: 64 do not fit 32 KB
+  // Rows that take more than 64 invocations alone keep them.
+  CHECK(row_invocations(4096, false, Precision::fp16) == row_invocations(4096, false, Precision::fp32));
+}
+
 TEST_CASE("2D kernels keep the values between their X and Y passes in column tiles", "[layout][2d]") {
   using fftgen::IntermediateLayout;
   using fftgen::Transform;
