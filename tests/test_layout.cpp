@@ -318,7 +318,8 @@ TEST_CASE("fp16 row passes aim at 64 invocations, fp32 ones at up to 256", "[lay
     KernelSpec spec = spec_for(n);
     if (two_d) spec.shape = {n, n};
     spec.precision = precision;
-    const auto& row = fftgen::make_layout(spec).passes.front();
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+    const auto& row = layout.passes.front();
     return row.columns_per_workgroup * row.threads_per_column;
   };
   using fftgen::Precision;
