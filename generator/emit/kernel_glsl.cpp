@@ -240,7 +240,15 @@ struct PassPrinter {
     if (fft.row_mode()) {
       body.line(fmt::format("uint q = {};  // position inside the transform", im.mod("t", fft.threads_per_column)));
       body.line(fmt::format("uint c = {};  // transform inside the workgroup", im.div("t", fft.threads_per_column)));
-      if (fft.pair_rows != 0) {
+      if (fft.pair_rows_at_once) {
+        // PassLayout::pair_rows_at_once: transforms 2p and 2p + 1 are rows y and y + NY/2 of pair p.
+        const uint32_t d = fft.pair_rows;
+        body.line(fmt::format("uint pair_c = {};  // row y of this transform's pair", im.mul(im.div("c", 2), 2)));
+        body.line(fmt::format("uint pair = {} + {};", im.mul("group", c / 2), im.div("c", 2)));
+        body.line(fmt::format("uint b = {} + {} + {};  // row y, or row y + {}", im.mul(im.div("pair", d), 2 * d),
+                              im.mod("pair", d), im.mul("(c - pair_c)", d), d));
+        body.line("float pair_sign = c == pair_c ? 1.0 : -1.0;  // row y takes the sum, row y + NY/2 the difference");
+      } else if (fft.pair_rows != 0) {
         // PassLayout::pair_rows: transform c is rows y and y + NY/2 of a plane, in turn.
         const uint32_t d = fft.pair_rows;
         body.line(fmt::format("uint pair = {} + c;", im.mul("group", c)));
@@ -523,13 +531,17 @@ struct PassPrinter {
 
   // The reads of stage `next`: value e is slot q + place(e) (q + e*step when balanced), which lies in
   // round e div (E/rounds) (several rounds only in balanced passes).
-  std::vector<Read> column_reads(const StageLayout& next) const {
+  // `y_stage`: the first exchange of pairs of rows at once (PassLayout::pair_rows_at_once), which
+  // reads the slot of both rows of the pair and keeps their sum (row y) or difference (row y + NY/2).
+  std::vector<Read> column_reads(const StageLayout& next, bool y_stage = false) const {
     const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
     std::vector<Read> reads;
     for (uint32_t e = 0; e < values_in(&next); ++e) {
       const Place at = place(&next, e);
-      reads.push_back({v(e), sh("c", fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()))),
-                       e / per_round, at.guard});
+      const std::string i = fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()));
+      const std::string slot =
+          y_stage ? fmt::format("({} + pair_sign * {})", sh("pair_c", i), sh("(pair_c + 1u)", i)) : sh("c", i);
+      reads.push_back({v(e), slot, e / per_round, at.guard});
     }
     return reads;
   }
@@ -582,7 +594,8 @@ struct PassPrinter {
         writes.push_back(std::move(group));
       }
       body.line(fmt::format("// exchange {} -> {}", s, s + 1));
-      print_exchange(writes, column_reads(fft.stages[s + 1]), s > 0 || after_reads);
+      const bool y_stage = fft.pair_rows_at_once && s == 0 && own && name_tag.empty();
+      print_exchange(writes, column_reads(fft.stages[s + 1], y_stage), s > 0 || after_reads);
     }
   }
 
@@ -722,7 +735,7 @@ struct PassPrinter {
   // each r2c separation in a scope of its own (its exchange declares its partners).
   void print_store() {
     if (pass.store.pass_twiddle) print_pass_twiddles(false, last_stage());
-    if (fft.pair_rows == 0) return print_store_values();
+    if (fft.pair_rows == 0 || fft.pair_rows_at_once) return print_store_values();
     const bool separate = pass.store.kind == StoreKind::r2c;
     if (interleaved_store()) entry_name = "b_y";
     if (separate) body.open("");
@@ -950,7 +963,7 @@ PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_s
   printer.print_indices();
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
-  else if (pass.fft.pair_rows != 0) printer.print_row_pair();
+  else if (pass.fft.pair_rows != 0 && !pass.fft.pair_rows_at_once) printer.print_row_pair();
   else printer.print_stages(pass.direction, false);
   printer.print_store();
   const PassLayout& fft = pass.fft;

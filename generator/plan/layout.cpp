@@ -54,7 +54,7 @@ uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 
 // column, with `per_column` shared slots per column. Returns 0 if nothing fits.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, bool row_mode, uint32_t columns_available,
                         uint32_t per_column, uint32_t slot_bytes, uint32_t auto_invocations = kAutoWorkgroupSize,
-                        uint32_t max_columns = kMaxColumns) {
+                        uint32_t max_columns = kMaxColumns, uint32_t min_row_columns = 1) {
   const uint32_t budget = spec.shared_memory_bytes / slot_bytes;
   if (spec.workgroup_size != 0) {
     if (spec.workgroup_size % threads_per_column != 0) return 0;
@@ -66,7 +66,7 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
   // mode at the widest runs that fit.
   const uint32_t row_invocations =
       spec.precision == Precision::fp16 ? kAutoRowInvocationsFp16 : kAutoWorkgroupSize;
-  uint32_t c = row_mode ? std::max<uint32_t>(1, row_invocations / threads_per_column) : max_columns;
+  uint32_t c = row_mode ? std::max<uint32_t>(min_row_columns, row_invocations / threads_per_column) : max_columns;
   const uint32_t max_invocations = std::max(auto_invocations, threads_per_column);
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
@@ -445,7 +445,9 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
       const uint32_t slice = pass.exchange_size();
       const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
                                         padded ? padded_column(slice, pass.row_mode()) : slice,
-                                        cand.split ? 4 : kElementBytes, auto_invocations, max_columns);
+                                        cand.split ? 4 : kElementBytes, auto_invocations, max_columns,
+                                        pass.pair_rows_at_once ? 2 : 1);
+      if (pass.pair_rows_at_once && c % 2 != 0) continue;  // each pair's two rows in one workgroup
       const uint32_t score = c * (padded ? 2 : 1);
       if (score > best_score) {
         best_score = score;
@@ -455,6 +457,10 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
     }
   };
   choose_candidate(kAutoWorkgroupSize);
+  if (pass.pair_rows_at_once && pass.columns_per_workgroup == 0) {
+    pass.pair_rows_at_once = false;  // a pair's two rows do not fit one workgroup: in turn
+    choose_candidate(kAutoWorkgroupSize);
+  }
   // A column pass whose kMinColumns columns need more than kAutoWorkgroupSize invocations (a Y side
   // that is not a power of two, y_passes) gets up to kRoundsInvocations, as rounds do.
   if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
@@ -591,6 +597,9 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     PassLayout pass;
     pass.axis = axis;
     pass.pair_rows = pair_rows;
+    // fp16 c2c rows at once where a pair fits one workgroup (choose_tiling): PassLayout::pair_rows_at_once.
+    pass.pair_rows_at_once = pair_rows != 0 && radices.size() > 1 && spec.precision == Precision::fp16 &&
+                             spec.transform == Transform::c2c;
     pass.length = length;
     pass.size = product(radices);
     pass.stride = stride;
@@ -821,13 +830,26 @@ KernelLayout make_layout(const KernelSpec& spec) {
   //   14.1 and 11.2 -> 10.4 µs a call).
   // So `auto` pairs rows from NY = 2048; `first_y_stage: row_pass` asks for pairs wherever the
   // passes can take them, `column_pass` refuses them.
+  // fp16 c2c rows of up to 2048 points run a pair's two rows at once (PassLayout::pair_rows_at_once;
+  // in turn, each workgroup's chain doubles, and half-float data leaves it less memory time to hide
+  // behind). Measured fp16 on an H100 (ms at 256 MiB, bench/results/2026-11-27-h100-fp16-pairs):
+  // - c2c at once: 2048² 0.530 -> 0.502 (inverse 0.532 -> 0.499), 4096 x 2048 0.790 -> 0.620,
+  //   2048 x 1024 0.512 -> 0.466, 4096 x 1024 0.780 -> 0.571, 2048 x 256 0.497 -> 0.428; not
+  //   NY = 1024 (1024² 0.418 -> 0.423, 512² 0.382 -> 0.396);
+  // - in turn: c2c 4096² 0.818 -> 0.741 (inverse 0.818 -> 0.750), r2c 2048² 0.626 -> 0.581, 4096²
+  //   0.788 -> 0.734, 4096 x 2048 0.825 -> 0.689 (c2r 2048² 0.640 -> 0.548, 4096² 0.832 -> 0.646);
+  //   c2c 4096 x 8192 1.095 -> 0.786, 2048 x 8192 0.743 -> 0.646, r2c 4096 x 8192 0.716 -> 0.673;
+  //   but at NY = 2048 rows of 2048 and 4096 points in turn lose (c2c 2048 x 4096 0.546 -> 0.612,
+  //   r2c 2048 x 4096 0.625 -> 0.665, 2048 x 8192 0.614 -> 0.634): their X pass runs near the copy
+  //   floor alone and takes 1.6 times as long in turn, more than the Y pass gains. They pair from
+  //   NY = 4096. (Rows of 8192 are exchanged in rounds and slower alone; those of 1024 are short.)
   const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
   std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
   std::vector<std::vector<uint32_t>> half_columns;  // the Y passes of NY/2, once the checks reach them
   if (!two_d || one_pass_grid)
     no_pairs = two_d ? "this kernel's grid is one pass (it fits one workgroup)" : "a 1D kernel has no Y axis";
-  else if (spec.convolution || spec.io != Io::buffer || spec.precision != Precision::fp32 || spec.workgroup_size != 0)
-    no_pairs = "pairs of rows are built for fp32 buffers with workgroup_size \"auto\"";
+  else if (spec.convolution || spec.io != Io::buffer || spec.workgroup_size != 0)
+    no_pairs = "pairs of rows are built for buffers with workgroup_size \"auto\"";
   else if (spec.transform == Transform::c2c && (nx < 256 || spec.intermediate_layout == IntermediateLayout::rows))
     no_pairs = "a c2c kernel's pairs of rows keep the values between the passes in column tiles, which need rows of "
                "256 points or more and intermediate_layout \"auto\" or \"column_tiles\"";
@@ -838,7 +860,11 @@ KernelLayout make_layout(const KernelSpec& spec) {
   else if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
            (half_columns = y_passes(layout.ny / 2, budget)).size() != 1)
     no_pairs = "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
-  const uint32_t auto_from = kMaxRegisterResident / kMaxColumns;  // NY >= 2048: Y tiles below 16 columns
+  uint32_t auto_from = kMaxRegisterResident / kMaxColumns;  // NY >= 2048: Y tiles below 16 columns
+  // fp16 rows whose pairs go in turn: r2c rows, and c2c rows whose pair does not fit one workgroup
+  // at the default 32 KB (above 2048 points).
+  const bool fp16_in_turn = spec.precision == Precision::fp16 && (real || layout.n > 2048);
+  if (fp16_in_turn && layout.n >= 2048 && layout.n <= 4096) auto_from *= 2;
   if (asked_pairs && !no_pairs.empty())
     fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
                                             "or \"column_pass\"", no_pairs));

@@ -790,16 +790,15 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                              which),
                  "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
     if (k.first_y_stage == FirstYStage::row_pass && (!k.is_2d() || k.io == Io::image || k.convolution ||
-                                                     k.precision != Precision::fp32 || k.workgroup_size != 0))
+                                                     k.workgroup_size != 0))
       where.fail("first_y_stage",
                  fmt::format("row_pass has a 2D kernel's row pass do the first stage along Y; {}{}",
-                             !k.is_2d()                         ? "a 1D kernel has no Y axis"
-                             : k.io == Io::image                ? "an image kernel (io image) keeps its own passes"
-                             : k.convolution                    ? "a convolution keeps its own passes"
-                             : k.precision != Precision::fp32   ? "its pairs of rows are built for fp32 data"
-                                                                : "its pairs of rows take the automatic workgroup size",
+                             !k.is_2d()          ? "a 1D kernel has no Y axis"
+                             : k.io == Io::image ? "an image kernel (io image) keeps its own passes"
+                             : k.convolution     ? "a convolution keeps its own passes"
+                                                 : "its pairs of rows take the automatic workgroup size",
                              which),
-                 "\"auto\" or \"column_pass\"; \"row_pass\" for 2D c2c and r2c kernels of fp32 buffers with "
+                 "\"auto\" or \"column_pass\"; \"row_pass\" for 2D c2c and r2c kernels of buffers with "
                  "workgroup_size \"auto\"");
     if (k.pass_sync == PassSync::counters && (k.io == Io::image || k.convolution))
       where.fail("pass_sync",

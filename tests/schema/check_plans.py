@@ -38,7 +38,7 @@ BEYOND_SCHEMA = {
     "87_counter_lag_dispatch.json": "counter_lag not beside pass_sync dispatch",
     "90_first_y_stage_1d.json": "row_pass only for a 2D shape",
     "91_first_y_stage_short_rows.json": "row_pass only where the passes can take pairs of rows (the layout decides)",
-    "93_first_y_stage_fp16.json": "row_pass only for fp32 data",
+    "93_first_y_stage_workgroup_size.json": "row_pass only with workgroup_size auto",
 }
 
 

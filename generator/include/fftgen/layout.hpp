@@ -165,9 +165,18 @@ struct PassLayout {
   /// position: row y stores their sum, row y + NY/2 their difference (outputs 0 and 1 of the
   /// radix-2 butterfly, the Y pass's columns of parity 0 and 1).
   uint32_t pair_rows = 0;
+  /// Pairs of rows (pair_rows) whose two rows run at once, each in invocations of its own:
+  /// transforms 2p and 2p + 1 of the workgroup are rows y and y + NY/2 of one pair, and the
+  /// first exchange reads both rows' slots, the sum into row y, the difference into row y + NY/2
+  /// (the Y stage commutes with the X stages: both rows take the same X twiddles). Half the
+  /// values per invocation of the rows in turn, which the same invocations transform one after
+  /// the other (pair_rows without this).
+  bool pair_rows_at_once = false;
   /// Batch entries (columns, or rows in row mode) one workgroup computes: its transforms in
-  /// flight, twice that for pairs of rows.
-  uint32_t entries_per_workgroup() const { return pair_rows != 0 ? 2 * columns_per_workgroup : columns_per_workgroup; }
+  /// flight, twice that for pairs of rows in turn.
+  uint32_t entries_per_workgroup() const {
+    return pair_rows != 0 && !pair_rows_at_once ? 2 * columns_per_workgroup : columns_per_workgroup;
+  }
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   SharedMemoryMap shared;
