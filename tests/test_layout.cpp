@@ -362,10 +362,13 @@ TEST_CASE("2D kernels keep the values between their X and Y passes in column til
     std::set<uint64_t> seen;
     uint64_t mismatches = 0, outside = 0;
     const fftgen::View& read = columns.load.view;
-    // Where the X pass does the first Y stage (c2c 4096 x 256), row y leaves its values to column
-    // (y div NY/2) * NX + x of the Y pass (the parity of its output), at position y mod NY/2.
+    // Where the X pass does the first Y stage (c2c 4096 x 256, and 256 x 512 with its rows at
+    // once), row y leaves its values to column (y div NY/2) * NX + x of the Y pass (the parity of
+    // its output), at position y mod NY/2.
     const uint64_t half = rows.fft.pair_rows;
-    CHECK(half == (ny >= 2048 && nx >= 256 && t == Transform::c2c ? ny / 2 : 0));
+    const bool small_grid = ny <= 512 && nx <= 512 && uint64_t{ny} * nx >= 131072;
+    CHECK(half == ((ny >= 2048 || small_grid) && nx >= 256 && t == Transform::c2c ? ny / 2 : 0));
+    CHECK(rows.fft.pair_rows_at_once == (small_grid && t == Transform::c2c));
     for (uint64_t p = 0; p < 2; ++p)
       for (uint64_t y = 0; y < ny; ++y)
         for (uint64_t x = 0; x < width; ++x) {
@@ -391,7 +394,10 @@ TEST_CASE("2D kernels keep the values between their X and Y passes in column til
   CHECK(tiles_of(spec_2d(4096, 4096)) == 8);  // its X pass does the first Y stage: columns of 2048
   CHECK(tiles_of(spec_2d(2048, 2048)) == 16);  // likewise: columns of 1024
   CHECK(tiles_of(spec_2d(1024, 1024)) == 16);
-  CHECK(tiles_of(spec_2d(512, 512)) == 0);
+  CHECK(tiles_of(spec_2d(512, 512)) == 16);  // its rows paired at once: columns of 256
+  auto unpaired_512 = spec_2d(512, 512);
+  unpaired_512.first_y_stage = fftgen::FirstYStage::column_pass;
+  CHECK(tiles_of(unpaired_512) == 0);
   CHECK(tiles_of(spec_2d(4096, 4096, Transform::r2c)) == 0);
   CHECK(tiles_of(spec_2d(1024, 1024), fftgen::Precision::fp16) == 16);
   CHECK(tiles_of(spec_2d(4096, 4096), fftgen::Precision::fp16) == 8);  // pairs of rows: columns of 2048
@@ -509,7 +515,7 @@ TEST_CASE("first_y_stage: row_pass asks for pairs of rows, column_pass refuses t
   }
 }
 
-TEST_CASE("fp16 pairs of rows: c2c rows of up to 2048 points at once, others in turn", "[layout][2d]") {
+TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids up to 512²", "[layout][2d]") {
   using fftgen::Transform;
   struct Case {
     uint32_t ny, nx;
@@ -544,8 +550,21 @@ TEST_CASE("fp16 pairs of rows: c2c rows of up to 2048 points at once, others in 
       CHECK(rows.entries_per_workgroup() == 2 * rows.columns_per_workgroup);
     }
   }
-  // fp32 keeps its rows in turn (at once measured slower: 2048² 0.388 -> 0.450 ms at 256 MiB).
-  CHECK_FALSE(fftgen::make_program(spec_2d(2048, 2048)).forward.front().fft.pair_rows_at_once);
+  // fp32 keeps its rows in turn (at once measured slower: 2048² 0.388 -> 0.450 ms at 256 MiB),
+  // but for grids of 2^17 and 2^18 points with NY and NX up to 512, which pair at once (faster at
+  // batch 1); not 256² (one dispatch, pass_sync counters), 1024² or longer rows.
+  auto fp32_rows = [](uint32_t ny, uint32_t nx) { return fftgen::make_program(spec_2d(ny, nx)).forward.front().fft; };
+  CHECK(fp32_rows(2048, 2048).pair_rows != 0);
+  CHECK_FALSE(fp32_rows(2048, 2048).pair_rows_at_once);
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{512, 512}, {512, 256}, {256, 512}}) {
+    INFO("fp32 " << ny << " x " << nx);
+    CHECK(fp32_rows(ny, nx).pair_rows == ny / 2);
+    CHECK(fp32_rows(ny, nx).pair_rows_at_once);
+  }
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{256, 256}, {1024, 1024}, {512, 1024}, {1024, 512}}) {
+    INFO("fp32 " << ny << " x " << nx);
+    CHECK(fp32_rows(ny, nx).pair_rows == 0);
+  }
   // Asked for below the automatic bound, at once and in turn, checked on the CPU model.
   for (auto [ny, nx, t] : std::vector<std::tuple<uint32_t, uint32_t, Transform>>{
            {64, 512, Transform::c2c}, {16, 4096, Transform::c2c}, {64, 512, Transform::r2c}}) {

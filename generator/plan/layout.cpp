@@ -588,18 +588,18 @@ namespace {
 // Steps 1-4 for the passes of one axis (`length` points, `interleave` data columns per position),
 // appended to `layout`: stages, tiling, shared memory, twiddles.
 // `first_stride`: the product of the sizes of this axis' stages done elsewhere (2 for a Y axis whose
-// first stage the X pass does, PassLayout::pair_rows, which `pair_rows` gives the X pass).
+// first stage the X pass does, PassLayout::pair_rows, which `pair_rows` gives the X pass;
+// `rows_at_once`: its pairs' rows at once where they fit one workgroup, PassLayout::pair_rows_at_once).
 void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis, uint32_t length, uint32_t interleave,
                      const PassSplit& split, bool one_pass_grid, uint32_t budget, uint32_t first_stride = 1,
-                     uint32_t pair_rows = 0) {
+                     uint32_t pair_rows = 0, bool rows_at_once = false) {
   uint32_t stride = first_stride;
   for (const auto& radices : split.radices) {
     PassLayout pass;
     pass.axis = axis;
     pass.pair_rows = pair_rows;
-    // fp16 c2c rows at once where a pair fits one workgroup (choose_tiling): PassLayout::pair_rows_at_once.
-    pass.pair_rows_at_once = pair_rows != 0 && radices.size() > 1 && spec.precision == Precision::fp16 &&
-                             spec.transform == Transform::c2c;
+    // (choose_tiling falls back to the rows in turn where a pair does not fit one workgroup)
+    pass.pair_rows_at_once = pair_rows != 0 && radices.size() > 1 && rows_at_once;
     pass.length = length;
     pass.size = product(radices);
     pass.stride = stride;
@@ -843,6 +843,15 @@ KernelLayout make_layout(const KernelSpec& spec) {
   //   r2c 2048 x 4096 0.625 -> 0.665, 2048 x 8192 0.614 -> 0.634): their X pass runs near the copy
   //   floor alone and takes 1.6 times as long in turn, more than the Y pass gains. They pair from
   //   NY = 4096. (Rows of 8192 are exchanged in rounds and slower alone; those of 1024 are short.)
+  // fp32 c2c grids of 2^17 and 2^18 points with NY and NX of 256 or 512 pair their rows at once
+  // too: a pass's chain is what a small batch waits for. Measured fp32 on an H100 (µs a call at
+  // batch 1 and 4, 200 calls; ms at 512 MiB; bench/results/2026-11-27-h100-small-pairs): 512²
+  // 10.5 -> 8.6, 14.2 -> 14.0, 0.7304 -> 0.7283; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7310 ->
+  // 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.8, 0.7272 -> 0.7262. Not 256² (both passes in one
+  // dispatch, pass_sync counters: 6.8 -> 7.0 µs, 0.634 -> 0.651 ms), longer rows (512 x 1024 at
+  // batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms) nor NY = 1024 (1024² 0.7339 -> 0.7408
+  // ms), where fp32 rows stay in turn, as where they pair from NY = 2048 (at once: 2048² 0.388 ->
+  // 0.450 ms at 256 MiB).
   const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
   std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
   std::vector<std::vector<uint32_t>> half_columns;  // the Y passes of NY/2, once the checks reach them
@@ -868,9 +877,13 @@ KernelLayout make_layout(const KernelSpec& spec) {
   if (asked_pairs && !no_pairs.empty())
     fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
                                             "or \"column_pass\"", no_pairs));
+  const bool c2c = spec.transform == Transform::c2c;
+  const bool small_fp32_grid = spec.precision == Precision::fp32 && c2c && layout.ny <= 512 && nx <= 512 &&
+                               uint64_t{layout.ny} * nx >= 131072;
+  const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid);
   uint32_t pair_rows = 0;
-  if (no_pairs.empty() &&
-      (asked_pairs || (spec.first_y_stage == FirstYStage::automatic && layout.ny > auto_from))) {
+  if (no_pairs.empty() && (asked_pairs || (spec.first_y_stage == FirstYStage::automatic &&
+                                           (layout.ny > auto_from || small_fp32_grid)))) {
     pair_rows = layout.ny / 2;
     axes[1].split.radices = half_columns;
   }
@@ -890,7 +903,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
 
   for (uint32_t a = 0; a < axes.size(); ++a)
     add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
-                    one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0);
+                    one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0, rows_at_once);
   if (pair_rows != 0 && !real) {
     // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
     const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
