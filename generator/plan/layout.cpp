@@ -846,8 +846,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // fp32 c2c grids of 2^17 and 2^18 points with NY and NX of 256 or 512 pair their rows at once
   // too: a pass's chain is what a small batch waits for. Measured fp32 on an H100 (µs a call at
   // batch 1 and 4, 200 calls; ms at 512 MiB; bench/results/2026-11-27-h100-small-pairs): 512²
-  // 10.5 -> 8.6, 14.2 -> 14.0, 0.7304 -> 0.7283; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7310 ->
-  // 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.8, 0.7272 -> 0.7262. Not 256² (both passes in one
+  // 10.5 -> 8.6, 14.1 -> 14.2, 0.7304 -> 0.7286; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7308 ->
+  // 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.9, 0.7274 -> 0.7265. Not 256² (both passes in one
   // dispatch, pass_sync counters: 6.8 -> 7.0 µs, 0.634 -> 0.651 ms), longer rows (512 x 1024 at
   // batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms) nor NY = 1024 (1024² 0.7339 -> 0.7408
   // ms), where fp32 rows stay in turn, as where they pair from NY = 2048 (at once: 2048² 0.388 ->
