@@ -735,7 +735,7 @@ struct PassPrinter {
   // each r2c separation in a scope of its own (its exchange declares its partners).
   void print_store() {
     if (pass.store.pass_twiddle) print_pass_twiddles(false, last_stage());
-    if (fft.pair_rows == 0 || fft.pair_rows_at_once) return print_store_values();
+    if (!fft.pair_rows_in_turn()) return print_store_values();
     const bool separate = pass.store.kind == StoreKind::r2c;
     if (interleaved_store()) entry_name = "b_y";
     if (separate) body.open("");
@@ -963,7 +963,7 @@ PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_s
   printer.print_indices();
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
-  else if (pass.fft.pair_rows != 0 && !pass.fft.pair_rows_at_once) printer.print_row_pair();
+  else if (pass.fft.pair_rows_in_turn()) printer.print_row_pair();
   else printer.print_stages(pass.direction, false);
   printer.print_store();
   const PassLayout& fft = pass.fft;

@@ -172,11 +172,11 @@ struct PassLayout {
   /// values per invocation of the rows in turn, which the same invocations transform one after
   /// the other (pair_rows without this).
   bool pair_rows_at_once = false;
+  /// Pairs of rows transformed in turn by the same invocations (pair_rows, not at once).
+  bool pair_rows_in_turn() const { return pair_rows != 0 && !pair_rows_at_once; }
   /// Batch entries (columns, or rows in row mode) one workgroup computes: its transforms in
   /// flight, twice that for pairs of rows in turn.
-  uint32_t entries_per_workgroup() const {
-    return pair_rows != 0 && !pair_rows_at_once ? 2 * columns_per_workgroup : columns_per_workgroup;
-  }
+  uint32_t entries_per_workgroup() const { return pair_rows_in_turn() ? 2 * columns_per_workgroup : columns_per_workgroup; }
   std::vector<StageLayout> stages;
   PassTwiddles pass_twiddles;          ///< used when stride > 1
   SharedMemoryMap shared;
