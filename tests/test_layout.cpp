@@ -594,6 +594,30 @@ TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles 
   CHECK(fftgen::make_program(spec).forward.back().fft.columns_per_workgroup == 16);
 }
 
+TEST_CASE("long 1D transforms run their smaller pass first where that was measured faster", "[layout]") {
+  auto pass_sizes = [](const KernelSpec& spec) {
+    std::vector<uint32_t> sizes;
+    for (const auto& pass : fftgen::make_layout(spec).passes) sizes.push_back(pass.size);
+    return sizes;
+  };
+  // c2c 2^21 and r2c 2^20 (its complex 2^19): the smaller pass first (H100: 1208 -> 1245 and
+  // 1143 -> 1175 GB/s); the CPU model checks that the order still computes the transform.
+  CHECK(pass_sizes(spec_for(1u << 21)) == std::vector<uint32_t>{1024, 2048});
+  auto real = spec_for(1u << 20);
+  real.transform = fftgen::Transform::r2c;
+  CHECK(pass_sizes(real) == std::vector<uint32_t>{512, 1024});
+  check_transform(real, 1);
+  // Elsewhere the larger pass stays first: r2c 2^22 (slower the other way), c2c 2^19 (its passes
+  // share one dispatch), 2^23 (three passes), and fp16.
+  real.shape = {1u << 22};
+  CHECK(pass_sizes(real) == std::vector<uint32_t>{2048, 1024});
+  CHECK(pass_sizes(spec_for(1u << 19)) == std::vector<uint32_t>{1024, 512});
+  CHECK(pass_sizes(spec_for(1u << 23)) == std::vector<uint32_t>{256, 256, 128});
+  auto half = spec_for(1u << 21);
+  half.precision = fftgen::Precision::fp16;
+  CHECK(pass_sizes(half) == std::vector<uint32_t>{2048, 1024});
+}
+
 TEST_CASE("r2c_pair kernels separate two real signals and merge them back", "[layout][real]") {
   for (uint32_t log2n = 1; log2n <= 14; ++log2n) {
     auto spec = spec_for(1u << log2n);

@@ -364,6 +364,20 @@ struct PassSplit {
   uint32_t exchange_rounds = 1;                ///< of the single pass, when it is register-resident
 };
 
+// Whether the two passes of a long 1D transform go smaller first (column_passes puts the larger
+// first). Measured on an H100 (bench/results/2026-11-27-h100-pass-order, GB/s at 512 MiB, one
+// dispatch per pass): c2c 2^21 (2048 x 1024) 1208 -> 1245 (inverse 1212 -> 1250), r2c 2^20 (its
+// complex 2^19 = 1024 x 512) 1143 -> 1175 (c2r 1200 -> 1271): the 1024-point pass of 16 columns
+// runs faster first (0.410 -> 0.373 ms), the 2048-point pass of 8 columns as fast either way.
+// Not, on an H200: r2c 2^22 (1062 -> 1004: its separation's mirrored tiles then hold 8 columns),
+// three passes (c2c 2^23 1256 -> 1235), the passes of one dispatch with counters (c2c 2^19 1778 ->
+// 1744, r2c 2^18 1490 -> 1009), 2D Y passes (8192: equal; the 4096² bloom 2.244 -> 2.284 ms).
+bool smaller_pass_first(const KernelSpec& spec, uint32_t n) {
+  if (spec.is_2d() || spec.convolution || spec.precision != Precision::fp32) return false;
+  if (spec.transform == Transform::c2c) return spec.n() == n && n == 1u << 21;
+  return spec.transform == Transform::r2c && spec.n() == 2 * n && n == 1u << 19;
+}
+
 PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget) {
   PassSplit split;
   // Exchange rounds of a register-resident single pass with these stages; 0 if it cannot be one.
@@ -396,6 +410,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     split.exchange_rounds = rounds;
   } else {
     split.radices = column_passes(n, max_bits);
+    if (smaller_pass_first(spec, n)) std::reverse(split.radices.begin(), split.radices.end());
   }
   return split;
 }
