@@ -276,4 +276,8 @@ TEST_CASE("convolution: fftgen-vk verify checks both kernels of each convolution
   }
   CHECK_THAT(format_bench_table({r}), Catch::Contains("\n  " + names[0] + " "));
   CHECK(bench_json(device(), {r}, b)["results"][0]["passes"].size() == names.size());
+  CHECK(r.direction == "both");
+  // A convolution is timed as its chain: a direction asked for is refused, naming why.
+  b.direction = Direction::inverse;
+  CHECK_THAT(bench_convolution(device(), m, rgba, b).error, Catch::Contains("timed as its whole chain"));
 }

@@ -399,8 +399,28 @@ TEST_CASE("timestamps and the bench loop", "[gpu][runtime][bench]") {
   CHECK(k.error.empty());
   CHECK(k.batch == (1 << 16) / (32 * 8));
   CHECK(k.median_ms > 0);
-  const json j = bench_json(device, {copy, k}, o);
-  CHECK(j["results"].size() == 2);
+  CHECK(k.direction == "forward");  // the default where a kernel has it
+  // --direction inverse times the inverse passes; a kernel without the asked direction gets an
+  // error naming it (the others still run).
+  BenchOptions inverse = o;
+  inverse.direction = Direction::inverse;
+  inverse.per_pass = true;
+  BenchResult ki = bench_kernel(device, m, m.kernel("dft32s"), inverse);
+  INFO(ki.error);
+  CHECK(ki.error.empty());
+  CHECK(ki.direction == "inverse");
+  REQUIRE_FALSE(ki.passes.empty());
+  CHECK(ki.passes.front().name.rfind("inv", 0) == 0);
+  KernelInfo forward_only = m.kernel("dft32s");
+  forward_only.directions = {Direction::forward};
+  forward_only.inverse.clear();
+  REQUIRE_FALSE(forward_only.has(Direction::inverse));
+  const BenchResult missing = bench_kernel(device, m, forward_only, inverse);
+  CHECK(missing.error.find("has no inverse direction") != std::string::npos);
+  const json j = bench_json(device, {copy, k, ki}, o);
+  CHECK(j["results"].size() == 3);
+  CHECK(j["results"][2]["direction"] == "inverse");
+  CHECK(format_bench_table({copy, k, ki}).find("inverse") != std::string::npos);
   CHECK(parse_byte_size("512MiB") == 512ull << 20);
   CHECK(parse_byte_size("1GiB") == 1ull << 30);
   CHECK_THROWS(parse_byte_size("12 parsecs"));
@@ -875,7 +895,7 @@ TEST_CASE("fftgen-vk CLI: usage errors and exit codes", "[gpu][cli]") {
   // Options out of range: exit 1 naming the option, before any device work.
   for (const char* bad : {"bench \"M\" --trials 0", "bench \"M\" --calls 0", "verify \"M\" --tolerance -1",
                           "verify \"M\" --tolerance nan", "verify \"M\" --tolerance 0", "verify \"M\" --device -2",
-                          "bench \"M\" --device -2", "verify \"M\" --batches 0"}) {
+                          "bench \"M\" --device -2", "verify \"M\" --batches 0", "bench \"M\" --direction sideways"}) {
     std::string args = bad;
     args.replace(args.find('M'), 1, manifest);
     INFO(args << "\n" << stderr_text());

@@ -155,6 +155,11 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--passes", bopt.per_pass,
                       "Also time each pass: a timestamp after every pass of a call (a convolution: both directions),\n"
                       "each pass's share printed under its kernel (the barrier before it included)");
+  std::string bench_direction;
+  bench_cmd->add_option("--direction", bench_direction,
+                        "Direction to time: forward or inverse (default: forward where a kernel has it, else\n"
+                        "inverse); a convolution is timed as its chain and refuses it")
+      ->check(CLI::IsMember({"forward", "inverse"}));
   bench_cmd->add_option("--json", json_path, "Also write the results as JSON");
   add_common(bench_cmd);
 
@@ -261,6 +266,8 @@ int main(int argc, char** argv) {
       } catch (const std::invalid_argument& e) {
         throw std::runtime_error(std::string("--bytes: ") + e.what());
       }
+      if (!bench_direction.empty())
+        bopt.direction = bench_direction == "forward" ? Direction::forward : Direction::inverse;
       Manifest m = load_manifest(manifest_path);
       require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);

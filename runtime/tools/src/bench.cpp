@@ -246,8 +246,13 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     if (info.transform == "convolution_filter")
       throw UsageError("kernel '" + info.name + "' makes a filter spectrum once; bench its convolution '" +
                        (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
+    const Direction d = o.direction.value_or(info.has(Direction::forward) ? Direction::forward : Direction::inverse);
+    if (!info.has(d))
+      throw UsageError("kernel '" + info.name + "' has no " + to_string(d) + " direction (it has " +
+                       to_string(info.has(Direction::forward) ? Direction::forward : Direction::inverse) +
+                       " only); time it without --direction");
+    r.direction = to_string(d);
     Kernel kernel(device, info, manifest.files);
-    const Direction d = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
     if (info.uses_images()) return bench_image_kernel(device, kernel, d, o, r);
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
     size_batch(device, o, kernel, in_bytes, out_bytes, "buffer", r);
@@ -373,19 +378,19 @@ std::string format_bench_table(const std::vector<BenchResult>& results) {
   for (const auto& r : results) name_w = std::max(name_w, r.name.size());
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s %8s %10s %12s %12s %10s\n", static_cast<int>(name_w),
-                "kernel", "N", "batch", "MiB/buffer", "ms/call", "GB/s");
+  std::snprintf(line, sizeof line, "%-*s %8s %10s %12s %12s %10s  %s\n", static_cast<int>(name_w),
+                "kernel", "N", "batch", "MiB/buffer", "ms/call", "GB/s", "direction");
   out += line;
   for (const auto& r : results) {
     if (!r.error.empty()) {
       std::snprintf(line, sizeof line, "%-*s %8u  error: %s\n", static_cast<int>(name_w),
                     r.name.c_str(), r.n, r.error.c_str());
     } else {
-      std::snprintf(line, sizeof line, "%-*s %8s %10llu %12.1f %12.4f %10.1f\n",
+      std::snprintf(line, sizeof line, "%-*s %8s %10llu %12.1f %12.4f %10.1f  %s\n",
                     static_cast<int>(name_w), r.name.c_str(),
                     r.n ? std::to_string(r.n).c_str() : "-",
                     static_cast<unsigned long long>(r.batch), r.bytes / 1048576.0, r.median_ms,
-                    r.gb_per_s);
+                    r.gb_per_s, r.direction.empty() ? "-" : r.direction.c_str());
     }
     out += line;
     // Per pass (--passes): each pass's share of a call, indented under the kernel.
@@ -415,6 +420,7 @@ nlohmann::json bench_json(const Device& device, const std::vector<BenchResult>& 
     k["batch"] = r.batch;
     k["bytes"] = r.bytes;
     k["traffic"] = r.traffic ? r.traffic : 2 * r.bytes;
+    if (!r.direction.empty()) k["direction"] = r.direction;
     if (r.error.empty()) {
       k["median_ms"] = r.median_ms;
       k["gb_per_s"] = r.gb_per_s;

@@ -304,7 +304,11 @@ BenchResult bench_convolution(Device& device, const Manifest& manifest, const Ke
   BenchResult r;
   r.name = apply.name;
   r.n = apply.n();
+  r.direction = "both";
   try {
+    if (options.direction)
+      throw UsageError("kernel '" + apply.name + "' is a convolution, timed as its whole chain (forward, then "
+                       "inverse); --direction applies to transforms: time it without --direction");
     ConvolutionChain chain(device, manifest, apply);
     const ConvolutionInfo& c = *apply.convolution;
     chain.set_filter(random_image(c.filter_h, c.filter_w, c.filter_channels, 2));

@@ -3,6 +3,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct BenchOptions {
   uint32_t warmup_ms = 250;  ///< and keep warming up until this long has passed (clocks ramp up)
   /// Also time each pass of a call (time_passes), after the call as a whole.
   bool per_pass = false;
+  /// The direction to time; none: forward where the kernel has it, else inverse. A convolution is
+  /// timed as its chain (both directions) and refuses a direction.
+  std::optional<Direction> direction;
 };
 
 /// One pass's share of a call: median over trials of its mean time per call.
@@ -33,6 +37,7 @@ struct PassTime {
 
 struct BenchResult {
   std::string name;        ///< kernel name, or "copy (vec4)" for the floor
+  std::string direction;   ///< "forward", "inverse", "both" (a convolution's chain); empty for the copy
   uint32_t n = 0;          ///< 0 for the copy
   uint64_t batch = 0;
   uint64_t bytes = 0;      ///< of the larger buffer
