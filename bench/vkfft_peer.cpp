@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -268,6 +269,10 @@ VkFFTConfiguration make_config(RunState& s, const PeerCase& what, uint32_t batch
     config.commandPool = const_cast<VkCommandPool*>(&h.command_pool);
     config.fence = &s.vkfft_fence;
     config.makeForwardPlanOnly = 1;
+    // FFTGEN_VKFFT_SHADERS=1: VkFFT prints each shader it generates for the case (its workgroup
+    // sizes, dispatches and code), to read how it splits a case fftgen runs differently.
+    if (const char* shaders = std::getenv("FFTGEN_VKFFT_SHADERS"); shaders && std::strcmp(shaders, "1") == 0)
+        config.keepShaderCode = 1;
     // Out of place: VkFFT reads the "formatted" input buffer and writes `buffer`; the input is
     // never written (any scratch a multi-pass plan needs is VkFFT's own temp buffer).
     config.isInputFormatted = 1;
