@@ -278,6 +278,26 @@ void main() {
   }
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  uint j1_0 = q;
+  uint k1_0 = (j1_0 & 15u);
+  vec2 w1_0_1 = tw.data[k1_0 + 0u];
+  vec2 w1_0_2 = tw.data[k1_0 + 16u];
+  vec2 w1_0_3 = tw.data[k1_0 + 32u];
+  uint j1_1 = q + 4u;
+  uint k1_1 = (j1_1 & 15u);
+  vec2 w1_1_1 = tw.data[k1_1 + 0u];
+  vec2 w1_1_2 = tw.data[k1_1 + 16u];
+  vec2 w1_1_3 = tw.data[k1_1 + 32u];
+  uint j1_2 = q + 8u;
+  uint k1_2 = (j1_2 & 15u);
+  vec2 w1_2_1 = tw.data[k1_2 + 0u];
+  vec2 w1_2_2 = tw.data[k1_2 + 16u];
+  vec2 w1_2_3 = tw.data[k1_2 + 32u];
+  uint j1_3 = q + 12u;
+  uint k1_3 = (j1_3 & 15u);
+  vec2 w1_3_1 = tw.data[k1_3 + 0u];
+  vec2 w1_3_2 = tw.data[k1_3 + 16u];
+  vec2 w1_3_3 = tw.data[k1_3 + 32u];
   // exchange 0 -> 1
   sh[c * 68u + ((q << 4u) + 0u + 0u) + (((q << 4u) + 0u + 0u) >> 4u)] = v0;
   sh[c * 68u + ((q << 4u) + 0u + 1u) + (((q << 4u) + 0u + 1u) >> 4u)] = v1;
@@ -314,29 +334,21 @@ void main() {
   v14 = sh[c * 68u + (q + 56u) + ((q + 56u) >> 4u)];
   v15 = sh[c * 68u + (q + 60u) + ((q + 60u) >> 4u)];
   // stage 1: radix 4, stride 16
-  uint j1_0 = q;
-  uint k1_0 = (j1_0 & 15u);
-  v4 = twiddle_mul(v4, tw.data[k1_0 + 0u]);
-  v8 = twiddle_mul(v8, tw.data[k1_0 + 16u]);
-  v12 = twiddle_mul(v12, tw.data[k1_0 + 32u]);
+  v4 = twiddle_mul(v4, w1_0_1);
+  v8 = twiddle_mul(v8, w1_0_2);
+  v12 = twiddle_mul(v12, w1_0_3);
   radix4_fwd(v0, v4, v8, v12);
-  uint j1_1 = q + 4u;
-  uint k1_1 = (j1_1 & 15u);
-  v5 = twiddle_mul(v5, tw.data[k1_1 + 0u]);
-  v9 = twiddle_mul(v9, tw.data[k1_1 + 16u]);
-  v13 = twiddle_mul(v13, tw.data[k1_1 + 32u]);
+  v5 = twiddle_mul(v5, w1_1_1);
+  v9 = twiddle_mul(v9, w1_1_2);
+  v13 = twiddle_mul(v13, w1_1_3);
   radix4_fwd(v1, v5, v9, v13);
-  uint j1_2 = q + 8u;
-  uint k1_2 = (j1_2 & 15u);
-  v6 = twiddle_mul(v6, tw.data[k1_2 + 0u]);
-  v10 = twiddle_mul(v10, tw.data[k1_2 + 16u]);
-  v14 = twiddle_mul(v14, tw.data[k1_2 + 32u]);
+  v6 = twiddle_mul(v6, w1_2_1);
+  v10 = twiddle_mul(v10, w1_2_2);
+  v14 = twiddle_mul(v14, w1_2_3);
   radix4_fwd(v2, v6, v10, v14);
-  uint j1_3 = q + 12u;
-  uint k1_3 = (j1_3 & 15u);
-  v7 = twiddle_mul(v7, tw.data[k1_3 + 0u]);
-  v11 = twiddle_mul(v11, tw.data[k1_3 + 16u]);
-  v15 = twiddle_mul(v15, tw.data[k1_3 + 32u]);
+  v7 = twiddle_mul(v7, w1_3_1);
+  v11 = twiddle_mul(v11, w1_3_2);
+  v15 = twiddle_mul(v15, w1_3_3);
   radix4_fwd(v3, v7, v11, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + q;

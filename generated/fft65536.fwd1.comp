@@ -290,6 +290,23 @@ void main() {
   v15 = twiddle_mul(v15, cmul(tw.data[480u + (m15 & 255u)], tw.data[736u + (m15 >> 8u)]));
   // stage 0: radix 16, stride 1
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+  uint j1_0 = q;
+  uint k1_0 = (j1_0 & 15u);
+  vec2 w1_0_1 = tw.data[k1_0 + 240u];
+  vec2 w1_0_2 = tw.data[k1_0 + 256u];
+  vec2 w1_0_3 = tw.data[k1_0 + 272u];
+  vec2 w1_0_4 = tw.data[k1_0 + 288u];
+  vec2 w1_0_5 = tw.data[k1_0 + 304u];
+  vec2 w1_0_6 = tw.data[k1_0 + 320u];
+  vec2 w1_0_7 = tw.data[k1_0 + 336u];
+  vec2 w1_0_8 = tw.data[k1_0 + 352u];
+  vec2 w1_0_9 = tw.data[k1_0 + 368u];
+  vec2 w1_0_10 = tw.data[k1_0 + 384u];
+  vec2 w1_0_11 = tw.data[k1_0 + 400u];
+  vec2 w1_0_12 = tw.data[k1_0 + 416u];
+  vec2 w1_0_13 = tw.data[k1_0 + 432u];
+  vec2 w1_0_14 = tw.data[k1_0 + 448u];
+  vec2 w1_0_15 = tw.data[k1_0 + 464u];
   // exchange 0 -> 1
   sh[c * 257u + ((q << 4u) + 0u + 0u)] = v0.x;
   sh[c * 257u + ((q << 4u) + 0u + 1u)] = v1.x;
@@ -362,23 +379,21 @@ void main() {
   v14.y = sh[c * 257u + (q + 224u)];
   v15.y = sh[c * 257u + (q + 240u)];
   // stage 1: radix 16, stride 16
-  uint j1_0 = q;
-  uint k1_0 = (j1_0 & 15u);
-  v1 = twiddle_mul(v1, tw.data[k1_0 + 240u]);
-  v2 = twiddle_mul(v2, tw.data[k1_0 + 256u]);
-  v3 = twiddle_mul(v3, tw.data[k1_0 + 272u]);
-  v4 = twiddle_mul(v4, tw.data[k1_0 + 288u]);
-  v5 = twiddle_mul(v5, tw.data[k1_0 + 304u]);
-  v6 = twiddle_mul(v6, tw.data[k1_0 + 320u]);
-  v7 = twiddle_mul(v7, tw.data[k1_0 + 336u]);
-  v8 = twiddle_mul(v8, tw.data[k1_0 + 352u]);
-  v9 = twiddle_mul(v9, tw.data[k1_0 + 368u]);
-  v10 = twiddle_mul(v10, tw.data[k1_0 + 384u]);
-  v11 = twiddle_mul(v11, tw.data[k1_0 + 400u]);
-  v12 = twiddle_mul(v12, tw.data[k1_0 + 416u]);
-  v13 = twiddle_mul(v13, tw.data[k1_0 + 432u]);
-  v14 = twiddle_mul(v14, tw.data[k1_0 + 448u]);
-  v15 = twiddle_mul(v15, tw.data[k1_0 + 464u]);
+  v1 = twiddle_mul(v1, w1_0_1);
+  v2 = twiddle_mul(v2, w1_0_2);
+  v3 = twiddle_mul(v3, w1_0_3);
+  v4 = twiddle_mul(v4, w1_0_4);
+  v5 = twiddle_mul(v5, w1_0_5);
+  v6 = twiddle_mul(v6, w1_0_6);
+  v7 = twiddle_mul(v7, w1_0_7);
+  v8 = twiddle_mul(v8, w1_0_8);
+  v9 = twiddle_mul(v9, w1_0_9);
+  v10 = twiddle_mul(v10, w1_0_10);
+  v11 = twiddle_mul(v11, w1_0_11);
+  v12 = twiddle_mul(v12, w1_0_12);
+  v13 = twiddle_mul(v13, w1_0_13);
+  v14 = twiddle_mul(v14, w1_0_14);
+  v15 = twiddle_mul(v15, w1_0_15);
   radix16_fwd(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
   if (in_range) {
     uint dst_base = b * params.dst_stride + ((j >> 8u) << 16u) + (j & 255u) + (q << 8u);
