@@ -246,10 +246,10 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     if (info.transform == "convolution_filter")
       throw UsageError("kernel '" + info.name + "' makes a filter spectrum once; bench its convolution '" +
                        (info.convolution ? info.convolution->apply_kernel : std::string("?")) + "'");
-    const Direction d = o.direction.value_or(info.has(Direction::forward) ? Direction::forward : Direction::inverse);
-    if (!info.has(d))
-      throw UsageError("kernel '" + info.name + "' has no " + to_string(d) + " direction (it has " +
-                       to_string(info.has(Direction::forward) ? Direction::forward : Direction::inverse) +
+    const Direction first = info.has(Direction::forward) ? Direction::forward : Direction::inverse;
+    const Direction d = o.direction.value_or(first);
+    if (!info.has(d))  // then `first` is the only one it has
+      throw UsageError("kernel '" + info.name + "' has no " + to_string(d) + " direction (it has " + to_string(first) +
                        " only); time it without --direction");
     r.direction = to_string(d);
     Kernel kernel(device, info, manifest.files);
