@@ -843,8 +843,9 @@ KernelLayout make_layout(const KernelSpec& spec) {
   //   1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows took 0.387
   //   ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351), though both gain at batch 1 (17.2 ->
   //   14.1 and 11.2 -> 10.4 µs a call).
-  // So `auto` pairs rows from NY = 2048; `first_y_stage: row_pass` asks for pairs wherever the
-  // passes can take them, `column_pass` refuses them.
+  // So `auto` pairs rows from NY = 2048 (and fp32 c2c at NY = 1024 with NX <= 1024, for small
+  // batches: below); `first_y_stage: row_pass` asks for pairs wherever the passes can take them,
+  // `column_pass` refuses them.
   // fp16 c2c rows of up to 2048 points run a pair's two rows at once (PassLayout::pair_rows_at_once;
   // in turn, each workgroup's chain doubles, and half-float data leaves it less memory time to hide
   // behind). Measured fp16 on an H100 (ms at 256 MiB, bench/results/2026-11-27-h100-fp16-pairs):
@@ -896,9 +897,16 @@ KernelLayout make_layout(const KernelSpec& spec) {
   const bool small_fp32_grid = spec.precision == Precision::fp32 && c2c && layout.ny <= 512 && nx <= 512 &&
                                uint64_t{layout.ny} * nx >= 131072;
   const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid);
+  // fp32 c2c grids of NY = 1024 and NX <= 1024 pair their rows in turn: at 512 MiB they lose
+  // 0.2-0.3 %, but a small batch, as engines run them, waits less for the chain. Measured on an H100
+  // (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB; bench/results/2026-11-27-h100-pairs-1024):
+  // 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 -> 194.4, 1466 -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466.
+  // Not 1024 x 2048 (30.3 µs either way at batch 1, 1452 -> 1441 GB/s).
+  const bool latency_fp32_grid =
+      spec.precision == Precision::fp32 && c2c && layout.ny == 1024 && nx <= 1024;
   uint32_t pair_rows = 0;
   if (no_pairs.empty() && (asked_pairs || (spec.first_y_stage == FirstYStage::automatic &&
-                                           (layout.ny > auto_from || small_fp32_grid)))) {
+                                           (layout.ny > auto_from || small_fp32_grid || latency_fp32_grid)))) {
     pair_rows = layout.ny / 2;
     axes[1].split.radices = half_columns;
   }
