@@ -905,6 +905,9 @@ KernelLayout make_layout(const KernelSpec& spec) {
   const bool latency_fp32_grid =
       spec.precision == Precision::fp32 && c2c && layout.ny == 1024 && nx <= 1024;
   uint32_t pair_rows = 0;
+  // The Y passes without pairs, should the row width turn out unable to take them (below).
+  const std::vector<std::vector<uint32_t>> unpaired_columns =
+      axes.size() == 2 ? axes[1].split.radices : std::vector<std::vector<uint32_t>>{};
   if (no_pairs.empty() && (asked_pairs || (spec.first_y_stage == FirstYStage::automatic &&
                                            (layout.ny > auto_from || small_fp32_grid || latency_fp32_grid)))) {
     pair_rows = layout.ny / 2;
@@ -924,20 +927,25 @@ KernelLayout make_layout(const KernelSpec& spec) {
     round_trip_spec.workgroup_size = 256;
   }
 
-  for (uint32_t a = 0; a < axes.size(); ++a)
-    add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
-                    one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0, rows_at_once);
-  if (pair_rows != 0 && !real) {
+  const KernelLayout without_passes = layout;
+  for (;;) {
+    for (uint32_t a = 0; a < axes.size(); ++a)
+      add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
+                      one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0, rows_at_once);
+    if (pair_rows == 0 || real) break;
     // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
     const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
-    if (x.threads_per_column % y.columns_per_workgroup != 0 || nx % y.columns_per_workgroup != 0 || !x.balanced()) {
-      const std::string what = fmt::format("the row pass's values ({} invocations a row) do not lie whole column "
-                                           "tiles of {} apart", x.threads_per_column, y.columns_per_workgroup);
-      if (asked_pairs)
-        fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
-                                                "or \"column_pass\"", what));
-      throw std::logic_error(fmt::format("make_layout: kernel '{}': {}", spec.name, what));
-    }
+    if (x.threads_per_column % y.columns_per_workgroup == 0 && nx % y.columns_per_workgroup == 0 && x.balanced()) break;
+    const std::string what = fmt::format("the row pass's values ({} invocations a row) do not lie whole column "
+                                         "tiles of {} apart", x.threads_per_column, y.columns_per_workgroup);
+    if (asked_pairs)
+      fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
+                                              "or \"column_pass\"", what));
+    // `auto` chose pairs for the grid's size, but this row width cannot take them (mixed-radix
+    // rows such as 1000 or 768 points): the rows stay apart.
+    layout = without_passes;
+    axes[1].split.radices = unpaired_columns;
+    pair_rows = 0;
   }
   if (real && spec.twiddle_source() == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
