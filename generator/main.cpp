@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
     }
     fftgen::check_build_step_options(build_step, plan);
     if (dry_run) {
-      std::vector<std::string> names = fftgen::planned_files(plan);
+      std::vector<std::string> names = fftgen::planned_files(plan, source);
       fftgen::add_build_step_names(names, build_step);
       for (const std::string& name : names)
         fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());

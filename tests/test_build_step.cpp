@@ -155,7 +155,7 @@ TEST_CASE("--headers embeds every SPIR-V module, twiddle table and the manifest 
   }
 
   SECTION("--dry-run names the same files") {
-    std::vector<std::string> planned = fftgen::planned_files(plan);
+    std::vector<std::string> planned = fftgen::planned_files(plan, "embed.json");
     fftgen::add_build_step_names(planned, options);
     std::vector<std::string> written;
     for (const auto& f : out.files) written.push_back(f.name);

@@ -356,17 +356,25 @@ std::string wisdom_header_line(const Plan& plan) {
                      "plan alone.", plan.wisdom, plan.wisdom_sha256);
 }
 
+// A kernel's program and the one its HLSL and MSL are written from (text_target_program), or the
+// plan error that refuses it, named like the parser's plan errors. generate() and planned_files()
+// (--dry-run) both come through here, so that a dry run refuses what a run would.
+std::pair<KernelProgram, KernelProgram> kernel_programs(const Plan& plan, const std::string& plan_source,
+                                                        const KernelSpec& spec) {
+  try {
+    KernelProgram program = make_program(spec);
+    KernelProgram text_program = text_target_program(plan, spec, program);
+    return {std::move(program), std::move(text_program)};
+  } catch (const PlanError& e) {
+    throw PlanError(plan_source + ": " + e.what());
+  }
+}
+
 KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, const KernelSpec& spec,
                              ShaderCache& cache, bool keep_unoptimised) {
   KernelOutput out;
   const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
-  KernelProgram program, text_program;
-  try {
-    program = make_program(spec);
-    text_program = text_target_program(plan, spec, program);
-  } catch (const PlanError& e) {
-    throw PlanError(plan_source + ": " + e.what());  // named like the parser's plan errors
-  }
+  auto [program, text_program] = kernel_programs(plan, plan_source, spec);
   const KernelLayout& layout = program.layout;
   json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
               {"transform", to_string(spec.transform)}};
@@ -494,10 +502,10 @@ unsigned job_count(unsigned asked) {
 
 }  // namespace
 
-std::vector<std::string> planned_files(const Plan& plan) {
+std::vector<std::string> planned_files(const Plan& plan, const std::string& plan_source) {
   std::vector<std::string> names;
   for (const KernelSpec& spec : plan.kernels) {
-    const KernelProgram program = make_program(spec);
+    const KernelProgram program = kernel_programs(plan, plan_source, spec).first;
     for (Direction d : directions_of(spec.direction))
       for (size_t i = 0; i < program.dispatches(d); ++i)
         for (Target t : plan.targets) names.push_back(file_name(spec, pass_name(d, i), t));

@@ -1,4 +1,5 @@
-# CLI behaviour that is not about bad plans: --help, --version, --dry-run writes nothing,
+# CLI behaviour that is not about bad plans: --help, --version, --dry-run writes nothing and
+# refuses what a run refuses,
 # --explain prints op counts, a missing plan file is an error (exit 1) that writes nothing.
 file(REMOVE_RECURSE ${WORK_DIR})
 include(${CMAKE_CURRENT_LIST_DIR}/include/expect_run.cmake)
@@ -15,6 +16,15 @@ endif()
 expect_run(0 out ${SOURCE_DIR}/generated/default.json -o ${WORK_DIR}/dry --dry-run)
 if(EXISTS ${WORK_DIR}/dry OR NOT out MATCHES "fft1024.fwd0.spv" OR NOT out MATCHES "manifest.json")
   message(FATAL_ERROR "--dry-run wrote files or listed the wrong ones:\n${out}")
+endif()
+# A plan a run refuses before compiling is refused by --dry-run too, with the same message: here
+# a kernel whose HLSL would need more than D3D12's 32 KB of groupshared memory.
+file(WRITE ${WORK_DIR}/hlsl_48k.json "{\"targets\": [\"spirv\", \"hlsl\"], \"kernels\": [{\"name\": \"k\", \"shape\": [65536], \"shared_memory_bytes\": 49152, \"pass_sync\": \"counters\"}]}")
+expect_run(1 dry ${WORK_DIR}/hlsl_48k.json --dry-run)
+expect_run(1 run ${WORK_DIR}/hlsl_48k.json -o ${WORK_DIR}/hlsl_48k)
+if(NOT dry STREQUAL run OR NOT dry MATCHES "^fftgen: error: hlsl_48k.json: kernel 'k': pass fwd0 uses [0-9]+ bytes of shared memory"
+   OR EXISTS ${WORK_DIR}/hlsl_48k)
+  message(FATAL_ERROR "--dry-run and a run should refuse the same plan alike:\n${dry}\n${run}")
 endif()
 expect_run(0 out --explain 8)
 if(NOT out MATCHES "codelet: 52 adds, 4 muls" OR NOT out MATCHES "n1_8 \\(no FMA\\): 52 adds, 4 muls")

@@ -55,8 +55,9 @@ GeneratedOutput generate(const Plan& plan, const std::string& plan_source,
 /// The same with options: parallel generation, skipping, the unoptimised SPIR-V.
 GeneratedOutput generate(const Plan& plan, const std::string& plan_source, const GenerateOptions& options);
 
-/// Names of the files generate() would write, without compiling anything (for --dry-run).
-std::vector<std::string> planned_files(const Plan& plan);
+/// Names of the files generate() would write, without compiling anything (for --dry-run). Refuses
+/// what generate() refuses before compiling, with the same messages (`plan_source` names the plan).
+std::vector<std::string> planned_files(const Plan& plan, const std::string& plan_source);
 
 // write_output() (fftgen/write_output.hpp) puts them into a folder.
 
