@@ -898,7 +898,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
                                uint64_t{layout.ny} * nx >= 131072;
   const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid);
   // fp32 c2c grids of NY = 1024 and NX <= 1024 pair their rows in turn: at 512 MiB they lose
-  // 0.2-0.3 %, but a small batch, as engines run them, waits less for the chain. Measured on an H100
+  // 0.1-0.3 %, but a small batch, as engines run them, waits less for the chain. Measured on an H100
   // (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB; bench/results/2026-11-27-h100-pairs-1024):
   // 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 -> 194.4, 1466 -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466.
   // Not 1024 x 2048 (30.3 µs either way at batch 1, 1452 -> 1441 GB/s).
