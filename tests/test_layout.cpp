@@ -521,13 +521,14 @@ TEST_CASE("first_y_stage: row_pass asks for pairs of rows, column_pass refuses t
 TEST_CASE("auto keeps the rows apart where the row width cannot take pairs", "[layout][2d]") {
   // Mixed-radix rows whose invocations do not lie whole column tiles apart, at grid sizes where
   // `auto` pairs power-of-two rows: the kernel is built without pairs (it used to fail to build).
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{1024, 1000}, {1024, 300}, {2048, 768}, {4096, 1000}}) {
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{512, 300}, {1024, 1000}, {1024, 300}, {2048, 768}, {4096, 1000}}) {
     INFO("shape " << ny << " x " << nx);
     const fftgen::KernelProgram program = fftgen::make_program(spec_2d(ny, nx));
     CHECK(program.forward.front().fft.pair_rows == 0);
     CHECK(program.forward.back().fft.size == ny);
   }
   check_transform(spec_2d(1024, 300), 1);
+  check_transform(spec_2d(512, 300), 1);  // where pairs would go at once
 }
 
 TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids up to 512²", "[layout][2d]") {
