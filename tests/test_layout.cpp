@@ -612,6 +612,20 @@ TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles 
   // Where 32 columns do not fit (2^20: its last pass holds 512 values a column), 16 stay.
   spec.shape = {1u << 20};
   CHECK(fftgen::make_program(spec).forward.back().fft.columns_per_workgroup == 16);
+  // A last pass of one stage whose invocation holds a whole column (1 KB of shared memory: passes
+  // of 16) still exchanges with the mirror column through shared memory (it used to declare no
+  // array and fail to compile); the inverse's pass over the same layout exchanges nothing and
+  // keeps none (its SPIR-V declares none, which the runtime checks against the manifest).
+  spec.shape = {131072};
+  spec.shared_memory_bytes = 1024;
+  const auto program = fftgen::make_program(spec);
+  const auto& one_stage = program.forward.back();
+  REQUIRE(one_stage.fft.stages.size() == 1);
+  CHECK(one_stage.fft.threads_per_column == 1);
+  CHECK(one_stage.fft.mirror_tiles());
+  CHECK(one_stage.fft.shared.elements() > 0);
+  CHECK(program.inverse.back().fft.shared.elements() == 0);
+  check_transform(spec, 1);
 }
 
 TEST_CASE("long 1D transforms run their smaller pass first where that was measured faster", "[layout]") {

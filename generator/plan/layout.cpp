@@ -126,8 +126,12 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
 // Whether a pass exchanges through shared memory: it has several stages, its store is transposed
 // (the first pass of a multi-pass 1D kernel) or needs values other invocations hold (not when one
 // invocation holds a whole transform).
+// (The separation's exchange pairs an invocation's values with those of another invocation, or,
+// in mirrored column tiles, another column's: it needs no shared memory only where one invocation
+// holds a whole row.)
 bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& radices) {
-  return radices.size() > 1 || pass.transposed_store() || (pass.store_exchange && pass.threads_per_column > 1);
+  return radices.size() > 1 || pass.transposed_store() ||
+         (pass.store_exchange && (pass.threads_per_column > 1 || pass.mirror_tiles()));
 }
 
 // Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.

@@ -815,6 +815,11 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
                         : fft.grid_ny != 0                        ? StoreKind::grid
                         : fft.transposed_store()                  ? StoreKind::transposed
                                                                   : StoreKind::plain;
+      // Shared memory the layout keeps for the forward's separation exchange alone (a pass of one
+      // stage whose store exchanges, layout.cpp's uses_shared_memory) is not the inverse's: its
+      // pass over the same layout exchanges nothing, and its SPIR-V declares no shared array.
+      if (!forward && fft.store_exchange && fft.stages.size() <= 1 && !fft.transposed_store() && fft.grid_ny == 0)
+        pass.fft.shared = SharedMemoryMap{};
       // The table is bound to the passes that read it.
       bool reads_table = fft.stride > 1 || pass.load.kind == LoadKind::c2r || pass.store.kind == StoreKind::r2c;
       for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
