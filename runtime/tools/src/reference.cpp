@@ -174,6 +174,20 @@ std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, 
   return out;
 }
 
+std::vector<std::complex<float>> random_input_within(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed,
+                                                     double largest_output) {
+  auto x = random_input(k, d, batch, seed);
+  const double scale = d == Direction::forward ? k.forward_scale : k.inverse_scale;
+  double most = 0;
+  for (const auto& v : reference_transform(k, d, {x.begin(), x.end()}, batch, scale))
+    most = std::max({most, std::abs(v.real()), std::abs(v.imag())});
+  float fits = 1;
+  while (most * fits > largest_output) fits /= 2;
+  if (fits != 1)
+    for (auto& v : x) v *= fits;
+  return x;
+}
+
 ErrorStats compare(const std::vector<std::complex<float>>& out,
                    const std::vector<std::complex<double>>& ref) {
   ErrorStats s;
