@@ -18,6 +18,7 @@
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/reference.hpp"
+#include "fftgen/vktools/verify.hpp"
 
 namespace fftgen_test {
 
@@ -89,8 +90,7 @@ inline void check_hlsl_matches_spirv(fftgen::vk::Device& device, const fftgen::v
   for (Direction d : k.directions) {
     INFO(to_string(d));
     // (Half-float kernels get data whose output fits their range, as verify gives them.)
-    const bool half = is_half(k.forward_input.element) || is_half(k.forward_output.element);
-    const auto x = half ? random_input_within(k, d, batch, seed, 65504.0 / 2) : random_input(k, d, batch, seed);
+    const auto x = stores_half(k) ? random_input_within(k, d, batch, seed, kHalfRange) : random_input(k, d, batch, seed);
     const auto a = execute(device, glsl, d, x, batch);
     const auto b = execute(device, hlsl, d, x, batch);
     const auto stats = compare(b, std::vector<std::complex<double>>(a.begin(), a.end()));

@@ -174,17 +174,23 @@ std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, 
   return out;
 }
 
+void scale_within(std::vector<std::complex<float>>& input, std::vector<std::complex<double>>& output,
+                  double largest_output) {
+  double most = 0;
+  for (const auto& v : output) most = std::max({most, std::abs(v.real()), std::abs(v.imag())});
+  float fits = 1;
+  while (most * fits > largest_output) fits /= 2;
+  if (fits == 1) return;
+  for (auto& v : input) v *= fits;
+  for (auto& v : output) v *= static_cast<double>(fits);
+}
+
 std::vector<std::complex<float>> random_input_within(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed,
                                                      double largest_output) {
   auto x = random_input(k, d, batch, seed);
   const double scale = d == Direction::forward ? k.forward_scale : k.inverse_scale;
-  double most = 0;
-  for (const auto& v : reference_transform(k, d, {x.begin(), x.end()}, batch, scale))
-    most = std::max({most, std::abs(v.real()), std::abs(v.imag())});
-  float fits = 1;
-  while (most * fits > largest_output) fits /= 2;
-  if (fits != 1)
-    for (auto& v : x) v *= fits;
+  auto y = reference_transform(k, d, {x.begin(), x.end()}, batch, scale);
+  scale_within(x, y, largest_output);
   return x;
 }
 

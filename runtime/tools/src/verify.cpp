@@ -38,10 +38,7 @@ double round_trip_tolerance(const VerifyOptions& o) {
   return o.round_trip_tolerance > 0 ? o.round_trip_tolerance : 2 * o.tolerance;
 }
 
-constexpr double kHalfMax = 65504;  // the largest finite half float
-
-template <typename T>
-double max_abs(const std::vector<std::complex<T>>& x) {
+double max_abs(const std::vector<std::complex<float>>& x) {
   double m = 0;
   for (const auto& v : x) m = std::max({m, std::abs(double{v.real()}), std::abs(double{v.imag()})});
   return m;
@@ -70,11 +67,11 @@ bool half_images(const KernelInfo& info) {
   return false;
 }
 
+}  // namespace
+
 bool stores_half(const KernelInfo& info) {
   return is_half(info.forward_input.element) || is_half(info.forward_output.element) || half_images(info);
 }
-
-}  // namespace
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                            const VerifyOptions& options) {
@@ -131,10 +128,14 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
         // fp16: an unnormalised inverse of real data's spectrum (an r2c kernel's c2r) multiplies
         // the data by N on the way back, beyond half floats' 65504 for large N. A user of such a
         // kernel keeps its data in range, as the round trip below does.
-        const auto x = half ? random_input_within(info, d, batch, seed, kHalfMax / 2) : random_input(info, d, batch, seed);
-        if (half) r.tolerance = std::min(r.tolerance, kFp16Factor * half_yardstick(x));
+        auto x = random_input(info, d, batch, seed);
+        auto reference = reference_transform(info, d, widen(x), batch, scale);
+        if (half) {
+          scale_within(x, reference, kHalfRange);
+          r.tolerance = std::min(r.tolerance, kFp16Factor * half_yardstick(x));
+        }
         auto out = execute(device, kernel, d, x, batch, exec);
-        const auto stats = compare(out, reference_transform(info, d, widen(x), batch, scale));
+        const auto stats = compare(out, reference);
         auto& worst = d == Direction::forward ? r.rel_l2_forward : r.rel_l2_inverse;
         worst = std::max(worst.value_or(0.0), stats.rel_l2);
         r.max_err = std::max(r.max_err, stats.max_rel);
@@ -145,7 +146,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
         double gain = static_cast<double>(info.points()) * info.forward_scale * info.inverse_scale;
         // An unnormalised round trip multiplies by N, beyond half floats' 65504 for large N: a
         // user of such fp16 kernels normalises, so the spectrum is divided by the gain here first.
-        if (half && gain * max_abs(forward_in) > kHalfMax / 2) {
+        if (half && gain * max_abs(forward_in) > kHalfRange) {
           for (auto& v : forward_out) v /= static_cast<float>(gain);
           gain = 1;
         }

@@ -29,9 +29,13 @@ std::vector<std::complex<double>> reference_transform(const KernelInfo& kernel, 
 std::vector<std::complex<float>> random_input(const KernelInfo& kernel, Direction direction, uint32_t batch,
                                               uint64_t seed);
 
-/// The same, scaled down by a power of two (exactly) until no value of the transform's output
-/// exceeds `largest_output`: a kernel storing half floats (65504 at most) gets data in its range,
-/// as its user keeps it (an unnormalised c2r multiplies the data by N on the way back).
+/// Scales an input and its transform `output` down by the same power of two (exactly) until no
+/// value of `output` exceeds `largest_output`: a kernel storing half floats (65504 at most) gets
+/// data in its range, as its user keeps it (an unnormalised c2r multiplies the data by N).
+void scale_within(std::vector<std::complex<float>>& input, std::vector<std::complex<double>>& output,
+                  double largest_output);
+
+/// random_input() scaled as scale_within() scales it.
 std::vector<std::complex<float>> random_input_within(const KernelInfo& kernel, Direction direction, uint32_t batch,
                                                      uint64_t seed, double largest_output);
 

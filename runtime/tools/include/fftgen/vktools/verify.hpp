@@ -24,6 +24,12 @@ struct VerifyOptions {
   ShaderLoader loader;
 };
 
+/// Whether a kernel stores half floats (fp16 buffers, rgba16f images); verify gives such a kernel
+/// inputs whose transform stays within kHalfRange (scale_within).
+bool stores_half(const KernelInfo& info);
+/// Half of the largest finite half float (65504): the headroom verify keeps for rounding.
+constexpr double kHalfRange = 65504.0 / 2;
+
 struct VerifyResult {
   std::string kernel;
   uint32_t n = 0;
