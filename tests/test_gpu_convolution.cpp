@@ -42,14 +42,30 @@ const char* kPlan = R"({"kernels": [
   {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
-// The plan's kernels, generated once per test process.
+// Half-float planes ("precision": "fp16"): one filter and per channel, r2c and pairs, "same" and
+// "circular", padded columns of one pass (2048) and of two (8192, the inner round trip).
+const char* kPlanFp16 = R"({"kernels": [
+  {"name": "gray",         "convolution": {"image": [5, 7],    "filter": [3, 4], "channels": 1, "mode": "same"}, "precision": "fp16"},
+  {"name": "rgba",         "convolution": {"image": [13, 11],  "filter": [4, 6], "channels": 4, "packing": "r2c"}, "precision": "fp16"},
+  {"name": "rgb",          "convolution": {"image": [16, 8],   "filter": [3, 3, 3], "channels": 3, "mode": "circular"}, "precision": "fp16"},
+  {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}, "precision": "fp16"},
+  {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"}
+], "targets": ["spirv", "hlsl", "msl"]})";
+
+fs::path generate_plan(const char* text, const char* what) {
+  fs::path d = fs::temp_directory_path() / (std::string("fftgen_") + what + "_" + std::to_string(std::random_device{}()));
+  const fftgen::Plan plan = fftgen::parse_plan(text, std::string(what) + ".json");
+  fftgen::write_output(fftgen::generate(plan, std::string(what) + ".json"), d);
+  return d;
+}
+
+// The plans' kernels, generated once per test process.
 const fs::path& output_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("fftgen_convolution_" + std::to_string(std::random_device{}()));
-    const fftgen::Plan plan = fftgen::parse_plan(kPlan, "convolution.json");
-    fftgen::write_output(fftgen::generate(plan, "convolution.json"), d);
-    return d;
-  }();
+  static const fs::path dir = generate_plan(kPlan, "convolution");
+  return dir;
+}
+const fs::path& fp16_dir() {
+  static const fs::path dir = generate_plan(kPlanFp16, "convolution_fp16");
   return dir;
 }
 
@@ -83,8 +99,18 @@ struct Cleanup {
   ~Cleanup() {
     std::error_code ec;
     fs::remove_all(output_dir(), ec);
+    fs::remove_all(fp16_dir(), ec);
   }
 };
+
+ShaderLoader hlsl_loader(const Manifest& m) {
+  return [&m](const KernelInfo&, const PassInfo& p) {
+    std::ifstream in(m.directory / p.files.at("hlsl"));
+    std::stringstream text;
+    text << in.rdbuf();
+    return ShaderCode{fftgen::compile_hlsl_to_spirv(text.str(), "main", p.files.at("hlsl")), "main"};
+  };
+}
 
 }  // namespace
 
@@ -169,19 +195,13 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
 TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL path computes",
           "[gpu][convolution][hlsl]") {
   Manifest m = load_manifest(output_dir());
-  auto hlsl_loader = [&](const KernelInfo&, const PassInfo& p) {
-    std::ifstream in(m.directory / p.files.at("hlsl"));
-    std::stringstream text;
-    text << in.rdbuf();
-    return ShaderCode{fftgen::compile_hlsl_to_spirv(text.str(), "main", p.files.at("hlsl")), "main"};
-  };
   for (const char* name : {"rgba", "rgba_pairs"}) {
     INFO(name);
     const KernelInfo& k = m.kernel(name);
     const Image image = random_image(13, 11, 4, 3), filter = random_image(4, 6, 1, 4);
     const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
     // The same chain with every pass's SPIR-V taken from its HLSL.
-    const Image out = convolve(device(), m, k, image, filter, hlsl_loader);
+    const Image out = convolve(device(), m, k, image, filter, hlsl_loader(m));
     CHECK(rel_l2(out.values, want) < 2e-6);
   }
 }
@@ -280,4 +300,52 @@ TEST_CASE("convolution: fftgen-vk verify checks both kernels of each convolution
   // A convolution is timed as its chain: a direction asked for is refused, naming why.
   b.direction = Direction::inverse;
   CHECK_THAT(bench_convolution(device(), m, rgba, b).error, Catch::Contains("timed as its whole chain"));
+}
+
+TEST_CASE("convolution: half-float planes (precision fp16) stay within verify's bound; out of range is a clear error",
+          "[gpu][convolution][fp16]") {
+  static Cleanup cleanup;
+  Manifest m = load_manifest(fp16_dir());
+  for (const auto& k : m.kernels) {
+    INFO(k.name);
+    // Planes and the filter's spectrum are half floats, pixels float32.
+    CHECK(k.forward_output.element == ElementType::complex32);
+    CHECK(k.forward_input.element == ElementType::float32);
+    // verify holds both kernels to the fp16 chain bound: a few fp16 round trips of the input.
+    const VerifyResult r = verify_convolution(device(), m, k, VerifyOptions{});
+    INFO(format_verify_table({r}));
+    CHECK(r.pass);
+    CHECK(r.half_storage);
+    CHECK(r.tolerance < 1e-3);
+    // fp32 planes measure about 2e-7 (above): this much error shows the half floats are used.
+    CHECK(r.rel_l2_forward.value_or(0.0) > 2e-5);
+  }
+  for (const char* name : {"gray", "rgba", "rgb", "column_pairs", "tall_pairs"}) {
+    INFO(name);
+    const KernelInfo& k = m.kernel(name);
+    const ConvolutionInfo& c = *k.convolution;
+    const Image image = random_image(c.image_h, c.image_w, c.channels, 1);
+    const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 2);
+    const std::vector<double> want = direct_convolution(c, image, filter);
+    const Image out = convolve(device(), m, k, image, filter);
+    const double err = rel_l2(out.values, want);
+    INFO("rel L2 " << err);
+    CHECK(err > 2e-5);
+    CHECK(err < 1e-3);
+    // The HLSL reads the half floats as uints (unpackHalf2x16): compiled back to SPIR-V, it
+    // computes the same.
+    const Image via_hlsl = convolve(device(), m, k, image, filter, hlsl_loader(m));
+    CHECK(rel_l2(via_hlsl.values, want) < 1e-3);
+  }
+  // Values beyond 65504 in a plane: the result is not written, the error says why and what to do.
+  const KernelInfo& k = m.kernel("rgba");
+  Image image = random_image(13, 11, 4, 3);
+  for (float& v : image.values) v *= 1e6f;
+  CHECK_THROWS_WITH(convolve(device(), m, k, image, random_image(4, 6, 1, 4)),
+                    Catch::Contains("not finite") && Catch::Contains("65504") && Catch::Contains("fp32"));
+  std::string messages;
+  for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
+  device().clear_validation_messages();
+  INFO(messages);
+  CHECK(messages.empty());
 }

@@ -850,6 +850,17 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
   }
 }
 
+TEST_CASE("convolution: precision fp16 gives both kernels half-float planes", "[plan][convolution]") {
+  const Plan plan = parse_plan(
+      R"({"kernels": [{"name": "b", "convolution": {"image": [16, 16], "filter": [3, 3]}, "precision": "fp16"}]})");
+  REQUIRE(plan.kernels.size() == 2);  // the filter's spectrum, then the apply kernel
+  for (const auto& k : plan.kernels) {
+    INFO(k.name);
+    CHECK(k.precision == fftgen::Precision::fp16);
+    CHECK(k.convolution);
+  }
+}
+
 TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][convolution]") {
   auto conv = [](const std::string& fields, const std::string& extra = "") {
     return error_of(R"({"kernels": [{"name": "b", "convolution": {)" + fields + "}" + extra + "}]}");
@@ -871,8 +882,8 @@ TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][c
   CHECK_THAT(conv(R"("image": [16], "filter": [3, 3])"), Catch::Contains("'image' must be a list of 2 sizes"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "shape": [16, 16])"),
              Catch::Contains("field 'shape'") && Catch::Contains("derives it from \"convolution\""));
-  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp16")"),
-             Catch::Contains("field 'precision'") && Catch::Contains("fp32"));
+  CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3])", R"(, "precision": "fp64")"),
+             Catch::Contains("field 'precision'") && Catch::Contains("fp16"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "channels": 2, "packing": "planes")"),
              Catch::Contains("'packing' must be \"r2c\" or \"pairs\"") && Catch::Contains("'planes'"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "packing": "pairs")"),

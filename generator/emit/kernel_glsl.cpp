@@ -227,6 +227,14 @@ struct PassPrinter {
     return fmt::format("{} = {}({});", at, text_targets ? "packHalf2x16" : "f16vec2", value);
   }
 
+  // Element `index` of the pass's filter plane (a convolution's spectrum: complex, half floats in fp16).
+  std::string filter_value(const std::string& index) const {
+    View filter;
+    for (const PassBinding& b : pass.bindings)
+      if (b.role == BufferRole::filter) filter.binding = b;
+    return load_value(filter, index);
+  }
+
   void print_indices() {
     const uint32_t c = fft.columns_per_workgroup;
     body.line("uint t = gl_LocalInvocationID.x;");
@@ -644,8 +652,8 @@ struct PassPrinter {
     body.line(fmt::format("uint filter_base = {} + {};", column,
                           im.mul(im.mod("b", store.filter_planes), static_cast<uint32_t>(store.filter_plane))));
     for (uint32_t e = 0; e < values_in(last_stage()); ++e)
-      body.line(fmt::format("{0} = cmul({0}, filt.data[filter_base + {1}]);", v(e),
-                            constant(place(last_stage(), e).offset * filter_stride)));
+      body.line(fmt::format("{0} = cmul({0}, {1});", v(e),
+                            filter_value("filter_base + " + constant(place(last_stage(), e).offset * filter_stride))));
     body.close();
     print_stages(inverse_of(pass.direction), fft.stages.size() > 1);
     if (pass.load.pass_twiddle) {
@@ -885,7 +893,7 @@ struct PassPrinter {
         const Place at = place(last_stage(), e);
         const uint32_t k = at.offset * store.view.element_stride;
         const std::string offset = constant(k);
-        const std::string value = product ? fmt::format("cmul({}, filt.data[filter_base + {}])", v(e), offset) : v(e);
+        const std::string value = product ? fmt::format("cmul({}, {})", v(e), filter_value("filter_base + " + offset)) : v(e);
         const std::string kept =
             store.stored_below == 0 ? "" : fmt::format("dst_at + {} < {}u", offset, store.stored_below);
         body.line(guarded(both(at.guard, kept),

@@ -775,8 +775,6 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
   auto check = [&](const KernelSpec& k) {
     const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
-    if (k.convolution && k.precision != Precision::fp32)
-      where.fail("precision", "a convolution kernel computes in fp32 storage" + which, "fp32 beside \"convolution\"");
     check_textures(k, where, which);
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "

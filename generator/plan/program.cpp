@@ -74,8 +74,13 @@ std::string pass_name(Direction direction, size_t pass) {
 }
 
 double direction_scale(const KernelSpec& spec, Direction direction) {
-  // A convolution's filter spectrum carries the 1/(padded plane) of the inverse transform.
-  if (spec.convolution_filter) return 1.0 / static_cast<double>(spec.points());
+  // A convolution's filter spectrum carries the 1/(padded plane) of the inverse transform. With
+  // half-float planes (precision fp16) that would put a normalised filter's spectrum below what
+  // half floats hold (1/N of 1, N up to 2^26); the apply kernel takes 1/sqrt(N) each way instead,
+  // which keeps the planes as large as the image (an orthonormal transform keeps the L2 norm): its
+  // DC term is the image's sum over sqrt(N).
+  if (spec.convolution_filter) return spec.precision == Precision::fp16 ? 1.0 : 1.0 / static_cast<double>(spec.points());
+  if (spec.convolution && spec.precision == Precision::fp16) return 1.0 / std::sqrt(static_cast<double>(spec.points()));
   switch (spec.normalize) {
     case Normalize::none: return 1.0;
     case Normalize::inverse: return direction == Direction::inverse ? 1.0 / static_cast<double>(spec.points()) : 1.0;
@@ -279,7 +284,9 @@ void fuse_inner_column_passes(KernelProgram& program) {
       inverse_b.store.kind != StoreKind::plain)
     return;
   b.round_trip = true;
-  b.store.scale *= inverse_a.store.scale * inverse_b.store.scale;
+  // The round trip ends with B's reverse, which takes the scale of the inverse's pass over B's
+  // layout; A's reverse (below) takes that of the pass over A's.
+  b.store.scale *= inverse_b.store.scale;
   PassProgram reverse = a;
   reverse.direction = Direction::inverse;
   reverse.bindings[0] = inverse_a.bindings[0];  // the forward's output
@@ -348,7 +355,8 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   if (c.filter_channels == 1) multiply.planes_per_frame = c.planes();
   multiply.store.filter_plane = program.forward_output.elements;
   const uint64_t planes = program.forward_output.elements * c.filter_channels;
-  multiply.bindings.push_back({kFilterSlot, BufferRole::filter, ElementType::complex64, planes, planes, ""});
+  multiply.bindings.push_back({kFilterSlot, BufferRole::filter, stored_as(ElementType::complex64, spec.precision), planes,
+                              planes, ""});
 
   PassProgram& last = program.inverse.back();
   if (last.store.kind != StoreKind::plain) throw unsupported(last, "store through shared memory");

@@ -50,6 +50,15 @@ double half_round_trip_error(const std::vector<std::complex<float>>& x) {
   return compare(from_half(to_half(x)), widen(x)).rel_l2;
 }
 
+bool half_images(const KernelInfo& info) {
+  for (Direction d : info.directions)
+    for (const StorageImage* image : {info.input_image(d), info.output_image(d)})
+      if (image && image->format == ImageFormat::rgba16f) return true;
+  return false;
+}
+
+}  // namespace
+
 // The yardstick for an input of a few dozen values: its own round trip scatters too widely (1.2e-4
 // to 2.1e-4 for transforms of 4 to 64 points, against 2.07e-4 for long inputs), and verify failed
 // correct kernels where it fell low. Below 4096 values the bound takes at least the round trip of
@@ -60,14 +69,13 @@ double half_yardstick(const std::vector<std::complex<float>>& x) {
   return x.size() >= 4096 ? own : std::max(own, typical);
 }
 
-bool half_images(const KernelInfo& info) {
-  for (Direction d : info.directions)
-    for (const StorageImage* image : {info.input_image(d), info.output_image(d)})
-      if (image && image->format == ImageFormat::rgba16f) return true;
-  return false;
+// Every fp16 store rounds: the input, each value stored between passes, the output, about
+// sqrt(roundings) input round trips in quadrature (1.74 measured for two passes, three roundings).
+// Up to three roundings keep issue 10's factor 2; longer chains (a small shared_memory_bytes) get
+// sqrt(roundings) and 15 % for the arithmetic (a 3-pass 100 x 32 measured 2.02).
+double half_chain_factor(size_t roundings) {
+  return roundings <= 3 ? 2.0 : 1.15 * std::sqrt(static_cast<double>(roundings));
 }
-
-}  // namespace
 
 bool stores_half(const KernelInfo& info) {
   return is_half(info.forward_input.element) || is_half(info.forward_output.element) || half_images(info);
@@ -90,13 +98,10 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   const bool half = stores_half(info);
   r.tolerance = options.tolerance;
   r.half_storage = half;
-  // Every fp16 store rounds: the input, each value stored between passes, the output, about
-  // sqrt(passes + 1) input round trips in quadrature (1.74 measured for two passes). Up to two
-  // passes keep issue 10's factor 2; longer chains (a small shared_memory_bytes) get sqrt(passes +
-  // 1) and 15 % for the arithmetic (a 3-pass 100 x 32 measured 2.02).
+  // The input's rounding, then one per pass.
   size_t passes = 0;
   for (Direction d : info.directions) passes = std::max(passes, info.passes(d).size());
-  const double chain_factor = passes <= 2 ? 2.0 : 1.15 * std::sqrt(static_cast<double>(passes + 1));
+  const double chain_factor = half_chain_factor(passes + 1);
   r.half_factor = half_images(info) ? std::max(3.0, chain_factor) : chain_factor;
   const double kFp16Factor = r.half_factor;
   if (half) r.tolerance = std::numeric_limits<double>::infinity();

@@ -66,6 +66,8 @@ class ConvolutionChain {
   /// The filter kernel's output: filter_channels planes of padded_h × (padded_w/2 + 1) values.
   std::vector<std::complex<float>> filter_spectrum();
   const KernelInfo& info() const { return info_; }
+  /// Whether the padded planes and the filter's spectrum are half floats (a plan's precision fp16).
+  bool half_planes() const;
 
  private:
   Device& device_;

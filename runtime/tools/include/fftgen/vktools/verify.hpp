@@ -1,5 +1,6 @@
 // `fftgen-vk verify`: every kernel against FFTW in double.
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,12 @@ struct VerifyOptions {
 bool stores_half(const KernelInfo& info);
 /// Half of the largest finite half float (65504): the headroom verify keeps for rounding.
 constexpr double kHalfRange = 65504.0 / 2;
+/// The rel L2 error of rounding `x` to half floats and back (at least that of 65536 normal values
+/// where x has fewer than 4096): the yardstick of an fp16 kernel's error.
+double half_yardstick(const std::vector<std::complex<float>>& x);
+/// The multiple of half_yardstick an fp16 chain of `roundings` half-float roundings of each value
+/// is held to: 2 up to three roundings, 1.15 × sqrt(roundings) beyond.
+double half_chain_factor(size_t roundings);
 
 struct VerifyResult {
   std::string kernel;
