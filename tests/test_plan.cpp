@@ -858,6 +858,17 @@ TEST_CASE("convolution: precision fp16 gives both kernels half-float planes", "[
     INFO(k.name);
     CHECK(k.precision == fftgen::Precision::fp16);
     CHECK(k.convolution);
+    CHECK(k.twiddle_source() == fftgen::TwiddleSource::computed);  // fp16's default
+  }
+  // Padded rows of 8192 take the table (registers in their inverse rows); an explicit choice stands.
+  const Plan wide = parse_plan(R"({"kernels": [
+    {"name": "w", "convolution": {"image": [4096, 4096], "filter": [4096, 4096]}, "precision": "fp16"},
+    {"name": "c", "convolution": {"image": [4096, 4096], "filter": [4096, 4096]}, "precision": "fp16", "twiddles": "computed"}]})");
+  REQUIRE(wide.kernels.size() == 4);
+  for (const auto& k : wide.kernels) {
+    INFO(k.name);
+    CHECK(k.n() == 8192);
+    CHECK(k.twiddle_source() == (k.name[0] == 'w' ? fftgen::TwiddleSource::table : fftgen::TwiddleSource::computed));
   }
 }
 
