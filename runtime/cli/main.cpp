@@ -104,7 +104,9 @@ int main(int argc, char** argv) {
       "the filter kernel makes the filter's spectrum, the kernel runs the fused chain. Images: .npy\n"
       "float32 [H, W] or [H, W, C], or 8-bit .png (linear values v/255; the output clamped to 0..1 and\n"
       "rounded). The result equals scipy.signal.fftconvolve(image, filter, mode=\"same\") per channel\n"
-      "(the filter's centre ((KH-1)/2, (KW-1)/2) on each output pixel); mode circular wraps the image.");
+      "(the filter's centre ((KH-1)/2, (KW-1)/2) on each output pixel); mode circular wraps the image.\n"
+      "A kernel of precision fp16 keeps its planes in half floats (the images stay float32): a result\n"
+      "that went beyond their range (65504) is refused with the reason, and nothing is written.");
   convolve_cmd->add_option("manifest", conv_manifest, "manifest.json (or its directory)")->required();
   convolve_cmd->add_option("kernel", conv.kernel, "The convolution kernel (the plan kernel's name)")->required();
   convolve_cmd->add_option("--input,-i", conv_input, "Image: .npy or .png, the kernel's [H, W, C]")->required();
