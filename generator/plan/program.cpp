@@ -254,8 +254,13 @@ void fuse_column_passes(KernelProgram& program) {
   program.inverse.erase(program.inverse.begin());
   number_passes(program.inverse);
   PassProgram& rows = program.inverse.front();
-  // It reads what the fused pass wrote: the inverse direction's input (the forward output).
+  // It reads what the fused pass wrote: the inverse direction's input (the forward output), of
+  // the forward output's elements. (Without skipped rows the inverse column pass had left its
+  // values in the output, the float32 image, and the rows read them there: the binding kept that
+  // element type, which the same bytes made harmless in fp32 and wrong in half floats.)
   rows.bindings[0].role = BufferRole::input;
+  rows.bindings[0].element = forward.bindings[1].element;
+  rows.bindings[0].scalar = false;
   rows.load.view.binding = rows.bindings[0];
   bool scratch = false;
   for (const auto* passes : {&program.forward, &program.inverse})
