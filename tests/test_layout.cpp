@@ -11,6 +11,7 @@
 
 #include "fftgen/codelet.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/plan.hpp"
 #include "fftgen/program.hpp"
 
 #include "cpu_numerics.hpp"
@@ -205,6 +206,16 @@ KernelSpec spec_2d(uint32_t ny, uint32_t nx, fftgen::Transform transform = fftge
   s.shape = {ny, nx};
   s.transform = transform;
   return s;
+}
+
+TEST_CASE("workgroup_size beyond a column pass's columns: the error names the most it takes", "[layout]") {
+  // 16 columns of 16 values: at most 16 columns a workgroup (the message once offered "a multiple
+  // of 1 up to 256" for 256).
+  // A convolution keeps its rows and columns apart, so its 16 x 16 plane has a column pass.
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "b", "workgroup_size": 256,
+      "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 2, "mode": "circular"}}]})"),
+                    Catch::Contains("'workgroup_size'") && Catch::Contains("16 columns per transform") &&
+                        Catch::Contains("up to 16,"));
 }
 
 // 2D reference: rows then columns, in double.
