@@ -86,7 +86,10 @@ Image convolve(Device& device, const Manifest& manifest, const KernelInfo& apply
 
 /// `fftgen-vk verify` of a convolution's kernels: the apply kernel (random image and filter)
 /// against direct_convolution(), the filter kernel against FFTW's r2c of the padded filter with its
-/// centre at the origin, times 1/(padded plane). Rel L2 within VerifyOptions::tolerance.
+/// centre at the origin, times the filter kernel's scale (1/(padded plane) in fp32, 1 with half-float
+/// planes). Rel L2 within VerifyOptions::tolerance, or with half-float planes within
+/// half_chain_factor(its half-float roundings) × half_yardstick(its input) (1.5 × that for results
+/// of fewer than 4096 values).
 VerifyResult verify_convolution(Device& device, const Manifest& manifest, const KernelInfo& kernel,
                                 const VerifyOptions& options);
 
