@@ -503,12 +503,13 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   if (pass.columns_per_workgroup == 0) {
     if (spec.workgroup_size != 0) {
       // The most columns a workgroup may take: what the budget holds, and at most the pass's columns.
-      const uint64_t columns = std::min<uint64_t>(budget / pass.size, available);
+      const uint32_t fit = budget / pass.size;
+      const uint64_t columns = std::min<uint64_t>(fit, available);
       fail(spec, "workgroup_size",
            fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation{}) within "
                        "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
                        spec.workgroup_size, index, pass.size, pass.elems_per_thread,
-                       available < budget / pass.size ? fmt::format("; {} columns per transform", available) : "",
+                       available < fit ? fmt::format("; {} columns per transform", available) : "",
                        spec.shared_memory_bytes, pass.threads_per_column,
                        std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
     }

@@ -12,7 +12,7 @@
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"
-#include "fftgen/vktools/half.hpp"
+#include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 
@@ -138,8 +138,7 @@ ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, con
   image_out_ = Buffer(device, image_bytes);
   // The rows of the padded plane below the image are neither written nor read by the passes that
   // skip them: NaN there shows in the result if one did read them.
-  fill(device, spectrum_.handle(), is_half(apply.forward_output.element) ? kHalfNanPattern : kNanPattern,
-       spectrum_.size());
+  fill(device, spectrum_.handle(), nan_pattern(apply.forward_output.element), spectrum_.size());
   auto bind = [](const Kernel& kernel, Direction d, const Buffer& in, const Buffer& out, uint32_t batch,
                  VkBuffer filter_spectrum_buffer) {
     KernelIo io;
@@ -200,15 +199,8 @@ Image ConvolutionChain::result() {
 bool ConvolutionChain::half_planes() const { return is_half(info_.forward_output.element); }
 
 std::vector<std::complex<float>> ConvolutionChain::filter_spectrum() {
-  const uint64_t values = info_.forward_output.elements * info_.convolution->filter_channels;
-  if (!half_planes()) {
-    std::vector<std::complex<float>> out(values);
-    download(device_, filter_spectrum_.handle(), out.data(), out.size() * 8);
-    return out;
-  }
-  std::vector<uint16_t> halves(2 * values);
-  download(device_, filter_spectrum_.handle(), halves.data(), halves.size() * 2);
-  return from_half(halves);
+  return download_pairs(device_, filter_spectrum_.handle(), info_.forward_output.element,
+                        info_.forward_output.elements * info_.convolution->filter_channels);
 }
 
 namespace {
@@ -273,6 +265,7 @@ VerifyResult verify_convolution(Device& device, const Manifest& manifest, const 
     r.shape = std::to_string(c.image_h) + "x" + std::to_string(c.image_w) + "x" + std::to_string(c.channels) +
               (filter_only ? " filter" : " conv");
     const KernelInfo& apply = filter_only ? manifest.kernel(c.apply_kernel) : kernel;
+    const KernelInfo& filter_kernel = manifest.kernel(c.filter_kernel);
     ConvolutionChain chain(device, manifest, apply, options.loader);
     const Image image = random_image(c.image_h, c.image_w, c.channels, options.seed);
     const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, options.seed + 1);
@@ -280,7 +273,7 @@ VerifyResult verify_convolution(Device& device, const Manifest& manifest, const 
     // Half-float planes: every store between passes rounds, in the filter kernel's chain (its
     // output included) and in the apply kernel's (all but its last pass, which writes fp32 pixels).
     if (chain.half_planes()) {
-      const size_t filter_roundings = manifest.kernel(c.filter_kernel).passes(Direction::forward).size();
+      const size_t filter_roundings = filter_kernel.passes(Direction::forward).size();
       const size_t apply_roundings =
           apply.passes(Direction::forward).size() + apply.passes(Direction::inverse).size() - 1;
       const Image& input = filter_only ? filter : image;
@@ -295,7 +288,7 @@ VerifyResult verify_convolution(Device& device, const Manifest& manifest, const 
     }
     ErrorStats stats;
     if (filter_only) {
-      stats = compare(chain.filter_spectrum(), filter_spectrum_reference(apply, manifest.kernel(c.filter_kernel), filter));
+      stats = compare(chain.filter_spectrum(), filter_spectrum_reference(apply, filter_kernel, filter));
     } else {
       if (kernel.directions.size() == 2) r.directions = {"forward", "inverse"};
       chain.set_image(image);

@@ -71,20 +71,24 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   Buffer in(device, in_bytes), out(device, out_bytes);
   if (is_half(in_type)) upload(device, in.handle(), to_half(input).data(), in_bytes);
   else upload(device, in.handle(), input.data(), in_bytes);
-  if (options.poison_output) fill(device, out.handle(), is_half(out_type) ? kHalfNanPattern : kNanPattern, out_bytes);
+  if (options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
   KernelIo io;
   io.input = {in.handle(), 0};
   io.output = {out.handle(), 0};
   io.max_batch = batch;
   io.directions = {direction};
   run_once(device, kernel, direction, io, batch, options);
-  if (is_half(out_type)) {
-    std::vector<uint16_t> halves(out_count * 2);
-    download(device, out.handle(), halves.data(), out_bytes);
+  return download_pairs(device, out.handle(), out_type, out_count);
+}
+
+std::vector<std::complex<float>> download_pairs(Device& device, VkBuffer buffer, ElementType element, uint64_t pairs) {
+  if (is_half(element)) {
+    std::vector<uint16_t> halves(pairs * 2);
+    download(device, buffer, halves.data(), pairs * pair_bytes(element));
     return from_half(halves);
   }
-  std::vector<std::complex<float>> result(out_count);
-  download(device, out.handle(), result.data(), out_bytes);
+  std::vector<std::complex<float>> result(pairs);
+  download(device, buffer, result.data(), pairs * pair_bytes(element));
   return result;
 }
 

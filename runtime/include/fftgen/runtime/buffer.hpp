@@ -98,6 +98,8 @@ void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,
 inline constexpr uint32_t kNanPattern = 0x7fc00000u;
 /// Two half-float NaNs, the same for buffers of half floats.
 inline constexpr uint32_t kHalfNanPattern = 0x7e007e00u;
+/// The NaN pattern for a buffer of `element`s.
+inline uint32_t nan_pattern(ElementType element) { return is_half(element) ? kHalfNanPattern : kNanPattern; }
 
 /// Memory barrier making shader writes visible to later shader reads and writes (compute to
 /// compute). Recorded between the passes of a kernel and between back-to-back kernels.

@@ -25,6 +25,9 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          const std::vector<std::complex<float>>& input,
                                          uint32_t batch, const ExecuteOptions& options = {});
 
+/// The first `pairs` pairs of `buffer`, which holds `element`s (half floats widened to float).
+std::vector<std::complex<float>> download_pairs(Device& device, VkBuffer buffer, ElementType element, uint64_t pairs);
+
 /// `fftgen-vk run`: reads `input` (.npy: complex64 [NY,] NX for c2c; float32 [NY,] NX into an r2c
 /// forward; complex64 [NY,] NX/2+1 into its inverse; complex64 [2, N/2+1] into an r2c_pair
 /// inverse; each with an optional leading batch dimension), runs the kernel, writes `output`
