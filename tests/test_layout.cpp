@@ -181,6 +181,47 @@ TEST_CASE("shared-memory maps give every value of an exchange round its own slot
     }
 }
 
+// The round trip of a 1024^2 bloom: two 2048-point columns of a split exchange, stages 8x16x16 on
+// 128 invocations a column; invocation t is value q = t / 2 of column c = t % 2.
+TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_padded does not", "[layout]") {
+  using Scheme = fftgen::SharedMemoryMap::Scheme;
+  fftgen::SharedMemoryMap map;
+  map.columns = 2;
+  map.slice = 2048;
+  map.split = true;
+  // Worst bank conflict of one access by a warp: value index(q) of column c, 4-byte banks.
+  auto worst = [&](const fftgen::SharedMemoryMap& m, auto index) {
+    std::map<uint32_t, std::set<uint32_t>> banks;  // bank -> distinct words
+    for (uint32_t t = 0; t < 32; ++t) {
+      const uint32_t slot = m.slot(t % 2, index(t / 2));
+      banks[slot % 32].insert(slot);
+    }
+    size_t most = 0;
+    for (const auto& [bank, words] : banks) most = std::max(most, words.size());
+    return most;
+  };
+  // Stage 0's radix-8 writes (q * 8 + r), stage 1's (q div 8) * 128 + q mod 8 + 8 r, and the reads q + 128 e.
+  const auto stage0 = [](uint32_t q) { return q * 8 + 5; };
+  const auto stage1 = [](uint32_t q) { return (q / 8) * 128 + q % 8 + 8 * 3; };
+  const auto reads = [](uint32_t q) { return q + 128 * 7; };
+  map.scheme = Scheme::column_padded;
+  CHECK(worst(map, stage0) == 4);
+  map.scheme = Scheme::tile_padded;
+  CHECK(worst(map, stage0) == 1);
+  CHECK(worst(map, stage1) == 1);
+  CHECK(worst(map, reads) == 1);
+  // Every value its own slot, inside the array.
+  std::set<uint32_t> slots;
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t i = 0; i < map.slice; ++i) slots.insert(map.slot(c, i));
+  CHECK(slots.size() == 2 * map.slice);
+  CHECK(*slots.rbegin() < map.elements());
+  // The printer pads a base and an offset apart where their low 4 bits do not carry: the same slot.
+  for (uint32_t base = 0; base < map.slice; base += 8)
+    for (uint32_t offset = 0; offset < 8 && base + offset < map.slice; ++offset)
+      CHECK(map.slot(1, base + offset) == map.column_slots() + base + (base >> 4) + offset + (offset >> 4));
+}
+
 TEST_CASE("twiddle table runs are placed back to back and hold exp(-2 pi i m / L)", "[layout]") {
   const auto layout = fftgen::make_layout(spec_for(1u << 20));
   const auto& table = layout.twiddles;

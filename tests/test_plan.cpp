@@ -773,6 +773,10 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     // The round trip's tiles are 2 columns wide: the filter kernel keeps its spectrum by columns
     // (value k of column j at j * 2048 + k) and the round trip reads it so.
     CHECK(columns.fft.columns_per_workgroup == 2);
+    // Two columns of one split exchange: padded as rows are, the columns 16 banks apart.
+    CHECK(columns.fft.shared.scheme == fftgen::SharedMemoryMap::Scheme::tile_padded);
+    CHECK(columns.fft.shared.split);
+    CHECK(columns.fft.shared.column_slots() % 32 == 16);
     CHECK(apply.filter_by_columns);
     CHECK(columns.store.filter_by_columns);
     CHECK(filter.filter_by_columns);

@@ -117,12 +117,30 @@ struct PassPrinter {
         return shared_slot(fmt::format("{} + ({} ^ ({} & {}u))", im.mul(c, map.slice), i, c, map.swizzle_mask));
       case Scheme::column_padded: return shared_slot(fmt::format("{} * {}u + {}", c, map.column_slots(), i));
       // A padded column length is not a power of two: that product is a multiplication either way.
+      case Scheme::tile_padded:
       case Scheme::row_padded:
         return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2));
       case Scheme::plain:
       case Scheme::none: break;
     }
     return shared_slot(fmt::format("{} + {}", im.mul(c, map.slice), i));
+  }
+
+  // Value `base + offset` of column `c`. tile_padded pads base and offset apart where their low 4
+  // bits cannot carry into the pad (`no_carry`): (base + offset) >> 4 is then (base >> 4) + (offset
+  // >> 4), so the accesses of one exchange share their base's pad and the compiler folds the rest
+  // into constants. Padding each index whole took the 1024^2 bloom's round trip from 128 registers
+  // to 167 on an H100 (one workgroup an SM instead of two: 0.077 -> 0.110 ms). row_padded keeps its
+  // whole-index form: the same split cut its row passes' registers (c2c 1024^2 189 -> 146) but
+  // measured 0.2-1.2 % slower at 512 MiB for 1D c2c and r2c 1024 and 2D r2c 1024^2
+  // (bench/results/2026-11-27-h100-tile-padding).
+  std::string sh(const std::string& c, const std::string& base, uint32_t offset, bool no_carry) const {
+    const SharedMemoryMap& map = fft.shared;
+    if (map.scheme != SharedMemoryMap::Scheme::tile_padded || !no_carry)
+      return sh(c, fmt::format("({} + {})", base, constant(offset)));
+    const uint32_t pad = SharedMemoryMap::kRowPadLog2;
+    return shared_slot(fmt::format("{} * {}u + {} + (({}) >> {}u) + {}", c, map.column_slots(), base, base, pad,
+                                   constant(offset + (offset >> pad))));
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
@@ -546,9 +564,11 @@ struct PassPrinter {
     std::vector<Read> reads;
     for (uint32_t e = 0; e < values_in(&next); ++e) {
       const Place at = place(&next, e);
-      const std::string i = fmt::format("(q + {})", constant(at.offset - e / per_round * per_round * step()));
-      const std::string slot =
-          y_stage ? fmt::format("({} + pair_sign * {})", sh("pair_c", i), sh("(pair_c + 1u)", i)) : sh("c", i);
+      const uint32_t offset = at.offset - e / per_round * per_round * step();
+      const bool no_carry = offset % 16 == 0;  // q's low 4 bits are any
+      const std::string slot = y_stage ? fmt::format("({} + pair_sign * {})", sh("pair_c", "q", offset, no_carry),
+                                                     sh("(pair_c + 1u)", "q", offset, no_carry))
+                                       : sh("c", "q", offset, no_carry);
       reads.push_back({v(e), slot, e / per_round, at.guard});
     }
     return reads;
@@ -624,9 +644,13 @@ struct PassPrinter {
           group.round = im.div(jj, slice / r_count);
           base = im.mod("(" + base + ")", slice);
         }
+        // base is a multiple of stride * R plus jj mod stride (of one exchange round: a slice of a
+        // power-of-two size): with stride and R powers of two, base mod 16 plus r * stride mod 16
+        // stays below 16.
+        const bool no_carry = is_power_of_two(stage.stride) && is_power_of_two(r_count) &&
+                              (fft.exchange_rounds() == 1 || is_power_of_two(slice));
         for (uint32_t r = 0; r < r_count; ++r)
-          group.slots_values.emplace_back(sh("c", fmt::format("({} + {})", base, constant(r * stage.stride))),
-                                          v(i + r * per_thread));
+          group.slots_values.emplace_back(sh("c", base, r * stage.stride, no_carry), v(i + r * per_thread));
         writes.push_back(std::move(group));
       }
       if (prefetch(s + 1)) twiddle_loads(s + 1);

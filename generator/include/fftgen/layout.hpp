@@ -65,10 +65,13 @@ struct PassTwiddles {
 /// - column_padded:   c*(S + 1) + i, for column mode, where adjacent invocations are adjacent
 ///                    columns, S apart
 /// - column_swizzled: c*S + (i ^ (c & mask)), column mode where the padded columns do not fit
+/// - tile_padded:     c*P + i + (i >> 4), P = S + S/16 rounded up to 16 mod 32: column mode with
+///                    few columns per workgroup, where a column's invocations are adjacent and its
+///                    stages write at stride R as in row mode; the columns lie 16 banks apart
 /// S is the slice: the slots one column moves per exchange round (the whole column when the
 /// exchange takes one round).
 struct SharedMemoryMap {
-  enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled };
+  enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled, tile_padded };
   Scheme scheme = Scheme::none;  ///< none: the pass uses no shared memory
   uint32_t columns = 0;          ///< columns (transforms in row mode) of one workgroup
   uint32_t slice = 0;            ///< S
