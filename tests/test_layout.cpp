@@ -189,6 +189,7 @@ TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_p
   map.columns = 2;
   map.slice = 2048;
   map.split = true;
+  map.pad_log2 = 4;  // tile_padded's (make_layout sets it)
   // Worst bank conflict of one access by a warp: value index(q) of column c, 4-byte banks.
   auto worst = [&](const fftgen::SharedMemoryMap& m, auto index) {
     std::map<uint32_t, std::set<uint32_t>> banks;  // bank -> distinct words
@@ -220,6 +221,52 @@ TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_p
   for (uint32_t base = 0; base < map.slice; base += 8)
     for (uint32_t offset = 0; offset < 8 && base + offset < map.slice; ++offset)
       CHECK(map.slot(1, base + offset) == map.column_slots() + base + (base >> 4) + offset + (offset >> 4));
+}
+
+// The second pass of 1D 2^21: 2048-point columns, 8 a workgroup (invocation t is value q = t / 8
+// of column c = t % 8), stages 32x2x32, a complex exchange in 8 rounds of 256 slots.
+TEST_CASE("column_staggered gives a half-warp of 8 columns distinct bank pairs where column_padded does not", "[layout]") {
+  using Scheme = fftgen::SharedMemoryMap::Scheme;
+  const auto layout = fftgen::make_layout(spec_for(1u << 21));
+  REQUIRE(layout.passes.size() == 2);
+  fftgen::SharedMemoryMap map = layout.passes[1].shared;
+  CHECK(map.scheme == Scheme::column_staggered);
+  CHECK(map.columns == 8);
+  CHECK(map.slice == 256);
+  CHECK(map.rounds == 8);
+  CHECK_FALSE(map.split);
+  CHECK(map.pad_log2 == 5);
+  CHECK(map.column_slots() % 16 == 2);
+  // Worst conflict of one access by a half-warp (8-byte slots: 16 bank pairs): value index(q) of
+  // column c.
+  auto worst = [](const fftgen::SharedMemoryMap& m, auto index) {
+    size_t most = 0;
+    for (uint32_t half = 0; half < 64; ++half) {
+      std::map<uint32_t, std::set<uint32_t>> pairs;  // bank pair -> distinct slots
+      for (uint32_t t = 16 * half; t < 16 * half + 16; ++t) {
+        const uint32_t slot = m.slot(t % 8, index(t / 8));
+        pairs[slot % 16].insert(slot);
+      }
+      for (const auto& [pair, slots] : pairs) most = std::max(most, slots.size());
+    }
+    return most;
+  };
+  // Stage 0's radix-32 writes (q * 32 + r mod 256), stage 1's radix-2 writes ((q div 32) * 64 +
+  // q mod 32 + 32 r mod 256) and the reads q + 64 e.
+  const auto stage0 = [](uint32_t q) { return (q * 32) % 256 + 7; };
+  const auto stage1 = [](uint32_t q) { return ((q / 32) * 64 + q % 32) % 256 + 32; };
+  const auto reads = [](uint32_t q) { return q + 64 * 3; };
+  fftgen::SharedMemoryMap padded = map;
+  padded.scheme = Scheme::column_padded;
+  CHECK(worst(padded, stage0) == 2);
+  CHECK(worst(padded, reads) == 2);
+  CHECK(worst(map, stage0) == 1);
+  CHECK(worst(map, stage1) == 1);
+  CHECK(worst(map, reads) == 1);
+  // The printer pads a base and an offset apart where their low 5 bits do not carry: the same slot.
+  for (uint32_t base = 0; base < map.slice; base += 32)
+    for (uint32_t offset = 0; offset < 32; ++offset)
+      CHECK(map.slot(3, base + offset) == 3 * map.column_slots() + base + (base >> 5) + offset);
 }
 
 TEST_CASE("twiddle table runs are placed back to back and hold exp(-2 pi i m / L)", "[layout]") {

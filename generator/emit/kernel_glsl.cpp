@@ -118,6 +118,8 @@ struct PassPrinter {
       case Scheme::column_padded: return shared_slot(fmt::format("{} * {}u + {}", c, map.column_slots(), i));
       // A padded column length is not a power of two: that product is a multiplication either way.
       case Scheme::tile_padded:
+      case Scheme::column_staggered:
+        return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, map.pad_log2));
       case Scheme::row_padded:
         return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2));
       case Scheme::plain:
@@ -126,19 +128,21 @@ struct PassPrinter {
     return shared_slot(fmt::format("{} + {}", im.mul(c, map.slice), i));
   }
 
-  // Value `base + offset` of column `c`. tile_padded pads base and offset apart where their low 4
-  // bits cannot carry into the pad (`no_carry`): (base + offset) >> 4 is then (base >> 4) + (offset
-  // >> 4), so the accesses of one exchange share their base's pad and the compiler folds the rest
+  // Value `base + offset` of column `c`. tile_padded and column_staggered pad base and offset apart
+  // where their low p = pad_log2 bits cannot carry into the pad (`no_carry`): (base + offset) >> p
+  // is then (base >> p) + (offset >> p), so the accesses of one exchange share their base's pad and the compiler folds the rest
   // into constants. Padding each index whole took the 1024^2 bloom's round trip from 128 registers
-  // to 167 on an H100 (one workgroup an SM instead of two: 0.077 -> 0.110 ms). row_padded keeps its
+  // to 167 on an H100 (one workgroup an SM instead of two: 0.077 -> 0.110 ms); in the 2048-point
+  // column passes of 1D 2^21 it spilled (2^21 at 1254 GB/s, 1294 split). row_padded keeps its
   // whole-index form: the same split cut its row passes' registers (c2c 1024^2 189 -> 146) but
   // measured 0.2-1.2 % slower at 512 MiB for 1D c2c and r2c 1024 and 2D r2c 1024^2
   // (bench/results/2026-11-27-h100-tile-padding).
   std::string sh(const std::string& c, const std::string& base, uint32_t offset, bool no_carry) const {
     const SharedMemoryMap& map = fft.shared;
-    if (map.scheme != SharedMemoryMap::Scheme::tile_padded || !no_carry)
+    using Scheme = SharedMemoryMap::Scheme;
+    if ((map.scheme != Scheme::tile_padded && map.scheme != Scheme::column_staggered) || !no_carry)
       return sh(c, fmt::format("({} + {})", base, constant(offset)));
-    const uint32_t pad = SharedMemoryMap::kRowPadLog2;
+    const uint32_t pad = map.pad_log2;
     return shared_slot(fmt::format("{} * {}u + {} + (({}) >> {}u) + {}", c, map.column_slots(), base, base, pad,
                                    constant(offset + (offset >> pad))));
   }
@@ -565,7 +569,7 @@ struct PassPrinter {
     for (uint32_t e = 0; e < values_in(&next); ++e) {
       const Place at = place(&next, e);
       const uint32_t offset = at.offset - e / per_round * per_round * step();
-      const bool no_carry = offset % 16 == 0;  // q's low 4 bits are any
+      const bool no_carry = offset % (1u << fft.shared.pad_log2) == 0;  // q's low bits are any
       const std::string slot = y_stage ? fmt::format("({} + pair_sign * {})", sh("pair_c", "q", offset, no_carry),
                                                      sh("(pair_c + 1u)", "q", offset, no_carry))
                                        : sh("c", "q", offset, no_carry);
@@ -645,8 +649,8 @@ struct PassPrinter {
           base = im.mod("(" + base + ")", slice);
         }
         // base is a multiple of stride * R plus jj mod stride (of one exchange round: a slice of a
-        // power-of-two size): with stride and R powers of two, base mod 16 plus r * stride mod 16
-        // stays below 16.
+        // power-of-two size): with stride and R powers of two, base mod 2^p plus r * stride mod 2^p
+        // stays below 2^p for every power of two 2^p (the pad of tile_padded, column_staggered).
         const bool no_carry = is_power_of_two(stage.stride) && is_power_of_two(r_count) &&
                               (fft.exchange_rounds() == 1 || is_power_of_two(slice));
         for (uint32_t r = 0; r < r_count; ++r)
@@ -940,7 +944,8 @@ struct PassPrinter {
     for (uint32_t e = 0; e < e_count; ++e) {
       const uint32_t k = e / per_round, e_in_round = e % per_round;
       writes[k].at = k;
-      writes[k].slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(e_in_round * step()))), v(e));
+      const uint32_t offset = e_in_round * step();
+      writes[k].slots_values.emplace_back(sh("c", "q", offset, offset % (1u << fft.shared.pad_log2) == 0), v(e));
       std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
       reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k, ""});
       out_index.push_back(fft.exchange_rounds() == 1

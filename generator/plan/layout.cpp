@@ -571,8 +571,24 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // 2D 512^2 1485 -> 1398, the 4096^2 bloom 2.79 -> 5.4 ms. Split exchanges only (the ones measured).
     SharedMemoryMap tiles = map;
     tiles.scheme = Scheme::tile_padded;
+    tiles.pad_log2 = SharedMemoryMap::kRowPadLog2;
+    // column_staggered: the same idea for complex exchanges of 8 columns (see SharedMemoryMap).
+    // With column_padded (c*257 + i) the 2048-point column passes of 2^21 and 2^22 (8 columns, stages
+    // 32x2x32, 8 rounds of 256) sent a half-warp's first-stage writes and its reads to 8 bank pairs
+    // of 16. Measured on an H100 (bench/results/2026-11-28-h100-column-banks): 1D c2c 2^21 1238 ->
+    // 1298 GB/s, 2^22 1107 -> 1222, 2D c2c 4096^2 1318 -> 1350, r2c 4096^2 1196 -> 1233; padding
+    // each index whole (not base and offset apart) moved values to shared memory and gained half as much. Not taken for 2 or 4 columns or a first radix of 16, where it would
+    // change ~100 more kernels of the repository's plans, none of them measured.
+    SharedMemoryMap staggered = map;
+    staggered.scheme = Scheme::column_staggered;
+    const uint32_t first = radices.front();
+    staggered.pad_log2 = 5;  // one pad slot a run of the first stage's 32 values
+    const bool staggered_fits = map.columns == 8 && !map.split && first == 32 && is_power_of_two(pass.size) &&
+                                map.slice % first == 0 && staggered.bytes() <= budget_bytes;
     if (map.columns <= 2 && map.split && map.rounds == 1 && is_power_of_two(pass.size) && tiles.bytes() <= budget_bytes)
       map = tiles;
+    else if (staggered_fits)
+      map = staggered;
   } else {
     map.swizzle_mask = std::min(map.slice, map.split ? 32u : 16u) - 1;
     map.scheme = map.swizzle_mask != 0 ? Scheme::column_swizzled : Scheme::plain;
@@ -1001,8 +1017,12 @@ uint32_t SharedMemoryMap::column_slots() const {
     case Scheme::row_padded: return slice + (slice >> kRowPadLog2);
     case Scheme::column_padded: return slice + 1;
     case Scheme::tile_padded: {
-      const uint32_t padded = slice + (slice >> kRowPadLog2);
+      const uint32_t padded = slice + (slice >> pad_log2);
       return padded + (48 - padded % 32) % 32;  // 16 mod 32
+    }
+    case Scheme::column_staggered: {
+      const uint32_t padded = slice + (slice >> pad_log2), stagger = 16 / columns;
+      return padded + (16 + stagger - padded % 16) % 16;  // 16/C mod 16
     }
     default: return slice;
   }
@@ -1015,7 +1035,8 @@ uint32_t SharedMemoryMap::slot(uint32_t c, uint32_t i) const {
     case Scheme::row_padded: return c * column_slots() + i + (i >> kRowPadLog2);
     case Scheme::row_swizzled: return c * slice + (i ^ ((i >> swizzle_shift) & swizzle_mask));
     case Scheme::column_padded: return c * column_slots() + i;
-    case Scheme::tile_padded: return c * column_slots() + i + (i >> kRowPadLog2);
+    case Scheme::tile_padded:
+    case Scheme::column_staggered: return c * column_slots() + i + (i >> pad_log2);
     case Scheme::column_swizzled: return c * slice + (i ^ (c & swizzle_mask));
   }
   throw std::logic_error("SharedMemoryMap::slot: the pass uses no shared memory");

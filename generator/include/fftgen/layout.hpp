@@ -68,15 +68,23 @@ struct PassTwiddles {
 /// - tile_padded:     c*P + i + (i >> 4), P = S + S/16 rounded up to 16 mod 32: column mode with
 ///                    few columns per workgroup, where a column's invocations are adjacent and its
 ///                    stages write at stride R as in row mode; the columns lie 16 banks apart
+/// - column_staggered: c*P + i + (i >> p), 2^p = the first radix R, P = S + S/R raised to 16/C
+///                    mod 16: column mode with a complex exchange of C columns, whose half-warp
+///                    holds 16/C adjacent positions of each column. The columns lie 16/C bank pairs
+///                    apart and the pad moves each of the first stage's runs of R values one bank
+///                    pair on, so every exchange of a half-warp reaches 16 bank pairs (make_layout
+///                    takes it where measured: C = 8, R = 32)
 /// S is the slice: the slots one column moves per exchange round (the whole column when the
 /// exchange takes one round).
 struct SharedMemoryMap {
-  enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled, tile_padded };
+  enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled, tile_padded,
+                      column_staggered };
   Scheme scheme = Scheme::none;  ///< none: the pass uses no shared memory
   uint32_t columns = 0;          ///< columns (transforms in row mode) of one workgroup
   uint32_t slice = 0;            ///< S
   uint32_t swizzle_shift = 0;    ///< row_swizzled
   uint32_t swizzle_mask = 0;     ///< row_swizzled, column_swizzled
+  uint32_t pad_log2 = 0;         ///< tile_padded (4), column_staggered: one pad slot every 2^pad_log2 values
   /// Split exchange: real parts, then imaginary parts, move through a float array, which halves
   /// the shared memory a pass needs (two more barriers per stage).
   bool split = false;
