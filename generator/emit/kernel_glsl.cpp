@@ -130,21 +130,27 @@ struct PassPrinter {
 
   // Value `base + offset` of column `c`. tile_padded and column_staggered pad base and offset apart
   // where their low p = pad_log2 bits cannot carry into the pad (`no_carry`): (base + offset) >> p
-  // is then (base >> p) + (offset >> p), so the accesses of one exchange share their base's pad and the compiler folds the rest
-  // into constants. Padding each index whole took the 1024^2 bloom's round trip from 128 registers
-  // to 167 on an H100 (one workgroup an SM instead of two: 0.077 -> 0.110 ms); in the 2048-point
+  // is then (base >> p) + (offset >> p), so the accesses of one exchange share their base's pad and
+  // the compiler folds the rest into constants. Padding each index whole took the 1024^2 bloom's
+  // round trip from 128 registers to 167 on an H100 (one workgroup an SM instead of two: 0.077 ->
+  // 0.110 ms); in the 2048-point
   // column passes of 1D 2^21 it spilled (2^21 at 1254 GB/s, 1294 split). row_padded keeps its
   // whole-index form: the same split cut its row passes' registers (c2c 1024^2 189 -> 146) but
   // measured 0.2-1.2 % slower at 512 MiB for 1D c2c and r2c 1024 and 2D r2c 1024^2
   // (bench/results/2026-11-27-h100-tile-padding).
   std::string sh(const std::string& c, const std::string& base, uint32_t offset, bool no_carry) const {
     const SharedMemoryMap& map = fft.shared;
-    using Scheme = SharedMemoryMap::Scheme;
-    if ((map.scheme != Scheme::tile_padded && map.scheme != Scheme::column_staggered) || !no_carry)
+    if (map.pad_log2 == 0 || !no_carry)  // pad_log2: set by the maps that pad apart
       return sh(c, fmt::format("({} + {})", base, constant(offset)));
     const uint32_t pad = map.pad_log2;
     return shared_slot(fmt::format("{} * {}u + {} + (({}) >> {}u) + {}", c, map.column_slots(), base, base, pad,
                                    constant(offset + (offset >> pad))));
+  }
+
+  // Value `q + offset` of column `c`: q's low bits are any, so base and offset pad apart only where
+  // the offset is a multiple of the pad period.
+  std::string sh_q(const std::string& c, uint32_t offset) const {
+    return sh(c, "q", offset, offset % (1u << fft.shared.pad_log2) == 0);
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }
@@ -569,10 +575,8 @@ struct PassPrinter {
     for (uint32_t e = 0; e < values_in(&next); ++e) {
       const Place at = place(&next, e);
       const uint32_t offset = at.offset - e / per_round * per_round * step();
-      const bool no_carry = offset % (1u << fft.shared.pad_log2) == 0;  // q's low bits are any
-      const std::string slot = y_stage ? fmt::format("({} + pair_sign * {})", sh("pair_c", "q", offset, no_carry),
-                                                     sh("(pair_c + 1u)", "q", offset, no_carry))
-                                       : sh("c", "q", offset, no_carry);
+      const std::string slot = y_stage ? fmt::format("({} + pair_sign * {})", sh_q("pair_c", offset), sh_q("(pair_c + 1u)", offset))
+                                       : sh_q("c", offset);
       reads.push_back({v(e), slot, e / per_round, at.guard});
     }
     return reads;
@@ -944,8 +948,7 @@ struct PassPrinter {
     for (uint32_t e = 0; e < e_count; ++e) {
       const uint32_t k = e / per_round, e_in_round = e % per_round;
       writes[k].at = k;
-      const uint32_t offset = e_in_round * step();
-      writes[k].slots_values.emplace_back(sh("c", "q", offset, offset % (1u << fft.shared.pad_log2) == 0), v(e));
+      writes[k].slots_values.emplace_back(sh_q("c", e_in_round * step()), v(e));
       std::string l = e_in_round == 0 ? "t" : fmt::format("(t + {})", constant(e_in_round * fft.workgroup_size));
       reads.push_back({v(e), sh(im.div(l, slice), im.mod(l, slice)), k, ""});
       out_index.push_back(fft.exchange_rounds() == 1

@@ -577,8 +577,9 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // 32x2x32, 8 rounds of 256) sent a half-warp's first-stage writes and its reads to 8 bank pairs
     // of 16. Measured on an H100 (bench/results/2026-11-28-h100-column-banks): 1D c2c 2^21 1238 ->
     // 1298 GB/s, 2^22 1107 -> 1222, 2D c2c 4096^2 1318 -> 1350, r2c 4096^2 1196 -> 1233; padding
-    // each index whole (not base and offset apart) moved values to shared memory and gained half as much. Not taken for 2 or 4 columns or a first radix of 16, where it would
-    // change ~100 more kernels of the repository's plans, none of them measured.
+    // each index whole (not base and offset apart) moved values to shared memory and gained half as
+    // much. Not taken for 2 or 4 columns or a first radix of 16: no default kernel gained there
+    // (results step 4).
     SharedMemoryMap staggered = map;
     staggered.scheme = Scheme::column_staggered;
     const uint32_t first = radices.front();
