@@ -489,6 +489,13 @@ struct PassPrinter {
     if (pass.load.pass_twiddle) print_pass_twiddles(false);
   }
 
+  // W^m between passes from the two-level table: its low part times its high part.
+  std::string two_level_pass_twiddle(const std::string& m) const {
+    const PassTwiddles& t = fft.pass_twiddles;
+    return fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
+                       im.div(m, t.lo_count));
+  }
+
   // Between passes: value r of column j is multiplied by W_L^(r*k), k = j' mod stride, L = stride*M,
   // where j' = j div interleave is the column's position along the axis (by its conjugate on the
   // way out of a round trip, which leaves each value where it was loaded).
@@ -512,8 +519,7 @@ struct PassPrinter {
       if (pass.twiddles == TwiddleSource::table && t.single_level())
         w = fmt::format("tw.data[{}u + {}]", t.lo_offset, m);
       else if (pass.twiddles == TwiddleSource::table)
-        w = fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
-                        im.div(m, t.lo_count));
+        w = two_level_pass_twiddle(m);
       else
         w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{fft.stride} * fft.size));
       body.line(fmt::format("{0} = {1}({0}, {2});", v(e), conjugate ? "twiddle_mul_inverse" : "twiddle_mul", w));
@@ -527,11 +533,9 @@ struct PassPrinter {
   // 2026-11-28-h100-interpass-twiddles): 1D c2c 2^21 1289 -> 1337 GB/s (its 2048-point pass 0.456
   // -> 0.426 ms), rel. L2 1.76e-7 -> 1.87e-7.
   void print_pass_twiddle_tree(bool conjugate, uint32_t count, uint32_t s) {
-    const PassTwiddles& t = fft.pass_twiddles;
     auto from_table = [&](const std::string& name, const std::string& exponent) {
       body.line(fmt::format("uint {}_m = {};", name, exponent));
-      body.line(fmt::format("vec2 {0} = cmul(tw.data[{1}u + {2}], tw.data[{3}u + {4}]);", name, t.lo_offset,
-                            im.mod(name + "_m", t.lo_count), t.hi_offset, im.div(name + "_m", t.lo_count)));
+      body.line(fmt::format("vec2 {} = {};", name, two_level_pass_twiddle(name + "_m")));
     };
     from_table("tw0", "q * k");
     for (uint32_t h = 1; h < count; h *= 2) from_table(fmt::format("tws{}", h), fmt::format("{} * k", constant(h * s)));
