@@ -113,8 +113,9 @@ TEST_CASE("twiddles auto: the manifest names the source used, and only a table k
 
 TEST_CASE("a stage of few table twiddles loads them before the exchange that precedes it", "[emit]") {
   // 256 = 16 x 16: stage 1's 15 twiddles an invocation are read before exchange 0 -> 1, so their
-  // latency overlaps it. 8192 = 16 x 16 x 32 on 256 invocations holds 30 and 31 an invocation:
-  // read where used (prefetched, they raised its registers from 117 to 167 on an H100).
+  // latency overlaps it, and are built by a product tree. 8192 = 16 x 16 x 32 on 256 invocations
+  // holds 30 and 31 an invocation: read where used (prefetched, they raised its registers from 117
+  // to 167 on an H100).
   const auto plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"few","shape":[256],"direction":"forward"},
     {"name":"many","shape":[8192],"direction":"forward"},
@@ -133,7 +134,11 @@ TEST_CASE("a stage of few table twiddles loads them before the exchange that pre
   REQUIRE(exchange != std::string::npos);
   CHECK(load < exchange);
   CHECK(few.find("twiddle_mul(v1, w1_0_1)") > exchange);
-  CHECK(few.find("vec2 w1_0_15 = tw.data[") < exchange);
+  // Radix 16: W^(hk) for h = 1, 2, 4, 8 from the table, the rest a product tree of them.
+  CHECK(few.find("vec2 w1_0_8 = tw.data[") < exchange);
+  CHECK(few.find("vec2 w1_0_3 = cmul(w1_0_1, w1_0_2);") < exchange);
+  CHECK(few.find("vec2 w1_0_15 = cmul(w1_0_7, w1_0_8);") < exchange);
+  CHECK(few.find("vec2 w1_0_15 = tw.data[") == std::string::npos);
   CHECK(glsl("many").find("vec2 w1_") == std::string::npos);
   CHECK(glsl("many").find("vec2 w2_") == std::string::npos);
   CHECK(glsl("many").find("twiddle_mul(v1, tw.data[") != std::string::npos);

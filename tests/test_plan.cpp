@@ -953,3 +953,18 @@ TEST_CASE("io image: formats resolve per transform, and what images cannot hold 
   CHECK_THAT(image_error(R"("shape": [32768], "io": "image")"),
              Catch::Contains("field 'shape'") && Catch::Contains("N = 32768 is wider than 16384 texels"));
 }
+
+TEST_CASE("the op count includes the products of a stage twiddle tree", "[plan][program]") {
+  // 256 = 16 x 16 on 16 invocations: stage 1's 16 butterflies take 15 twiddles each, loaded early.
+  // From the table, 4 of them (W^(hk), h = 1, 2, 4, 8) and 11 products; computed, none.
+  const fftgen::Plan plan = fftgen::parse_plan(
+      R"({"kernels": [{"name": "k", "shape": [256], "direction": "forward", "twiddles": ["table", "computed"]}]})");
+  const fftgen::PassProgram table = fftgen::make_program(plan.kernels[0]).forward.at(0);
+  const fftgen::PassProgram computed = fftgen::make_program(plan.kernels[1]).forward.at(0);
+  REQUIRE(table.fft.stages.size() == 2);
+  REQUIRE(table.fft.stage_twiddle_tree(1));
+  CHECK_FALSE(computed.fft.stage_twiddle_tree(0));
+  const uint32_t products = 16 * 11;  // a complex product: 4 muls, 2 adds
+  CHECK(table.ops().muls == computed.ops().muls + 4 * products);
+  CHECK(table.ops().adds == computed.ops().adds + 2 * products);
+}

@@ -489,9 +489,11 @@ struct PassPrinter {
     if (pass.load.pass_twiddle) print_pass_twiddles(false);
   }
 
-  // W^m between passes from the two-level table: its low part times its high part.
-  std::string two_level_pass_twiddle(const std::string& m) const {
+  // W^m between passes from the table: one entry of a single-level table, else the two-level
+  // table's low part times its high part.
+  std::string pass_twiddle_from_table(const std::string& m) const {
     const PassTwiddles& t = fft.pass_twiddles;
+    if (t.single_level()) return fmt::format("tw.data[{}u + {}]", t.lo_offset, m);
     return fmt::format("cmul(tw.data[{}u + {}], tw.data[{}u + {}])", t.lo_offset, im.mod(m, t.lo_count), t.hi_offset,
                        im.div(m, t.lo_count));
   }
@@ -503,10 +505,9 @@ struct PassPrinter {
   // StoreEpilogue::pass_twiddle).
   void print_pass_twiddles(bool conjugate, const StageLayout* stage = nullptr) {
     if (stage == nullptr) stage = first_stage();
-    const PassTwiddles& t = fft.pass_twiddles;
     body.line(fmt::format("uint k = {};", im.mod(im.div("j", fft.interleave), fft.stride)));
     const uint32_t count = values_in(stage);
-    if (pass.twiddles == TwiddleSource::table && !t.single_level() && count >= 4) {
+    if (pass.twiddles == TwiddleSource::table && count >= 4) {
       const uint32_t s = place(stage, 1).offset;
       bool arithmetic = place(stage, 0).offset == 0;
       for (uint32_t e = 1; e < count; ++e) arithmetic = arithmetic && place(stage, e).offset == e * s;
@@ -516,32 +517,31 @@ struct PassPrinter {
       std::string m = fmt::format("m{}", e);
       body.line(fmt::format("uint {} = (q + {}) * k;", m, constant(place(stage, e).offset)));
       std::string w;
-      if (pass.twiddles == TwiddleSource::table && t.single_level())
-        w = fmt::format("tw.data[{}u + {}]", t.lo_offset, m);
-      else if (pass.twiddles == TwiddleSource::table)
-        w = two_level_pass_twiddle(m);
+      if (pass.twiddles == TwiddleSource::table)
+        w = pass_twiddle_from_table(m);
       else
         w = fmt::format("twiddle({}, {})", m, angle_per_step(uint64_t{fft.stride} * fft.size));
       body.line(fmt::format("{0} = {1}({0}, {2});", v(e), conjugate ? "twiddle_mul_inverse" : "twiddle_mul", w));
     }
   }
 
-  // The same twiddles where value e sits at q + e*s, with a two-level table: W^((q + e*s)k) as a
-  // product tree, tw<e> = tw<e - 2^j> * W^(2^j*s*k) (2^j the highest bit of e), from the base W^(qk)
-  // and one step per bit, each from the table: 2 + 2*log2(E) loads an invocation instead of 2*E, and
-  // each twiddle at most log2(E) + 1 table values deep. Measured on an H100 (bench/results/
-  // 2026-11-28-h100-interpass-twiddles): 1D c2c 2^21 1289 -> 1337 GB/s (its 2048-point pass 0.456
-  // -> 0.426 ms), rel. L2 1.76e-7 -> 1.87e-7.
+  // The same twiddles where value e sits at q + e*s, from the table: W^((q + e*s)k) as a product
+  // tree, tw<e> = tw<e - 2^j> * W^(2^j*s*k) (2^j the highest bit of e), from the base W^(qk) and one
+  // step per bit, each from the table: 1 + log2(E) table values an invocation instead of E (a
+  // two-level table: twice that, each a product of two loads), and each twiddle at most log2(E) + 1
+  // table values deep. Measured on an H100: with a two-level table (bench/results/
+  // 2026-11-28-h100-interpass-twiddles) 1D c2c 2^21 1289 -> 1337 GB/s (its 2048-point pass 0.456
+  // -> 0.426 ms), rel. L2 1.76e-7 -> 1.87e-7; with a single-level one (the Y passes of 2D grids up
+  // to 4096 rows; bench/results/2026-11-28-h100-stage-twiddle-tree) 2D R2C 4096² 1237 -> 1251.
   void print_pass_twiddle_tree(bool conjugate, uint32_t count, uint32_t s) {
     auto from_table = [&](const std::string& name, const std::string& exponent) {
       body.line(fmt::format("uint {}_m = {};", name, exponent));
-      body.line(fmt::format("vec2 {} = {};", name, two_level_pass_twiddle(name + "_m")));
+      body.line(fmt::format("vec2 {} = {};", name, pass_twiddle_from_table(name + "_m")));
     };
     from_table("tw0", "q * k");
     for (uint32_t h = 1; h < count; h *= 2) from_table(fmt::format("tws{}", h), fmt::format("{} * k", constant(h * s)));
     for (uint32_t e = 1; e < count; ++e) {
-      uint32_t h = 1;
-      while (2 * h <= e) h *= 2;
+      const uint32_t h = highest_power_of_two_in(e);
       body.line(fmt::format("vec2 tw{} = cmul(tw{}, tws{});", e, e - h, h));
     }
     for (uint32_t e = 0; e < count; ++e)
@@ -626,17 +626,12 @@ struct PassPrinter {
     const std::string twiddle_mul = own ? "twiddle_mul" : "twiddle_mul_inverse";
     const std::string tag = !name_tag.empty() ? name_tag : own ? "" : "i";
     // Table twiddles of a stage are loaded before the exchange that precedes it, so that their
-    // latency overlaps the exchange, where they take few registers: at most kPrefetchedTwiddles an
-    // invocation. Measured on an H100 (bench/results/2026-11-27-h100-twiddle-prefetch): 1D C2C
+    // latency overlaps the exchange, where they take few registers (PassLayout::stage_twiddles_early).
+    // Measured on an H100 (bench/results/2026-11-27-h100-twiddle-prefetch): 1D C2C
     // 131072 1770 -> 1819 GB/s, 2D R2C 256² 1373 -> 1388, 2D C2C 512² 1477 -> 1486, R2C 1024
     // 2979 -> 2990; prefetched at every stage, the 31 twiddles of a radix-32 stage on top of 32
     // values raised an 8192-point pass from 117 to 167 registers (1D C2C 8192 2919 -> 2503).
-    constexpr uint32_t kPrefetchedTwiddles = 15;
-    auto prefetch = [&](size_t s) {
-      const StageLayout& stage = fft.stages[s];
-      return pass.twiddles == TwiddleSource::table && s > 0 && stage.twiddle_stride() > 1 &&
-             (stage.radix - 1) * fft.butterflies_per_invocation(stage) <= kPrefetchedTwiddles;
-    };
+    auto prefetch = [&](size_t s) { return pass.twiddles == TwiddleSource::table && fft.stage_twiddles_early(s); };
     // Declares butterfly i's index in stage s and its twiddle exponent; returns the exponent's name.
     auto twiddle_exponent = [&](size_t s, uint32_t i) {
       const StageLayout& stage = fft.stages[s];
@@ -646,12 +641,25 @@ struct PassPrinter {
       return k;
     };
     auto prefetched_twiddle = [&](size_t s, uint32_t i, uint32_t r) { return fmt::format("{}w{}_{}_{}", tag, s, i, r); };
+    // Early twiddles by a product tree (PassLayout::stage_twiddle_tree): W^(hk) from the table for
+    // the powers of two h, tw_r = tw_(r-h) * tw_h for the rest. Measured on an H100 (bench/results/
+    // 2026-11-28-h100-stage-twiddle-tree): 2D C2C 512² x 4 14.0-14.4 -> 12.9-13.0 µs, 1D C2C 32768
+    // 1763 -> 1958 GB/s and 65536 1749 -> 2000, 2D R2C 256² 1367 -> 1341; 2D C2C 512² rel. L2
+    // 1.51e-7 -> 1.84e-7. The twiddles loaded where they are used (radix 32, or several
+    // butterflies) keep the table: a tree there took the 4096² bloom's 8192-point row passes from
+    // 0.349 to 0.441 ms.
     auto twiddle_loads = [&](size_t s) {
       const StageLayout& stage = fft.stages[s];
+      const bool tree = fft.stage_twiddle_tree(s);
       for (uint32_t i = 0; i < fft.butterflies_per_invocation(stage); ++i) {
         const std::string k = twiddle_exponent(s, i);
-        for (uint32_t r = 1; r < stage.radix; ++r)
-          body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r), stage_twiddle(stage, r, k)));
+        for (uint32_t r = 1; r < stage.radix; ++r) {
+          const uint32_t h = highest_power_of_two_in(r);
+          body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r),
+                                tree && h != r ? fmt::format("cmul({}, {})", prefetched_twiddle(s, i, r - h),
+                                                             prefetched_twiddle(s, i, h))
+                                               : stage_twiddle(stage, r, k)));
+        }
       }
     };
     for (size_t s = 0; s < fft.stages.size(); ++s) {

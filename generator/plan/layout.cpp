@@ -998,6 +998,11 @@ uint32_t PassLayout::butterflies_per_invocation(const StageLayout& stage) const 
   return (butterflies + threads_per_column - 1) / threads_per_column;
 }
 
+bool PassLayout::stage_twiddles_early(size_t s) const {
+  const StageLayout& stage = stages[s];
+  return s > 0 && stage.twiddle_stride() > 1 && (stage.radix - 1) * butterflies_per_invocation(stage) <= kEarlyTwiddles;
+}
+
 bool PassLayout::balanced() const {
   if (uint64_t{threads_per_column} * elems_per_thread != size) return false;
   return std::all_of(stages.begin(), stages.end(), [&](const StageLayout& s) { return stage_balanced(s); });

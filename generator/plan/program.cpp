@@ -116,10 +116,14 @@ codelet::OpCounts PassProgram::ops() const {
   // A round trip runs its stages twice, forward then inverse.
   for (Direction d : round_trip ? std::vector<Direction>{Direction::forward, Direction::inverse}
                                 : std::vector<Direction>{direction})
-    for (const StageLayout& stage : fft.stages) {
+    for (size_t s = 0; s < fft.stages.size(); ++s) {
+      const StageLayout& stage = fft.stages[s];
       const uint64_t butterflies = uint64_t{fft.columns_per_transform} * (fft.size / stage.radix);
       add_ops(total, codelet::count_ops(cached_codelet(stage.radix, d)), butterflies);
       if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
+      // A product tree builds each twiddle of a butterfly but those of the powers of two.
+      if (twiddles == TwiddleSource::table && fft.stage_twiddle_tree(s))
+        add_ops(total, cmul, butterflies * (stage.radix - 1 - ceil_log2(stage.radix)));
     }
   // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.
   total.adds *= batch_scale;

@@ -110,6 +110,12 @@ inline constexpr uint32_t kMaxLog2N = 24;
 inline constexpr uint32_t kMaxLog2Side = 13;
 
 inline bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
+/// The highest power of two that is at most n (n > 0).
+inline uint32_t highest_power_of_two_in(uint32_t n) {
+  uint32_t h = 1;
+  while (h <= n / 2) h *= 2;
+  return h;
+}
 /// ceil(log2 n).
 inline uint32_t ceil_log2(uint64_t n) {
   uint32_t l = 0;
