@@ -31,12 +31,6 @@ constexpr uint32_t kMaxRegisterResident = 16384;  // largest one-dispatch N beyo
 constexpr uint32_t kRoundsInvocations = 512;      // most invocations a column tile exchanged in rounds gets
                                                   // (1024 holding 32 values spill: 2^22 361 against 1101 GB/s)
 
-uint32_t floor_log2(uint32_t x) {
-  uint32_t l = 0;
-  while ((x >> (l + 1)) != 0) ++l;
-  return l;
-}
-
 uint32_t product(const std::vector<uint32_t>& v) {
   uint64_t p = 1;
   for (uint32_t x : v) p *= x;

@@ -110,18 +110,20 @@ inline constexpr uint32_t kMaxLog2N = 24;
 inline constexpr uint32_t kMaxLog2Side = 13;
 
 inline bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
-/// The highest power of two that is at most n (n > 0).
-inline uint32_t highest_power_of_two_in(uint32_t n) {
-  uint32_t h = 1;
-  while (h <= n / 2) h *= 2;
-  return h;
-}
 /// ceil(log2 n).
 inline uint32_t ceil_log2(uint64_t n) {
   uint32_t l = 0;
   while ((uint64_t{1} << l) < n) ++l;
   return l;
 }
+/// floor(log2 n) (n > 0).
+inline uint32_t floor_log2(uint32_t n) {
+  uint32_t l = 0;
+  while ((n >> (l + 1)) != 0) ++l;
+  return l;
+}
+/// The highest power of two that is at most n (n > 0).
+inline uint32_t highest_power_of_two_in(uint32_t n) { return 1u << floor_log2(n); }
 /// log2 of a power of two; anything else is a logic error (a shift would divide wrongly).
 inline uint32_t log2_exact(uint64_t n) {
   if (!is_power_of_two(n)) throw std::logic_error("log2_exact: " + std::to_string(n) + " is not a power of two");
