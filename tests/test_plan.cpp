@@ -962,9 +962,53 @@ TEST_CASE("the op count includes the products of a stage twiddle tree", "[plan][
   const fftgen::PassProgram table = fftgen::make_program(plan.kernels[0]).forward.at(0);
   const fftgen::PassProgram computed = fftgen::make_program(plan.kernels[1]).forward.at(0);
   REQUIRE(table.fft.stages.size() == 2);
-  REQUIRE(table.fft.stage_twiddle_tree(1));
-  CHECK_FALSE(computed.fft.stage_twiddle_tree(0));
+  REQUIRE(table.stage_twiddle_tree(1));
+  CHECK_FALSE(table.stage_twiddle_tree(0));  // stage 0 has no twiddles
+  CHECK_FALSE(computed.stage_twiddle_tree(1));
   const uint32_t products = 16 * 11;  // a complex product: 4 muls, 2 adds
   CHECK(table.ops().muls == computed.ops().muls + 4 * products);
   CHECK(table.ops().adds == computed.ops().adds + 2 * products);
+}
+
+TEST_CASE("late stage twiddles take a product tree, except in passes that load or store an image", "[plan][program]") {
+  // 8192 = 16 x 16 x 32 on 256 invocations: stages 1 and 2 hold 30 and 31 twiddles an invocation,
+  // loaded where used, by a tree. The 8192-point row passes of a 4096² convolution, whose load
+  // (forward) and store (inverse) are the image's, keep the table there (their registers).
+  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels": [
+    {"name": "line", "shape": [8192], "direction": "forward", "radices": [16, 16, 32]},
+    {"name": "bloom", "convolution": {"image": [4096, 4096], "filter": [4096, 4096], "channels": 4}},
+    {"name": "computed", "shape": [8192], "direction": "forward", "radices": [16, 16, 32], "twiddles": "computed"}]})");
+  auto kernel = [&](const std::string& name) {
+    for (const fftgen::KernelSpec& k : plan.kernels)
+      if (k.name == name) return fftgen::make_program(k);
+    FAIL("no kernel " << name);
+    return fftgen::KernelProgram();
+  };
+  const fftgen::PassProgram line = kernel("line").forward.at(0);
+  REQUIRE(line.fft.stages.size() == 3);
+  for (size_t s : {1, 2}) {
+    CHECK_FALSE(line.fft.stage_twiddles_early(s));
+    CHECK(line.stage_twiddle_tree(s));
+  }
+  const fftgen::KernelProgram bloom = kernel("bloom");
+  REQUIRE(bloom.forward.size() >= 2);
+  REQUIRE(bloom.inverse.size() >= 2);
+  const fftgen::PassProgram& rows_in = bloom.forward.front();
+  const fftgen::PassProgram& rows_out = bloom.inverse.back();
+  REQUIRE(rows_in.load.kind == fftgen::LoadKind::image);
+  REQUIRE(rows_out.store.kind == fftgen::StoreKind::image);
+  for (const fftgen::PassProgram* pass : {&rows_in, &rows_out}) {
+    REQUIRE(pass->fft.size == 8192);
+    for (size_t s = 1; s < pass->fft.stages.size(); ++s) {
+      INFO("stage " << s);
+      CHECK(pass->stage_twiddle_tree(s) == pass->fft.stage_twiddles_early(s));
+    }
+    CHECK_FALSE(pass->stage_twiddle_tree(pass->fft.stages.size() - 1));
+  }
+  // The ops count the late trees' products (against computed twiddles, which take none): 8192 / 16
+  // butterflies of stage 1 build 15 - 4 twiddles each, 8192 / 32 of stage 2 build 31 - 5.
+  const fftgen::PassProgram computed = kernel("computed").forward.at(0);
+  const uint32_t products = 512 * 11 + 256 * 26;  // a complex product: 4 muls, 2 adds
+  CHECK(line.ops().muls == computed.ops().muls + 4 * products);
+  CHECK(line.ops().adds == computed.ops().adds + 2 * products);
 }

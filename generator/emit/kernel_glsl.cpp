@@ -641,25 +641,24 @@ struct PassPrinter {
       return k;
     };
     auto prefetched_twiddle = [&](size_t s, uint32_t i, uint32_t r) { return fmt::format("{}w{}_{}_{}", tag, s, i, r); };
-    // Early twiddles by a product tree (PassLayout::stage_twiddle_tree): W^(hk) from the table for
-    // the powers of two h, tw_r = tw_(r-h) * tw_h for the rest. Measured on an H100 (bench/results/
+    // Twiddle r of butterfly i of stage s, from the table, or by the product tree
+    // (PassProgram::stage_twiddle_tree): W^(hk) from the table for the powers of two h,
+    // tw_r = tw_(r-h) * tw_h for the rest. Measured on an H100 for the early twiddles (bench/results/
     // 2026-11-28-h100-stage-twiddle-tree): 2D C2C 512² x 4 14.0-14.4 -> 12.9-13.0 µs, 1D C2C 32768
     // 1763 -> 1958 GB/s and 65536 1749 -> 2000, 2D R2C 256² 1367 -> 1341; 2D C2C 512² rel. L2
-    // 1.51e-7 -> 1.84e-7. The twiddles loaded where they are used (radix 32, or several
-    // butterflies) keep the table: a tree there took the 4096² bloom's 8192-point row passes from
-    // 0.349 to 0.441 ms.
+    // 1.51e-7 -> 1.84e-7. On an H200 for the late ones (bench/results/2026-11-28-h200-late-twiddle-
+    // tree): 2D R2C 1024² 1652 -> 1692 GB/s, 2048² 1477 -> 1514, 1D C2C 2^20 1611 -> 1643.
+    auto stage_twiddle_value = [&](size_t s, uint32_t i, uint32_t r, const std::string& k) {
+      const uint32_t h = highest_power_of_two_in(r);
+      if (!pass.stage_twiddle_tree(s) || h == r) return stage_twiddle(fft.stages[s], r, k);
+      return fmt::format("cmul({}, {})", prefetched_twiddle(s, i, r - h), prefetched_twiddle(s, i, h));
+    };
     auto twiddle_loads = [&](size_t s) {
       const StageLayout& stage = fft.stages[s];
-      const bool tree = fft.stage_twiddle_tree(s);
       for (uint32_t i = 0; i < fft.butterflies_per_invocation(stage); ++i) {
         const std::string k = twiddle_exponent(s, i);
-        for (uint32_t r = 1; r < stage.radix; ++r) {
-          const uint32_t h = highest_power_of_two_in(r);
-          body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r),
-                                tree && h != r ? fmt::format("cmul({}, {})", prefetched_twiddle(s, i, r - h),
-                                                             prefetched_twiddle(s, i, h))
-                                               : stage_twiddle(stage, r, k)));
-        }
+        for (uint32_t r = 1; r < stage.radix; ++r)
+          body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r), stage_twiddle_value(s, i, r, k)));
       }
     };
     for (size_t s = 0; s < fft.stages.size(); ++s) {
@@ -668,8 +667,18 @@ struct PassPrinter {
       const uint32_t per_thread = fft.butterflies_per_invocation(stage);
       body.line(fmt::format("// stage {}: radix {}, stride {}", s, r_count, stage.stride));
       const bool prefetched = prefetch(s);
+      // Late twiddles by a tree: each multiplies its value as soon as it is formed. Formed first,
+      // all of them, they made the 2D C2C 4096² column pass (512 invocations, at their cap of 128
+      // registers) 1.4 % slower on an H200, 362 -> 367 µs; interleaved, it stays at 362.
+      const bool late_tree = !prefetched && pass.stage_twiddle_tree(s);
       for (uint32_t i = 0; i < per_thread; ++i) {
-        if (stage.twiddle_stride() > 1) {
+        if (late_tree) {
+          const std::string k = twiddle_exponent(s, i);
+          for (uint32_t r = 1; r < r_count; ++r) {
+            body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r), stage_twiddle_value(s, i, r, k)));
+            body.line(fmt::format("{0} = {1}({0}, {2});", v(i + r * per_thread), twiddle_mul, prefetched_twiddle(s, i, r)));
+          }
+        } else if (stage.twiddle_stride() > 1) {
           const std::string k = prefetched ? "" : twiddle_exponent(s, i);
           for (uint32_t r = 1; r < r_count; ++r)
             body.line(fmt::format("{0} = {1}({0}, {2});", v(i + r * per_thread), twiddle_mul,

@@ -110,6 +110,12 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
 
 }  // namespace
 
+bool PassProgram::stage_twiddle_tree(size_t s) const {
+  const StageLayout& stage = fft.stages[s];
+  if (twiddles != TwiddleSource::table || s == 0 || stage.twiddle_stride() <= 1 || stage.radix < 8) return false;
+  return fft.stage_twiddles_early(s) || (load.kind != LoadKind::image && store.kind != StoreKind::image);
+}
+
 codelet::OpCounts PassProgram::ops() const {
   const codelet::OpCounts cmul{2, 4, 2, 0};
   codelet::OpCounts total;
@@ -122,7 +128,7 @@ codelet::OpCounts PassProgram::ops() const {
       add_ops(total, codelet::count_ops(cached_codelet(stage.radix, d)), butterflies);
       if (stage.twiddle_stride() > 1) add_ops(total, cmul, butterflies * (stage.radix - 1));
       // A product tree builds each twiddle of a butterfly but those of the powers of two.
-      if (twiddles == TwiddleSource::table && fft.stage_twiddle_tree(s))
+      if (stage_twiddle_tree(s))
         add_ops(total, cmul, butterflies * (stage.radix - 1 - ceil_log2(stage.radix)));
     }
   // Scaled to one transform: a pass over the rows of a 2D kernel does batch_scale rows per transform.

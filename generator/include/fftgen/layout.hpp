@@ -201,11 +201,6 @@ struct PassLayout {
   /// kEarlyTwiddles an invocation (one radix-16 butterfly, or two radix-8 ones).
   static constexpr uint32_t kEarlyTwiddles = 15;
   bool stage_twiddles_early(size_t s) const;
-  /// Whether those early table twiddles W^(rk), r < R, are built by a product tree: W^(hk) for each
-  /// power of two h < R from the table, and tw_r = tw_(r-h) * tw_h (h the highest power of two in
-  /// r): log2(R) loads a butterfly instead of R - 1, each twiddle at most log2(R) table values deep.
-  /// Radix 8 and more (radix 4 would save one load for one product).
-  bool stage_twiddle_tree(size_t s) const { return stage_twiddles_early(s) && stages[s].radix >= 8; }
   /// Whether T divides M/R, so that no butterfly of `stage` is skipped.
   bool stage_balanced(const StageLayout& stage) const { return (size / stage.radix) % threads_per_column == 0; }
   /// Every stage balanced and T*E = M: value e of invocation q is element q + e*T in every stage
