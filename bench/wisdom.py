@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-device "wisdom": which plan-field variant measured fastest for each N.
+"""Per-device "wisdom": which plan-field variant measured fastest for each 1D transform and N.
 
 fftgen's `auto` choices encode what was measured on the GPUs we had; where a choice cannot be
 known in advance (the shared-memory budget a device allows, a radix split, twiddle source), it
@@ -12,7 +12,9 @@ usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.003] [--fixed tw
                `fftgen --list-variants PLAN --json` (fftgen's field registry)
   KERNELS_DIR  the plan's generated folder: variants whose SPIR-V is identical (a field that
                resolved to what `auto` picks anyway) are one kernel, and count as the default
-A variant is recorded as the winner only if it beats the defaults by --min-gain (0.3%: the widest
+Entries are per transform and N: c2c kernels' entries carry no "transform", r2c kernels' carry
+"transform": "r2c" (fftgen applies each to 1D kernels of its own transform; 2D and r2c_pair
+variants are left out). A variant is recorded as the winner only if it beats the defaults by --min-gain (0.3%: the widest
 spread seen between three processes timing the same kernel on the H100 once every timer warmed
 up for 250 ms, 16384: 2731-2739 GB/s; most kernels spread under 0.1%). --fixed keeps a field at a value whatever was faster:
 by default twiddles stay `auto` (the table for the fp32 kernels measured), because `computed`
@@ -74,23 +76,28 @@ def main(argv=None):
     measured = {name: same[key(name)] for name in measured}
     listing = list_variants(find_fftgen(a.fftgen), a.plan)
     defaults = {f["name"]: f["default"] for f in listing["fields"] if f["wisdom_tunable"]}
-    by_n = {}
+    by_n = {}  # (transform, N) -> [(name, field values, GB/s)]
     for variant in listing["variants"]:
         name, values = variant["name"], variant["fields"]
-        if name in measured and all(str(values[f]) == v for f, v in fixed.items()):
-            by_n.setdefault(values["shape"][-1], []).append((name, values, measured[name]))
+        one_d = len(values["shape"]) == 1 and values.get("transform", "c2c") in ("c2c", "r2c")
+        if one_d and name in measured and all(str(values[f]) == v for f, v in fixed.items()):
+            key = (values.get("transform", "c2c"), values["shape"][-1])
+            by_n.setdefault(key, []).append((name, values, measured[name]))
     if measured and not by_n:
         sys.exit("wisdom.py: no measured variant has %s; list those values in the plan or give --fixed"
                  % ", ".join("%s=%s" % kv for kv in fixed.items()))
     is_default = lambda r: all(r[1][f] == d for f, d in defaults.items())
     table = []
-    for n in sorted(by_n):
-        rows = by_n[n]
+    for transform, n in sorted(by_n, key=lambda k: (k[0] != "c2c", k[1])):
+        rows = by_n[(transform, n)]
         default_digests = {digest.get(r[0]) for r in rows if is_default(r)}
         default = max((r for r in rows if is_default(r) or digest.get(r[0]) in default_digests),
                       key=lambda r: r[2], default=None)
         best = max(rows, key=lambda r: r[2])
-        entry = {"n": n, "measured": {r[0]: round(r[2], 1) for r in rows}}
+        entry = {"n": n}
+        if transform != "c2c":
+            entry["transform"] = transform
+        entry["measured"] = {r[0]: round(r[2], 1) for r in rows}
         if default:
             entry["default_gbps"] = round(default[2], 1)
         if default and best[2] >= default[2] * (1 + a.min_gain):

@@ -134,8 +134,9 @@ int main(int argc, char** argv) {
                "list every variant the plan expands to with its field values and file stem, write nothing");
   app.add_flag("--json", as_json, "with --list-variants: print JSON (bench/wisdom.py reads it)");
   app.add_option("--wisdom", wisdom_path,
-                 "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each kernel takes the fields of the\n"
-                 "measured winner for its N, except fields the plan sets itself; prints what it changed");
+                 "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each 1D c2c or r2c kernel takes the\n"
+                 "fields of the measured winner for its transform and N, except fields the plan sets itself; prints\n"
+                 "what it changed");
   auto* targets_option = app.add_option("--targets", targets_csv,
                                         "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");

@@ -115,10 +115,12 @@ TEST_CASE("a stage of few table twiddles loads them before the exchange that pre
   // 256 = 16 x 16: stage 1's 15 twiddles an invocation are read before exchange 0 -> 1, so their
   // latency overlaps it, and are built by a product tree. 8192 = 16 x 16 x 32 on 256 invocations
   // holds 30 and 31 an invocation: read where used (prefetched, they raised its registers from 117
-  // to 167 on an H100), also by a tree, each twiddle multiplied as soon as it is formed.
+  // to 167 on an H100), from the table. 16384 = 32 x 16 x 32 on 512 invocations reads them where
+  // used by a tree, each twiddle multiplied as soon as it is formed.
   const auto plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"few","shape":[256],"direction":"forward"},
     {"name":"many","shape":[8192],"direction":"forward"},
+    {"name":"wide","shape":[16384],"direction":"forward","radices":[32,16,32]},
     {"name":"computed","shape":[256],"direction":"forward","twiddles":"computed"}
   ],"targets":["glsl"]})", "prefetch.json");
   const auto out = fftgen::generate(plan, "prefetch.json");
@@ -139,14 +141,17 @@ TEST_CASE("a stage of few table twiddles loads them before the exchange that pre
   CHECK(few.find("vec2 w1_0_3 = cmul(w1_0_1, w1_0_2);") < exchange);
   CHECK(few.find("vec2 w1_0_15 = cmul(w1_0_7, w1_0_8);") < exchange);
   CHECK(few.find("vec2 w1_0_15 = tw.data[") == std::string::npos);
-  const std::string many = glsl("many");
-  const size_t late_exchange = many.find("// exchange 0 -> 1");
+  CHECK(glsl("many").find("vec2 w1_") == std::string::npos);
+  CHECK(glsl("many").find("vec2 w2_") == std::string::npos);
+  CHECK(glsl("many").find("twiddle_mul(v1, tw.data[") != std::string::npos);
+  const std::string wide = glsl("wide");
+  const size_t late_exchange = wide.find("// exchange 0 -> 1");
   REQUIRE(late_exchange != std::string::npos);
-  CHECK(many.find("vec2 w1_0_1 = tw.data[") > late_exchange);
-  CHECK(many.find("vec2 w1_0_3 = cmul(w1_0_1, w1_0_2);\n  v6 = twiddle_mul(v6, w1_0_3);") > late_exchange);
-  CHECK(many.find("vec2 w2_0_31 = cmul(w2_0_15, w2_0_16);\n  v31 = twiddle_mul(v31, w2_0_31);") != std::string::npos);
-  CHECK(many.find("vec2 w2_0_31 = tw.data[") == std::string::npos);
-  CHECK(many.find("twiddle_mul(v1, tw.data[") == std::string::npos);
+  CHECK(wide.find("vec2 w1_0_1 = tw.data[") > late_exchange);
+  CHECK(wide.find("vec2 w1_0_3 = cmul(w1_0_1, w1_0_2);\n  v6 = twiddle_mul(v6, w1_0_3);") > late_exchange);
+  CHECK(wide.find("vec2 w2_0_31 = cmul(w2_0_15, w2_0_16);\n  v31 = twiddle_mul(v31, w2_0_31);") != std::string::npos);
+  CHECK(wide.find("vec2 w2_0_31 = tw.data[") == std::string::npos);
+  CHECK(wide.find("twiddle_mul(v1, tw.data[") == std::string::npos);
   CHECK(glsl("computed").find("vec2 w1_0_1") == std::string::npos);
 }
 

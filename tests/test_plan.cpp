@@ -604,6 +604,33 @@ TEST_CASE("wisdom applies to every variant of a list-valued plan", "[plan][wisdo
   CHECK(plan.kernels[3].index_math == fftgen::IndexMath::divmod);  // the plan's list value is kept
 }
 
+TEST_CASE("an r2c entry tunes r2c kernels of its N, a c2c entry c2c kernels only", "[plan][wisdom]") {
+  Plan plan = parse_plan(R"({"kernels": [
+    {"name": "c", "shape": [65536]},
+    {"name": "r", "shape": [65536], "transform": "r2c"},
+    {"name": "r1024", "shape": [1024], "transform": "r2c"},
+    {"name": "pair", "shape": [1024], "transform": "r2c_pair"},
+    {"name": "image", "shape": [256, 256], "transform": "r2c"}]})", "plan.json");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(R"(
+    {"n": 65536, "winner": {"workgroup_size": 128}},
+    {"n": 65536, "transform": "r2c", "default_gbps": 1615, "winner": {"shared_memory_bytes": 49152}, "winner_gbps": 1910},
+    {"n": 1024, "transform": "r2c", "winner": {"radices": [16, 32]}})"), "gpu.json");
+  REQUIRE(changes.size() == 3);
+  CHECK(changes[0].kernel == "c");
+  CHECK(changes[0].entry == 0);
+  CHECK(changes[1].kernel == "r");
+  CHECK(changes[1].entry == 1);
+  CHECK(changes[1].fields == std::vector<std::pair<std::string, std::string>>{{"shared_memory_bytes", "49152"}});
+  CHECK(changes[2].kernel == "r1024");
+  CHECK(plan.kernels[0].workgroup_size == 128);
+  CHECK(plan.kernels[0].shared_memory_bytes == 32768);
+  CHECK(plan.kernels[1].shared_memory_bytes == 49152);
+  CHECK(plan.kernels[1].workgroup_size == 0);  // "auto": the c2c entry's winner is not the r2c kernel's
+  CHECK(plan.kernels[2].radices == std::vector<uint32_t>{16, 32});  // N/2 = 512 points
+  CHECK(plan.kernels[3].radices.empty());                           // r2c_pair: the r2c entry does not apply
+  CHECK(plan.kernels[4].shared_memory_bytes == 32768);              // 2D: no entry applies
+}
+
 TEST_CASE("a malformed wisdom file is a PlanError naming the file and the problem", "[plan][wisdom][errors]") {
   auto starts = [](const std::string& msg) { return msg.rfind("gpu.json: ", 0) == 0; };
   SECTION("not JSON, empty, wrong top level") {
@@ -631,6 +658,21 @@ TEST_CASE("a malformed wisdom file is a PlanError naming the file and the proble
                Catch::Contains("sizes[0]: field 'n': n = 1000 is not a power of two"));
     CHECK_THAT(wisdom_error(wisdom_of(kWisdom4096 + R"(, {"n": 4096, "winner": "defaults"})")),
                Catch::Contains("gpu.json: sizes[1] (n = 4096): field 'n': n = 4096 is also the n of sizes[0]"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c", "winner": "defaults"},
+                                          {"n": 4096, "transform": "r2c", "winner": "defaults"})")),
+               Catch::Contains("gpu.json: sizes[1] (r2c, n = 4096): field 'n': r2c, n = 4096 is also the r2c, n of sizes[0]"));
+    // c2c and r2c entries of one N are two entries.
+    Plan both = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})", "plan.json");
+    CHECK(fftgen::apply_wisdom(both, wisdom_of(kWisdom4096 + R"(, {"n": 4096, "transform": "r2c", "winner": "defaults"})"),
+                               "gpu.json").size() == 1);
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c_pair", "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'transform': unknown value 'r2c_pair'") &&
+                   Catch::Contains("allowed: c2c (the default) or r2c"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": 2, "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'transform': must be a string, got"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c", "winner": {"radices": [16, 16, 16]}})")),
+               Catch::Contains("sizes[0] (r2c, n = 4096): winner: field 'radices': radices [16, 16, 16] multiply to "
+                               "4096, but the entry's n = 4096 (r2c: N/2)"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winer": "defaults"})")),
                Catch::Contains("sizes[0]: unknown field 'winer' (did you mean 'winner'?)"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": "defaults", "winner_gbps": "fast"})")),
@@ -970,34 +1012,34 @@ TEST_CASE("the op count includes the products of a stage twiddle tree", "[plan][
   CHECK(table.ops().adds == computed.ops().adds + 2 * products);
 }
 
-TEST_CASE("late stage twiddles take a product tree, except in passes that load or store an image", "[plan][program]") {
-  // 8192 = 16 x 16 x 32 on 256 invocations: stages 1 and 2 hold 30 and 31 twiddles an invocation,
-  // loaded where used, by a tree. The 8192-point row passes of a 4096² convolution, whose load
-  // (forward) and store (inverse) are the image's, keep the table there (their registers).
+TEST_CASE("late stage twiddles take a product tree in workgroups of 512 invocations or more", "[plan][program]") {
+  // 16384 = 32 x 16 x 32 on 512 invocations: stages 1 and 2 hold 30 and 31 twiddles an invocation,
+  // loaded where used, by a tree. 8192 = 16 x 16 x 32 on 256 invocations keeps the table there
+  // (registers), as do the 8192-point row passes of a 4096² convolution.
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels": [
-    {"name": "line", "shape": [8192], "direction": "forward", "radices": [16, 16, 32]},
+    {"name": "wide", "shape": [16384], "direction": "forward", "radices": [32, 16, 32]},
+    {"name": "narrow", "shape": [8192], "direction": "forward", "radices": [16, 16, 32]},
     {"name": "bloom", "convolution": {"image": [4096, 4096], "filter": [4096, 4096], "channels": 4}},
-    {"name": "computed", "shape": [8192], "direction": "forward", "radices": [16, 16, 32], "twiddles": "computed"}]})");
+    {"name": "computed", "shape": [16384], "direction": "forward", "radices": [32, 16, 32], "twiddles": "computed"}]})");
   auto kernel = [&](const std::string& name) {
     for (const fftgen::KernelSpec& k : plan.kernels)
       if (k.name == name) return fftgen::make_program(k);
     FAIL("no kernel " << name);
     return fftgen::KernelProgram();
   };
-  const fftgen::PassProgram line = kernel("line").forward.at(0);
-  REQUIRE(line.fft.stages.size() == 3);
+  const fftgen::PassProgram wide = kernel("wide").forward.at(0);
+  REQUIRE(wide.fft.stages.size() == 3);
+  REQUIRE(wide.fft.workgroup_size == 512);
   for (size_t s : {1, 2}) {
-    CHECK_FALSE(line.fft.stage_twiddles_early(s));
-    CHECK(line.stage_twiddle_tree(s));
+    CHECK_FALSE(wide.fft.stage_twiddles_early(s));
+    CHECK(wide.stage_twiddle_tree(s));
   }
+  const fftgen::PassProgram narrow = kernel("narrow").forward.at(0);
+  REQUIRE(narrow.fft.workgroup_size == 256);
   const fftgen::KernelProgram bloom = kernel("bloom");
   REQUIRE(bloom.forward.size() >= 2);
   REQUIRE(bloom.inverse.size() >= 2);
-  const fftgen::PassProgram& rows_in = bloom.forward.front();
-  const fftgen::PassProgram& rows_out = bloom.inverse.back();
-  REQUIRE(rows_in.load.kind == fftgen::LoadKind::image);
-  REQUIRE(rows_out.store.kind == fftgen::StoreKind::image);
-  for (const fftgen::PassProgram* pass : {&rows_in, &rows_out}) {
+  for (const fftgen::PassProgram* pass : {&narrow, &bloom.forward.front(), &bloom.inverse.back()}) {
     REQUIRE(pass->fft.size == 8192);
     for (size_t s = 1; s < pass->fft.stages.size(); ++s) {
       INFO("stage " << s);
@@ -1005,10 +1047,10 @@ TEST_CASE("late stage twiddles take a product tree, except in passes that load o
     }
     CHECK_FALSE(pass->stage_twiddle_tree(pass->fft.stages.size() - 1));
   }
-  // The ops count the late trees' products (against computed twiddles, which take none): 8192 / 16
-  // butterflies of stage 1 build 15 - 4 twiddles each, 8192 / 32 of stage 2 build 31 - 5.
+  // The ops count the late trees' products (against computed twiddles, which take none): 16384 / 16
+  // butterflies of stage 1 build 15 - 4 twiddles each, 16384 / 32 of stage 2 build 31 - 5.
   const fftgen::PassProgram computed = kernel("computed").forward.at(0);
-  const uint32_t products = 512 * 11 + 256 * 26;  // a complex product: 4 muls, 2 adds
-  CHECK(line.ops().muls == computed.ops().muls + 4 * products);
-  CHECK(line.ops().adds == computed.ops().adds + 2 * products);
+  const uint32_t products = 1024 * 11 + 512 * 26;  // a complex product: 4 muls, 2 adds
+  CHECK(wide.ops().muls == computed.ops().muls + 4 * products);
+  CHECK(wide.ops().adds == computed.ops().adds + 2 * products);
 }

@@ -647,7 +647,7 @@ struct PassPrinter {
     // 2026-11-28-h100-stage-twiddle-tree): 2D C2C 512² x 4 14.0-14.4 -> 12.9-13.0 µs, 1D C2C 32768
     // 1763 -> 1958 GB/s and 65536 1749 -> 2000, 2D R2C 256² 1367 -> 1341; 2D C2C 512² rel. L2
     // 1.51e-7 -> 1.84e-7. On an H200 for the late ones (bench/results/2026-11-28-h200-late-twiddle-
-    // tree): 2D R2C 1024² 1652 -> 1692 GB/s, 2048² 1477 -> 1514, 1D C2C 2^20 1611 -> 1643.
+    // tree): 1D C2C 16384 3136 -> 3283 GB/s, 2^20 1619 -> 1646, 2D R2C 1024² 1652 -> 1692.
     auto stage_twiddle_value = [&](size_t s, uint32_t i, uint32_t r, const std::string& k) {
       const uint32_t h = highest_power_of_two_in(r);
       if (!pass.stage_twiddle_tree(s) || h == r) return stage_twiddle(fft.stages[s], r, k);

@@ -29,7 +29,7 @@ using json = nlohmann::json;
 
 // The kernel fields (name, shape, ...) and which of them wisdom may set come from the field
 // registry (plan_fields(), below the parsers); these are the other keys a plan or a wisdom table may hold.
-const std::vector<std::string> kWisdomEntryFields{"n", "measured", "default_gbps", "winner", "winner_gbps"};
+const std::vector<std::string> kWisdomEntryFields{"n", "transform", "measured", "default_gbps", "winner", "winner_gbps"};
 // The top level of a wisdom table: what bench/wisdom.py writes, and a schema and description.
 const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver",
                                                 "min_gain", "fixed",       "source", "sizes"};
@@ -1047,7 +1047,8 @@ std::optional<double> read_gbps(const json& entry, const Where& where, const cha
   return it->get<double>();
 }
 
-std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, uint32_t n) {
+// `n`: the entry's N; `points`: the complex points its radices multiply to (N/2 for r2c).
+std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, uint32_t n, uint32_t points) {
   if (winner.is_string()) {
     if (winner.get_ref<const std::string&>() != "defaults")
       at.fail("winner", "unknown value " + quote(winner.get_ref<const std::string&>()), kAllowedWinner);
@@ -1074,15 +1075,18 @@ std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, con
     KernelSpec probe;
     probe.shape = {n};
     choices.front().apply(probe);
-    const std::string mismatch = radices_mismatch(probe.radices, n);
-    if (!mismatch.empty()) in_winner.fail(key, fmt::format("{}, but the entry's n = {}", mismatch, n), kAllowedRadices);
+    const std::string mismatch = radices_mismatch(probe.radices, points);
+    if (!mismatch.empty())
+      in_winner.fail(key, fmt::format("{}, but the entry's n = {}{}", mismatch, n, points != n ? " (r2c: N/2)" : ""),
+                     kAllowedRadices);
     out.emplace_back(key, choices.front());
   }
   return out;
 }
 
-// The whole table, validated: N -> its entry.
-std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std::string& source) {
+// The whole table, validated: (transform, N) -> its entry.
+using WisdomKey = std::pair<Transform, uint32_t>;
+std::map<WisdomKey, WisdomEntry> parse_wisdom(const std::string& text, const std::string& source) {
   const std::string allowed_sizes =
       "a list of entries like {\"n\": 4096, \"winner\": {\"shared_memory_bytes\": 49152}} (bench/wisdom.py writes them)";
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -1096,7 +1100,7 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
   if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
   if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);
 
-  std::map<uint32_t, WisdomEntry> table;
+  std::map<WisdomKey, WisdomEntry> table;
   for (size_t i = 0; i < sizes->size(); ++i) {
     const json& e = (*sizes)[i];
     Where at{source, fmt::format("sizes[{}]", i)};
@@ -1105,12 +1109,24 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
     auto n_it = e.find("n");
     if (n_it == e.end()) at.fail("n", "missing; every entry needs the transform length N it was measured at", kAllowedN);
     const auto n = static_cast<uint32_t>(read_in_range(*n_it, at, "n", "n", kMinN, kMaxN, true, kAllowedN));
+    // The transform the entry was measured on: c2c (the default) or r2c, 1D both.
+    Transform transform = Transform::c2c;
+    if (auto t = e.find("transform"); t != e.end()) {
+      const std::string allowed_transforms = "c2c (the default) or r2c: 1D kernels' own measurements";
+      if (!t->is_string()) at.fail("transform", "must be a string, got " + describe(*t), allowed_transforms);
+      const auto parsed = parse_transform(t->get_ref<const std::string&>());
+      if (!parsed || *parsed == Transform::r2c_pair)
+        at.fail("transform", "unknown value " + quote(t->get_ref<const std::string&>()), allowed_transforms);
+      transform = *parsed;
+    }
+    const std::string kind = transform == Transform::c2c ? "" : std::string(to_string(transform)) + ", ";
     WisdomEntry entry;
     entry.index = i;
-    entry.where = fmt::format("sizes[{}] (n = {})", i, n);
+    entry.where = fmt::format("sizes[{}] ({}n = {})", i, kind, n);
     Where named{source, entry.where};
-    if (auto seen = table.find(n); seen != table.end())
-      named.fail("n", fmt::format("n = {} is also the n of sizes[{}]; give each size once", n, seen->second.index));
+    if (auto seen = table.find({transform, n}); seen != table.end())
+      named.fail("n", fmt::format("{}n = {} is also the {}n of sizes[{}]; give each size once", kind, n, kind,
+                                  seen->second.index));
     auto measured = e.find("measured");
     if (measured != e.end() && !measured->is_object())
       named.fail("measured", "must be an object of variant name -> GB/s, got " + describe(*measured));
@@ -1118,8 +1134,8 @@ std::map<uint32_t, WisdomEntry> parse_wisdom(const std::string& text, const std:
     entry.winner_gbps = read_gbps(e, named, "winner_gbps");
     auto winner = e.find("winner");
     if (winner == e.end()) named.fail("winner", "missing; every entry names its winner", kAllowedWinner);
-    entry.winner = parse_winner(*winner, named, n);
-    table.emplace(n, std::move(entry));
+    entry.winner = parse_winner(*winner, named, n, transform == Transform::r2c ? n / 2 : n);
+    table.emplace(WisdomKey{transform, n}, std::move(entry));
   }
   return table;
 }
@@ -1174,7 +1190,7 @@ Plan parse_plan(const char* text, const std::string& source) {
 }
 
 std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_text, const std::string& wisdom_name) {
-  std::map<uint32_t, WisdomEntry> table;
+  std::map<WisdomKey, WisdomEntry> table;
   try {
     table = parse_wisdom(wisdom_text, wisdom_name);
   } catch (const json::exception& e) {
@@ -1184,9 +1200,9 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
   std::vector<KernelSpec> kernels = plan.kernels;
   std::vector<WisdomChange> changes;
   for (KernelSpec& k : kernels) {
-    // The tables are measured on 1D complex transforms; they say nothing about 2D or real kernels.
-    if (k.is_2d() || k.transform != Transform::c2c) continue;
-    auto it = table.find(k.n());
+    // The tables are measured on 1D c2c and r2c kernels; they say nothing about 2D or pair kernels.
+    if (k.is_2d() || k.transform == Transform::r2c_pair) continue;
+    auto it = table.find({k.transform, k.n()});
     if (it == table.end()) continue;
     const WisdomEntry& entry = it->second;
     WisdomChange change{k.name, entry.index, {}, entry.winner_gbps, entry.default_gbps};

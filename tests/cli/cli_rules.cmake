@@ -73,7 +73,7 @@ file(WRITE ${WORK_DIR}/wisdom.json [[{"device": "x", "colour": "blue", "sizes": 
 expect_error("wisdom.json: unknown field 'colour'; known top-level wisdom fields: $schema, description, device, driver, min_gain, fixed, source, sizes"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 file(WRITE ${WORK_DIR}/wisdom.json [[{"sizes": [{"n": 64, "winner": "defaults", "speed": 1}]}]])
-expect_error("wisdom.json: sizes[0]: unknown field 'speed'; known entry fields: n, measured, default_gbps, winner, winner_gbps"
+expect_error("wisdom.json: sizes[0]: unknown field 'speed'; known entry fields: n, transform, measured, default_gbps, winner, winner_gbps"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 
 # 100,000 radices: the message shows 16 of them and the count.

@@ -96,3 +96,48 @@ if(NOT w64 STREQUAL "defaults" OR NOT w256 MATCHES "\"index_math\" : \"divmod\""
    NOT w256 MATCHES "\"shared_memory_bytes\" : 49152")
   message(FATAL_ERROR "wisdom.py winners: 64 -> ${w64}, 256 -> ${w256}\n${wisdom}")
 endif()
+
+# c2c and r2c variants of one N are two entries: the r2c one says so, and fftgen applies each to its
+# own transform only. 2D variants are left out. Made-up figures: at 256 c2c the 48 KB budget wins,
+# r2c the defaults; at 1024 r2c 64 invocations win.
+file(WRITE ${WORK_DIR}/plan_r2c.json [=[
+{"targets": ["spirv"], "kernels": [
+  {"name": "c", "shape": [256], "shared_memory_bytes": [32768, 49152], "direction": "forward"},
+  {"name": "r", "shape": [[256], [1024]], "transform": "r2c", "workgroup_size": ["auto", 64], "direction": "forward"},
+  {"name": "i", "shape": [64, 64], "shared_memory_bytes": [32768, 49152], "direction": "forward"}]}
+]=])
+file(WRITE ${WORK_DIR}/sweep_r2c.json [=[{"device": "test", "results": [
+  {"name": "c__smem32768", "n": 256, "gb_per_s": 100},
+  {"name": "c__smem49152", "n": 256, "gb_per_s": 120},
+  {"name": "r__n256__wgauto", "n": 256, "gb_per_s": 100},
+  {"name": "r__n256__wg64", "n": 256, "gb_per_s": 99},
+  {"name": "r__n1024__wgauto", "n": 1024, "gb_per_s": 100},
+  {"name": "r__n1024__wg64", "n": 1024, "gb_per_s": 110},
+  {"name": "i__smem32768", "n": 4096, "gb_per_s": 100},
+  {"name": "i__smem49152", "n": 4096, "gb_per_s": 200}]}]=])
+set(EXPECT_RUN_PROGRAM ${FFTGEN})
+expect_run(0 out ${WORK_DIR}/plan_r2c.json -o ${WORK_DIR}/kernels_r2c -q)
+set(EXPECT_RUN_PROGRAM ${PYTHON3})
+expect_run(0 wisdom ${SOURCE_DIR}/bench/wisdom.py ${WORK_DIR}/sweep_r2c.json ${WORK_DIR}/plan_r2c.json
+           ${WORK_DIR}/kernels_r2c --fftgen ${FFTGEN})
+string(JSON entries LENGTH "${wisdom}" sizes)
+string(JSON c256 GET "${wisdom}" sizes 0 winner)
+string(JSON r256_transform GET "${wisdom}" sizes 1 transform)
+string(JSON r256 GET "${wisdom}" sizes 1 winner)
+string(JSON r1024 GET "${wisdom}" sizes 2 winner)
+string(JSON c256_transform ERROR_VARIABLE c256_has_no_transform GET "${wisdom}" sizes 0 transform)
+if(NOT entries EQUAL 3 OR NOT c256 MATCHES "\"shared_memory_bytes\" : 49152" OR NOT r256_transform STREQUAL "r2c" OR
+   NOT r256 STREQUAL "defaults" OR NOT r1024 MATCHES "\"workgroup_size\" : 64" OR NOT c256_has_no_transform)
+  message(FATAL_ERROR "wisdom.py's c2c and r2c entries:\n${wisdom}")
+endif()
+file(WRITE ${WORK_DIR}/wisdom_r2c.json "${wisdom}")
+set(EXPECT_RUN_PROGRAM ${FFTGEN})
+file(WRITE ${WORK_DIR}/apply_r2c.json [=[
+{"targets": ["spirv"], "kernels": [{"name": "c256", "shape": [256]}, {"name": "r256", "shape": [256], "transform": "r2c"},
+  {"name": "r1024", "shape": [1024], "transform": "r2c"}]}
+]=])
+expect_run(0 applied ${WORK_DIR}/apply_r2c.json --wisdom ${WORK_DIR}/wisdom_r2c.json -o ${WORK_DIR}/applied)
+if(NOT applied MATCHES "c256: shared_memory_bytes = 49152" OR NOT applied MATCHES "r1024: workgroup_size = 64" OR
+   applied MATCHES "r256:")
+  message(FATAL_ERROR "fftgen --wisdom with c2c and r2c entries:\n${applied}")
+endif()

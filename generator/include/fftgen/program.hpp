@@ -286,11 +286,13 @@ struct PassProgram {
   /// Whether stage s's table twiddles W^(rk), r < R, are built by a product tree: W^(hk) for each
   /// power of two h < R from the table, and tw_r = tw_(r-h) * tw_h (h the highest power of two in
   /// r): ceil(log2 R) loads a butterfly instead of R - 1, each twiddle at most that many table
-  /// values deep. Radix 8 and more (radix 4 would save one load for one product), in every stage
-  /// with twiddles (PassLayout::stage_twiddles_early says where they are loaded), but for the late
-  /// stages of a pass that loads or stores an image: there the tree's live twiddles on top of the
-  /// image's addressing raised the 8192-point row passes of a 4096² bloom from 117 and 115 to 136
-  /// and 147 registers on an H200 (two workgroups a multiprocessor to one), 0.31 -> 0.40 ms each.
+  /// values deep. Radix 8 and more (radix 4 would save one load for one product), where the
+  /// twiddles are loaded early (PassLayout::stage_twiddles_early), and where they are loaded late
+  /// in workgroups of 512 invocations or more. Those are held to 128 registers an invocation
+  /// whatever they do (65536 a multiprocessor), so the tree's live twiddles cost no occupancy. With
+  /// 256, a pass under 128 registers can rise above and fit one workgroup a multiprocessor instead
+  /// of two: on an H200, 1D C2C 8192 went from 117 to 141 registers and 3443 to 2716 GB/s, the
+  /// 4096² bloom's row passes from 117 to 136 and 0.31 to 0.40 ms.
   bool stage_twiddle_tree(size_t s) const;
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;
