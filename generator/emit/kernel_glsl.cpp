@@ -640,7 +640,7 @@ struct PassPrinter {
       body.line(fmt::format("uint {} = {};", k, im.div(im.mod(jj, stage.stride), stage.twiddle_divisor)));
       return k;
     };
-    auto prefetched_twiddle = [&](size_t s, uint32_t i, uint32_t r) { return fmt::format("{}w{}_{}_{}", tag, s, i, r); };
+    auto twiddle_name = [&](size_t s, uint32_t i, uint32_t r) { return fmt::format("{}w{}_{}_{}", tag, s, i, r); };
     // Twiddle r of butterfly i of stage s, from the table, or by the product tree
     // (PassProgram::stage_twiddle_tree): W^(hk) from the table for the powers of two h,
     // tw_r = tw_(r-h) * tw_h for the rest. Measured on an H100 for the early twiddles (bench/results/
@@ -651,14 +651,14 @@ struct PassPrinter {
     auto stage_twiddle_value = [&](size_t s, uint32_t i, uint32_t r, const std::string& k) {
       const uint32_t h = highest_power_of_two_in(r);
       if (!pass.stage_twiddle_tree(s) || h == r) return stage_twiddle(fft.stages[s], r, k);
-      return fmt::format("cmul({}, {})", prefetched_twiddle(s, i, r - h), prefetched_twiddle(s, i, h));
+      return fmt::format("cmul({}, {})", twiddle_name(s, i, r - h), twiddle_name(s, i, h));
     };
     auto twiddle_loads = [&](size_t s) {
       const StageLayout& stage = fft.stages[s];
       for (uint32_t i = 0; i < fft.butterflies_per_invocation(stage); ++i) {
         const std::string k = twiddle_exponent(s, i);
         for (uint32_t r = 1; r < stage.radix; ++r)
-          body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r), stage_twiddle_value(s, i, r, k)));
+          body.line(fmt::format("vec2 {} = {};", twiddle_name(s, i, r), stage_twiddle_value(s, i, r, k)));
       }
     };
     for (size_t s = 0; s < fft.stages.size(); ++s) {
@@ -671,18 +671,17 @@ struct PassPrinter {
       // all of them, they made the 2D C2C 4096² column pass (512 invocations, at their cap of 128
       // registers) 1.4 % slower on an H200, 362 -> 367 µs; interleaved, it stays at 362.
       const bool late_tree = !prefetched && pass.stage_twiddle_tree(s);
+      // Prefetched and late-tree twiddles are named values; the rest are read where they multiply.
+      const bool named = prefetched || late_tree;
       for (uint32_t i = 0; i < per_thread; ++i) {
-        if (late_tree) {
-          const std::string k = twiddle_exponent(s, i);
-          for (uint32_t r = 1; r < r_count; ++r) {
-            body.line(fmt::format("vec2 {} = {};", prefetched_twiddle(s, i, r), stage_twiddle_value(s, i, r, k)));
-            body.line(fmt::format("{0} = {1}({0}, {2});", v(i + r * per_thread), twiddle_mul, prefetched_twiddle(s, i, r)));
-          }
-        } else if (stage.twiddle_stride() > 1) {
+        // stage_twiddle_tree implies a twiddle stride above 1.
+        if (stage.twiddle_stride() > 1) {
           const std::string k = prefetched ? "" : twiddle_exponent(s, i);
-          for (uint32_t r = 1; r < r_count; ++r)
+          for (uint32_t r = 1; r < r_count; ++r) {
+            if (late_tree) body.line(fmt::format("vec2 {} = {};", twiddle_name(s, i, r), stage_twiddle_value(s, i, r, k)));
             body.line(fmt::format("{0} = {1}({0}, {2});", v(i + r * per_thread), twiddle_mul,
-                                  prefetched ? prefetched_twiddle(s, i, r) : stage_twiddle(stage, r, k)));
+                                  named ? twiddle_name(s, i, r) : stage_twiddle(stage, r, k)));
+          }
         }
         std::string args;
         for (uint32_t r = 0; r < r_count; ++r) args += (r ? ", " : "") + v(i + r * per_thread);

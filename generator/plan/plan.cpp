@@ -1047,8 +1047,10 @@ std::optional<double> read_gbps(const json& entry, const Where& where, const cha
   return it->get<double>();
 }
 
-// `n`: the entry's N; `points`: the complex points its radices multiply to (N/2 for r2c).
-std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, uint32_t n, uint32_t points) {
+// `n`: the entry's N. An r2c kernel's radices multiply to the N/2 points of its complex FFT.
+std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, Transform transform,
+                                                         uint32_t n) {
+  const uint32_t points = transform == Transform::r2c ? n / 2 : n;
   if (winner.is_string()) {
     if (winner.get_ref<const std::string&>() != "defaults")
       at.fail("winner", "unknown value " + quote(winner.get_ref<const std::string&>()), kAllowedWinner);
@@ -1077,7 +1079,7 @@ std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, con
     choices.front().apply(probe);
     const std::string mismatch = radices_mismatch(probe.radices, points);
     if (!mismatch.empty())
-      in_winner.fail(key, fmt::format("{}, but the entry's n = {}{}", mismatch, n, points != n ? " (r2c: N/2)" : ""),
+      in_winner.fail(key, fmt::format("{}, but the entry's n = {}{}", mismatch, n, transform == Transform::r2c ? " (r2c: N/2)" : ""),
                      kAllowedRadices);
     out.emplace_back(key, choices.front());
   }
@@ -1134,7 +1136,7 @@ std::map<WisdomKey, WisdomEntry> parse_wisdom(const std::string& text, const std
     entry.winner_gbps = read_gbps(e, named, "winner_gbps");
     auto winner = e.find("winner");
     if (winner == e.end()) named.fail("winner", "missing; every entry names its winner", kAllowedWinner);
-    entry.winner = parse_winner(*winner, named, n, transform == Transform::r2c ? n / 2 : n);
+    entry.winner = parse_winner(*winner, named, transform, n);
     table.emplace(WisdomKey{transform, n}, std::move(entry));
   }
   return table;
