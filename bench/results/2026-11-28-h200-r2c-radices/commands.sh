@@ -14,3 +14,6 @@ python3 bench/wisdom.py $R/2_wisdom/sweep_1d.json bench/plans/sweep_1d.json .dev
 # Step 3: issue 9's rows with the table.
 $G bench/plans/perf_2d.json --wisdom bench/wisdom/nvidia-h200.json --targets spirv -o .device/k2dw -q
 TIME_BUDGET=330 bash bench/run_images.sh .device/b .device/k2dw OUT/images
+# Step 4: R2C 16384 splits of 8 and 16 values an invocation.
+$G $R/4_r16384/r16384.plan.json -o .device/k16k -q
+bash $R/4_r16384/run.sh
