@@ -7,7 +7,7 @@
 // Any validation message fails.
 //
 // CTest runs it in shards (tests/CMakeLists.txt), as lavapipe compiles each pipeline on one core:
-// the gpu_suite_generate fixture generates the plan once into FFTGEN_GPU_SUITE_DIR, and
+// the test_gpu_suite_generate fixture generates the plan once into FFTGEN_GPU_SUITE_DIR, and
 // FFTGEN_GPU_SUITE_SHARD = "i/n" gives a process the kernels at indices i, i + n, i + 2n, ... of
 // the per-kernel cases. Run by hand without them, it generates the plan itself and checks every
 // kernel.
