@@ -155,6 +155,54 @@ TEST_CASE("a stage of few table twiddles loads them before the exchange that pre
   CHECK(glsl("computed").find("vec2 w1_0_1") == std::string::npos);
 }
 
+TEST_CASE("an r2c row of 32 invocations or more separates by halves; shorter rows exchange every value", "[emit]") {
+  // R2C 1024 as [8, 8, 8] on 64 invocations: values 4..7 go to the partner invocation, which
+  // stores X[k] and X[M - k] of its values 0..3, and invocation 0 X[M/2] from its value 4 (no
+  // separate Nyquist store). 16384 (256 invocations of 32 values, a split exchange) writes both
+  // parts of values 16..31 in one round: two barriers. 256 has 8 invocations a row: every value
+  // meets its mirror, as before.
+  const auto plan = fftgen::parse_plan(R"({"kernels":[
+    {"name":"r1024","shape":[1024],"transform":"r2c","direction":"forward","radices":[8,8,8],"workgroup_size":64},
+    {"name":"r16384","shape":[16384],"transform":"r2c","direction":"forward"},
+    {"name":"r256","shape":[256],"transform":"r2c","direction":"forward"}
+  ],"targets":["glsl"]})", "halves.json");
+  const auto out = fftgen::generate(plan, "halves.json");
+  auto separation = [&](const std::string& kernel) {
+    for (const auto& f : out.files)
+      if (f.name == kernel + ".fwd0.comp") {
+        const std::string text(f.bytes.begin(), f.bytes.end());
+        const size_t from = text.find("// exchange: "), to = text.rfind("if (in_range)");
+        REQUIRE(from != std::string::npos);
+        REQUIRE(to > from);
+        return text.substr(from);
+      }
+    FAIL("no GLSL for " << kernel);
+    return std::string();
+  };
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::string r1024 = separation("r1024");
+  CHECK(r1024.find("values E/2.. go to") != std::string::npos);
+  CHECK(count(r1024, "] = v") == 4);
+  CHECK(r1024.find("] = v4;") != std::string::npos);
+  CHECK(r1024.find("] = v3;") == std::string::npos);
+  CHECK(count(r1024, "r2c_split(") == 9);  // 4 pairs and X[M/2]
+  CHECK(r1024.find("dst.data[dst_mirror] = r2c_split(p0, v0,") != std::string::npos);
+  CHECK(r1024.find("r2c_split(v4, v4,") != std::string::npos);
+  CHECK(r1024.find("r2c_nyquist") == std::string::npos);
+  const std::string r16384 = separation("r16384");
+  CHECK(r16384.find("] = v16.x;") != std::string::npos);
+  CHECK(r16384.find("] = v16.y;") != std::string::npos);
+  CHECK(r16384.find("] = v15.") == std::string::npos);
+  CHECK(count(r16384.substr(0, r16384.find("if (in_range)")), "barrier();") == 2);
+  const std::string r256 = separation("r256");
+  CHECK(r256.find("each value meets its mirror") != std::string::npos);
+  CHECK(r256.find("r2c_nyquist") != std::string::npos);
+}
+
 TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"golden8","shape":[8]},

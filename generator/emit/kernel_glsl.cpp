@@ -565,8 +565,10 @@ struct PassPrinter {
     uint32_t round = 0;
     std::string guard;
   };
-  void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads) {
-    const uint32_t rounds = fft.exchange_rounds();
+  // `rounds_used`: the first rounds only (0: all of the pass's), for an exchange of fewer values.
+  void print_exchange(const std::vector<WriteGroup>& writes, const std::vector<Read>& reads, bool after_reads,
+                      uint32_t rounds_used = 0) {
+    const uint32_t rounds = rounds_used != 0 ? rounds_used : fft.exchange_rounds();
     // With several rounds an invocation may read a value before writing the one its variable
     // holds, so reads land in fresh variables, copied back at the end.
     auto target = [&](const Read& r) { return rounds > 1 ? "n" + r.var : r.var; };
@@ -776,7 +778,83 @@ struct PassPrinter {
     body.line("uint kq = q;");
   }
 
+  // The r2c separation by halves: where every invocation holds E values (E even) of a row stored
+  // as it is, invocation q separates the pairs (k, M - k) of its values e < E/2 (k = q + e*step),
+  // storing X[k] and X[M - k]. Z[M - k] is value E-1-e of invocation step - q, so only the values
+  // E/2.. cross shared memory: half the exchange, and half the values live beside the partners.
+  // Invocation 0 pairs with itself (its value E-e, e > 0; value E/2 alone, X[M/2]; value 0 gives
+  // X[0] and X[M]), as does step/2 (value E-1-e).
+  // Measured on an H200 against every value meeting its partner, at 512 MiB
+  // (bench/results/2026-11-28-h200-r2c-half-exchange): with 32 invocations a row or more it is
+  // faster everywhere (R2C 1024 3837 -> 3958 GB/s, 4096 3733 -> 3855, 16384 2316 -> 3318 as its
+  // registers fall from 135 to 115, 32768 2562 -> 2782; 2D R2C row passes 1.3-3.3 %); with 4, 8
+  // or 16 invocations a row, whose warps store several rows in short runs, it is slower (R2C 128
+  // -6 %, 256 -6.6 %, 512 -1.1 %; 2D R2C 256² -3 %), so those keep the full exchange.
+  static constexpr uint32_t kHalfSeparationInvocations = 32;
+  bool half_separation() const {
+    const View& view = pass.store.view;
+    return pass.store.kind == StoreKind::r2c && fft.row_mode() && fft.balanced() &&
+           step() >= kHalfSeparationInvocations &&
+           fft.elems_per_thread % 2 == 0 && view.tile_columns == 0 && view.element_stride == 1 &&
+           view.real_side == View::RealSide::none;
+  }
+
+  // The exchange of the separation by halves: value E/2 + h of invocation q goes to slot q + h*step
+  // (in the round of h); p<e>, e < E/2, is value E-1-e of invocation step - q. Invocation 0 reads
+  // its own value E-e at the unmasked slot step + ..., one further on, except where that crosses
+  // a round (and for e = 0): there it keeps the value itself.
+  void print_half_partner_exchange(bool after_reads) {
+    const uint32_t e_count = fft.elems_per_thread, half = e_count / 2, t = step();
+    const uint32_t per_round = e_count / fft.exchange_rounds();
+    const uint32_t rounds_used = (half + per_round - 1) / per_round;
+    body.line("// exchange: values E/2.. go to the invocation that holds their mirrors Z[M - k]");
+    std::vector<WriteGroup> writes(rounds_used);
+    std::vector<Read> reads;
+    std::vector<uint32_t> kept;  // values e whose partner invocation 0 keeps in a register
+    // A split exchange (real parts, then imaginary ones) whose slots hold both parts of the E/2
+    // values at once: imaginary parts after the real ones, in one round (half the barriers).
+    const bool both_parts = fft.shared.split && 2 * half <= per_round;
+    auto part = [&](const std::string& slot, uint32_t h) {
+      return both_parts ? fmt::format("({} + {})", slot, constant(h * t)) : slot;
+    };
+    for (uint32_t h = 0; h < half; ++h) {
+      writes[h / per_round].at = h / per_round;
+      if (!both_parts) {
+        writes[h / per_round].slots_values.emplace_back(sh_q("c", h % per_round * t), v(half + h));
+        continue;
+      }
+      writes[0].slots_values.emplace_back(sh("c", part("q", h)), v(half + h) + ".x");
+      writes[0].slots_values.emplace_back(sh("c", part("q", h + half)), v(half + h) + ".y");
+    }
+    for (uint32_t e = 0; e < half; ++e) {
+      body.line(fmt::format("vec2 p{};", e));
+      const uint32_t from = half - 1 - e;  // the partner's value E-1-e, h = E/2-1-e
+      const bool crosses = e == 0 || from % per_round == per_round - 1;
+      if (crosses) kept.push_back(e);
+      const std::string position = crosses ? im.mod(fmt::format("({} - q)", constant(t)), t)
+                                           : fmt::format("({} - q)", constant(t));
+      if (both_parts) {
+        reads.push_back({fmt::format("p{}", e), fmt::format("vec2({}, {})", sh("c", part(position, from)),
+                                                            sh("c", part(position, from + half))), 0, ""});
+        continue;
+      }
+      reads.push_back({fmt::format("p{}", e),
+                       sh("c", fmt::format("({} + {})", position, constant(from % per_round * t))), from / per_round, ""});
+    }
+    if (both_parts) {
+      if (after_reads || fft.stages.size() > 1) barrier();
+      for (const auto& [slot, value] : writes[0].slots_values) body.line(fmt::format("{} = {};", slot, value));
+      barrier();
+      for (const Read& r : reads) body.line(fmt::format("{} = {};", r.var, r.slot));
+    } else {
+      print_exchange(writes, reads, after_reads || fft.stages.size() > 1, rounds_used);
+    }
+    body.line("uint kq = q;");
+    for (uint32_t e : kept) body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
+  }
+
   void print_partner_exchange(bool after_reads = false) {
+    if (half_separation()) return print_half_partner_exchange(after_reads);
     if (!fft.balanced()) return print_unbalanced_partner_exchange();
     const uint32_t e_count = fft.elems_per_thread, t = step();
     const uint32_t per_round = e_count / fft.exchange_rounds();
@@ -879,7 +957,23 @@ struct PassPrinter {
       print_partner_exchange(after_reads);
       body.open("if (in_range)");
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
-      if (store.kind == StoreKind::r2c) {
+      if (half_separation()) {
+        // X[k] and X[M - k] for k = q + e*step, e < E/2: W_N^(M-k) = -conj W_N^k (N = 2M).
+        const uint32_t m = fft.size, t = step();
+        body.line(fmt::format("uint dst_mirror = dst_base + {} - {};", constant(m), im.mul("q", 2)));
+        print_real_twiddle_base();
+        for (uint32_t e = 0; e < e_count / 2; ++e) {
+          body.line(fmt::format("vec2 wk{} = {};", e, real_twiddle(e * t)));
+          body.line(store_value(store.view, "dst_base + " + constant(e * t),
+                                fmt::format("r2c_split({0}, p{1}, wk{1}){2}", v(e), e, scaled)));
+          body.line(store_value(store.view, e == 0 ? "dst_mirror" : "dst_mirror - " + constant(e * t),
+                                fmt::format("r2c_split(p{0}, {1}, vec2(-wk{0}.x, wk{0}.y)){2}", e, v(e), scaled)));
+        }
+        body.open("if (kq == 0u)");  // X[M/2]: value E/2 of invocation 0, its own mirror
+        body.line(store_value(store.view, "dst_base + " + constant(m / 2),
+                              fmt::format("r2c_split({0}, {0}, {1}){2}", v(e_count / 2), real_twiddle(m / 2), scaled)));
+        body.close();
+      } else if (store.kind == StoreKind::r2c) {
         // X[k] for k = kq + place(e)*S (e*step*S when balanced); X[H] from Z[0] by the invocation
         // that holds it.
         const uint32_t stride = store.view.element_stride;
