@@ -77,6 +77,20 @@ void check_all_targets(const std::string& plan_text) {
   CHECK(spirv == hlsl);
 }
 
+// The text of one emitted file (a kernel's pass GLSL, "name.fwd0.comp").
+std::string emitted(const fftgen::GeneratedOutput& out, const std::string& file) {
+  for (const auto& f : out.files)
+    if (f.name == file) return std::string(f.bytes.begin(), f.bytes.end());
+  FAIL("no file " << file);
+  return std::string();
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("every size 2 … 2^24: SPIR-V validates and HLSL compiles back", "[emit]") {
@@ -168,28 +182,18 @@ TEST_CASE("an r2c row of 32 invocations or more separates by halves; shorter row
   ],"targets":["glsl"]})", "halves.json");
   const auto out = fftgen::generate(plan, "halves.json");
   auto separation = [&](const std::string& kernel) {
-    for (const auto& f : out.files)
-      if (f.name == kernel + ".fwd0.comp") {
-        const std::string text(f.bytes.begin(), f.bytes.end());
-        const size_t from = text.find("// exchange: "), to = text.rfind("if (in_range)");
-        REQUIRE(from != std::string::npos);
-        REQUIRE(to > from);
-        return text.substr(from);
-      }
-    FAIL("no GLSL for " << kernel);
-    return std::string();
-  };
-  auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
+    const std::string text = emitted(out, kernel + ".fwd0.comp");
+    const size_t from = text.find("// exchange: "), to = text.rfind("if (in_range)");
+    REQUIRE(from != std::string::npos);
+    REQUIRE(to > from);
+    return text.substr(from);
   };
   const std::string r1024 = separation("r1024");
   CHECK(r1024.find("values E/2.. go to") != std::string::npos);
-  CHECK(count(r1024, "] = v") == 4);
+  CHECK(occurrences(r1024, "] = v") == 4);
   CHECK(r1024.find("] = v4;") != std::string::npos);
   CHECK(r1024.find("] = v3;") == std::string::npos);
-  CHECK(count(r1024, "r2c_split(") == 9);  // 4 pairs and X[M/2]
+  CHECK(occurrences(r1024, "r2c_split(") == 9);  // 4 pairs and X[M/2]
   CHECK(r1024.find("dst.data[dst_mirror] = r2c_split(p0, v0,") != std::string::npos);
   CHECK(r1024.find("r2c_split(v4, v4,") != std::string::npos);
   CHECK(r1024.find("r2c_nyquist") == std::string::npos);
@@ -197,10 +201,37 @@ TEST_CASE("an r2c row of 32 invocations or more separates by halves; shorter row
   CHECK(r16384.find("] = v16.x;") != std::string::npos);
   CHECK(r16384.find("] = v16.y;") != std::string::npos);
   CHECK(r16384.find("] = v15.") == std::string::npos);
-  CHECK(count(r16384.substr(0, r16384.find("if (in_range)")), "barrier();") == 2);
+  CHECK(occurrences(r16384.substr(0, r16384.find("if (in_range)")), "barrier();") == 2);
   const std::string r256 = separation("r256");
   CHECK(r256.find("each value meets its mirror") != std::string::npos);
   CHECK(r256.find("r2c_nyquist") != std::string::npos);
+}
+
+TEST_CASE("a c2r row of 32 invocations or more merges by halves; shorter rows load both ends of every value", "[emit]") {
+  // The c2r inverse of 1024 on 64 invocations: invocation q merges X[k] and X[M - k] for its
+  // values 0..3 (8 loads, not 16), forms Z[M - k] too and sends it through shared memory; its
+  // values 4..7 come back from invocation 64 - q (invocation 0's value 4 is Z[M/2], from X[M/2]).
+  // 256 (8 invocations a row) merges each value from memory alone.
+  const auto plan = fftgen::parse_plan(R"({"kernels":[
+    {"name":"r1024","shape":[1024],"transform":"r2c","direction":"inverse","radices":[8,8,8],"workgroup_size":64},
+    {"name":"r256","shape":[256],"transform":"r2c","direction":"inverse"}
+  ],"targets":["glsl"]})", "merge.json");
+  const auto out = fftgen::generate(plan, "merge.json");
+  auto glsl = [&](const std::string& kernel) { return emitted(out, kernel + ".inv0.comp"); };
+  const std::string r1024 = glsl("r1024");
+  const size_t stages = r1024.find("// stage 0");
+  REQUIRE(stages != std::string::npos);
+  const std::string load = r1024.substr(0, stages);
+  CHECK(occurrences(load, "c2r_merge(") == 9 + 1);  // 4 pairs, Z[M/2], and the function itself
+  CHECK(occurrences(load, "= src.data[") == 9);
+  CHECK(load.find("] = vm3;") != std::string::npos);
+  CHECK(load.find("v7 = sh[") != std::string::npos);
+  CHECK(load.find("v4 = q == 0u ? v_mid : v4;") != std::string::npos);
+  // The first stage's exchange waits for the load's reads of shared memory.
+  CHECK(r1024.find("// exchange 0 -> 1\n  memoryBarrierShared();") != std::string::npos);
+  const std::string r256 = glsl("r256");
+  CHECK(r256.find("vm0") == std::string::npos);
+  CHECK(occurrences(r256.substr(0, r256.find("// stage 0")), "c2r_merge(") == 16 + 1);
 }
 
 TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {

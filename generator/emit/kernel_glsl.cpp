@@ -1,4 +1,5 @@
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -412,6 +413,10 @@ struct PassPrinter {
     const View& view = pass.load.view;
     const uint32_t e_count = fft.elems_per_thread;
     for (uint32_t e = 0; e < e_count; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", v(e)));
+    if (half_merge()) {
+      for (uint32_t e = 0; e < e_count / 2; ++e) body.line(fmt::format("vec2 {} = vec2(0.0);", mirror(e)));
+      body.line(fmt::format("vec2 {}_mid = vec2(0.0);", value_prefix));
+    }
     body.open("if (in_range)");
     switch (pass.load.kind) {
       case LoadKind::plain:
@@ -428,6 +433,10 @@ struct PassPrinter {
         }
         break;
       case LoadKind::c2r: {
+        if (half_merge()) {
+          print_half_merge_loads();
+          break;
+        }
         // Value e is Z[k], k = kq + place(e)*K (e*step*K when balanced), from X[k] and X[H-k] of
         // the half spectrum.
         const uint32_t h = fft.length, stride = view.element_stride;
@@ -486,8 +495,101 @@ struct PassPrinter {
       }
     }
     body.close();
+    if (half_merge()) print_half_merge_exchange();
     if (pass.load.pass_twiddle) print_pass_twiddles(false);
   }
+
+  // The c2r merge by halves (where half_separation would separate the forward's): invocation q
+  // loads X[k] and X[M - k] for its values e < E/2 (k = q + e*step) and forms both Z[k], its value
+  // e, and Z[M - k], value E-1-e of invocation step - q, which it sends through shared memory (half
+  // the loads of merging each value alone, and half an exchange). Invocation 0 forms its value E/2,
+  // Z[M/2], from X[M/2] alone; its values E-e (e > 0) are its own mirrors. Measured on an H200
+  // against merging each value alone (bench/results/2026-11-28-h200-r2c-half-exchange): c2r 1024
+  // 4030 -> 4083 GB/s, 16384 2377 -> 2876 (160 -> 122 registers), 2D c2r 2048² 1413 -> 1432;
+  // 2D c2r 4096² 1357 -> 1353 and the r2c-packed 4096² bloom 3.032 -> 3.047 ms lose a little.
+  std::string mirror(uint32_t e) const { return fmt::format("{}m{}", value_prefix, e); }
+  void print_half_merge_loads() {
+    const View& view = pass.load.view;
+    const uint32_t half = fft.elems_per_thread / 2, t = step(), m = fft.length;
+    body.line("uint kq = q;");
+    body.line(fmt::format("uint src_row = {} - kq;", load_base));
+    print_real_twiddle_base();
+    for (uint32_t e = 0; e < half; ++e) {
+      body.line(fmt::format("vec2 xk{} = {};", e, load_value(view, load_base + " + " + constant(e * t))));
+      body.line(fmt::format("vec2 xm{} = {};", e, load_value(view, fmt::format("src_row + ({} - kq)", constant(m - e * t)))));
+      body.line(fmt::format("vec2 wk{} = {};", e, real_twiddle(e * t)));
+      body.line(fmt::format("{0} = c2r_merge(xk{1}, xm{1}, wk{1});", v(e), e));
+      body.line(fmt::format("{0} = c2r_merge(xm{1}, xk{1}, vec2(-wk{1}.x, wk{1}.y));", mirror(e), e));
+    }
+    body.open("if (kq == 0u)");  // Z[M/2]: value E/2 of invocation 0, its own mirror
+    body.line(fmt::format("vec2 x = {};", load_value(view, load_base + " + " + constant(m / 2))));
+    body.line(fmt::format("{}_mid = c2r_merge(x, x, {});", value_prefix, real_twiddle(m / 2)));
+    body.close();
+  }
+
+  // Mirror e goes to the invocation that holds Z[M - k] as its value E-1-e (print_half_exchange);
+  // invocation 0 keeps Z[M/2] and its own mirrors.
+  void print_half_merge_exchange() {
+    const uint32_t half = fft.elems_per_thread / 2;
+    body.line("// values E/2.. come from the invocation that formed them as its mirrors Z[M - k]");
+    auto received = [&](uint32_t h) { return v(half + h); };
+    for (uint32_t h : print_half_exchange([&](uint32_t e) { return mirror(e); }, received, load_read_shared))
+      body.line(fmt::format("{0} = q == 0u ? {1} : {0};", received(h), h == 0 ? value_prefix + "_mid" : mirror(half - h)));
+    load_read_shared = true;
+  }
+
+  // Half an exchange between the partner invocations q and step - q (the r2c separation and c2r
+  // merge by halves): sent(i), i < E/2, goes to slot q + i*step (in the round of i), and
+  // received(j) is the partner's sent(E/2-1-j). Invocation 0 is its own partner: it reads its
+  // sent(E/2-j) at the unmasked slot one further on, except where that crosses a round (and for
+  // j = 0): those j are returned, for the caller to take the value from invocation 0's registers.
+  // A split exchange (real parts, then imaginary ones) whose slots hold both parts of the E/2
+  // values writes them in one round.
+  std::vector<uint32_t> print_half_exchange(const std::function<std::string(uint32_t)>& sent,
+                                            const std::function<std::string(uint32_t)>& received, bool after_reads) {
+    const uint32_t half = fft.elems_per_thread / 2, t = step();
+    const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
+    const uint32_t rounds_used = (half + per_round - 1) / per_round;
+    const bool both_parts = fft.shared.split && 2 * half <= per_round;
+    auto slot = [&](const std::string& position, uint32_t i) {
+      return sh("c", fmt::format("({} + {})", position, constant((both_parts ? i : i % per_round) * t)));
+    };
+    std::vector<WriteGroup> writes(rounds_used);
+    std::vector<Read> reads;
+    std::vector<uint32_t> kept;
+    for (uint32_t i = 0; i < half; ++i) {
+      writes[i / per_round].at = i / per_round;
+      if (!both_parts) {
+        writes[i / per_round].slots_values.emplace_back(sh_q("c", i % per_round * t), sent(i));
+        continue;
+      }
+      writes[0].slots_values.emplace_back(slot("q", i), sent(i) + ".x");
+      writes[0].slots_values.emplace_back(slot("q", i + half), sent(i) + ".y");
+    }
+    for (uint32_t j = 0; j < half; ++j) {
+      const uint32_t from = half - 1 - j;
+      const bool crosses = j == 0 || from % per_round == per_round - 1;
+      if (crosses) kept.push_back(j);
+      const std::string position = crosses ? im.mod(fmt::format("({} - q)", constant(t)), t)
+                                           : fmt::format("({} - q)", constant(t));
+      if (both_parts)
+        reads.push_back({received(j), fmt::format("vec2({}, {})", slot(position, from), slot(position, from + half)), 0, ""});
+      else
+        reads.push_back({received(j), slot(position, from), from / per_round, ""});
+    }
+    if (both_parts) {
+      if (after_reads) barrier();
+      for (const auto& [at, value] : writes[0].slots_values) body.line(fmt::format("{} = {};", at, value));
+      barrier();
+      for (const Read& r : reads) body.line(fmt::format("{} = {};", r.var, r.slot));
+    } else {
+      print_exchange(writes, reads, after_reads, rounds_used);
+    }
+    return kept;
+  }
+  // Shared memory was read by a load prologue (print_half_merge_exchange): the stages' first
+  // exchange waits for it.
+  bool load_read_shared = false;
 
   // W^m between passes from the table: one entry of a single-level table, else the two-level
   // table's low part times its high part.
@@ -725,7 +827,7 @@ struct PassPrinter {
   // where it lies (frequency src_at + k of the load's view: a balanced pass ends its stages with
   // value e where it began them), and the inverse stages.
   void print_round_trip() {
-    print_stages(pass.direction, false);
+    print_stages(pass.direction, load_read_shared);
     const StoreEpilogue& store = pass.store;
     const View& view = pass.load.view;
     body.open("if (in_range)");
@@ -790,65 +892,25 @@ struct PassPrinter {
   // registers fall from 135 to 115, 32768 2562 -> 2782; 2D R2C row passes 1.3-3.3 %); with 4, 8
   // or 16 invocations a row, whose warps store several rows in short runs, it is slower (R2C 128
   // -6 %, 256 -6.6 %, 512 -1.1 %; 2D R2C 256² -3 %), so those keep the full exchange.
+  // The c2r merge by halves is its mirror image (print_half_merge_loads).
   static constexpr uint32_t kHalfSeparationInvocations = 32;
-  bool half_separation() const {
-    const View& view = pass.store.view;
-    return pass.store.kind == StoreKind::r2c && fft.row_mode() && fft.balanced() &&
-           step() >= kHalfSeparationInvocations &&
-           fft.elems_per_thread % 2 == 0 && view.tile_columns == 0 && view.element_stride == 1 &&
+  bool by_halves(const View& view) const {
+    return fft.row_mode() && fft.balanced() && step() >= kHalfSeparationInvocations && fft.elems_per_thread % 2 == 0 &&
+           fft.size == fft.length && view.tile_columns == 0 && view.element_stride == 1 &&
            view.real_side == View::RealSide::none;
   }
+  bool half_separation() const { return pass.store.kind == StoreKind::r2c && by_halves(pass.store.view); }
+  bool half_merge() const { return pass.load.kind == LoadKind::c2r && by_halves(pass.load.view); }
 
-  // The exchange of the separation by halves: value E/2 + h of invocation q goes to slot q + h*step
-  // (in the round of h); p<e>, e < E/2, is value E-1-e of invocation step - q. Invocation 0 reads
-  // its own value E-e at the unmasked slot step + ..., one further on, except where that crosses
-  // a round (and for e = 0): there it keeps the value itself.
+  // The exchange of the separation by halves: values E/2.. go to the invocation whose values
+  // 0..E/2-1 they mirror (print_half_exchange), into p<e>: value E-1-e of invocation step - q.
   void print_half_partner_exchange(bool after_reads) {
-    const uint32_t e_count = fft.elems_per_thread, half = e_count / 2, t = step();
-    const uint32_t per_round = e_count / fft.exchange_rounds();
-    const uint32_t rounds_used = (half + per_round - 1) / per_round;
+    const uint32_t e_count = fft.elems_per_thread, half = e_count / 2;
     body.line("// exchange: values E/2.. go to the invocation that holds their mirrors Z[M - k]");
-    std::vector<WriteGroup> writes(rounds_used);
-    std::vector<Read> reads;
-    std::vector<uint32_t> kept;  // values e whose partner invocation 0 keeps in a register
-    // A split exchange (real parts, then imaginary ones) whose slots hold both parts of the E/2
-    // values at once: imaginary parts after the real ones, in one round (half the barriers).
-    const bool both_parts = fft.shared.split && 2 * half <= per_round;
-    auto part = [&](const std::string& slot, uint32_t h) {
-      return both_parts ? fmt::format("({} + {})", slot, constant(h * t)) : slot;
-    };
-    for (uint32_t h = 0; h < half; ++h) {
-      writes[h / per_round].at = h / per_round;
-      if (!both_parts) {
-        writes[h / per_round].slots_values.emplace_back(sh_q("c", h % per_round * t), v(half + h));
-        continue;
-      }
-      writes[0].slots_values.emplace_back(sh("c", part("q", h)), v(half + h) + ".x");
-      writes[0].slots_values.emplace_back(sh("c", part("q", h + half)), v(half + h) + ".y");
-    }
-    for (uint32_t e = 0; e < half; ++e) {
-      body.line(fmt::format("vec2 p{};", e));
-      const uint32_t from = half - 1 - e;  // the partner's value E-1-e, h = E/2-1-e
-      const bool crosses = e == 0 || from % per_round == per_round - 1;
-      if (crosses) kept.push_back(e);
-      const std::string position = crosses ? im.mod(fmt::format("({} - q)", constant(t)), t)
-                                           : fmt::format("({} - q)", constant(t));
-      if (both_parts) {
-        reads.push_back({fmt::format("p{}", e), fmt::format("vec2({}, {})", sh("c", part(position, from)),
-                                                            sh("c", part(position, from + half))), 0, ""});
-        continue;
-      }
-      reads.push_back({fmt::format("p{}", e),
-                       sh("c", fmt::format("({} + {})", position, constant(from % per_round * t))), from / per_round, ""});
-    }
-    if (both_parts) {
-      if (after_reads || fft.stages.size() > 1) barrier();
-      for (const auto& [slot, value] : writes[0].slots_values) body.line(fmt::format("{} = {};", slot, value));
-      barrier();
-      for (const Read& r : reads) body.line(fmt::format("{} = {};", r.var, r.slot));
-    } else {
-      print_exchange(writes, reads, after_reads || fft.stages.size() > 1, rounds_used);
-    }
+    for (uint32_t e = 0; e < half; ++e) body.line(fmt::format("vec2 p{};", e));
+    const std::vector<uint32_t> kept = print_half_exchange([&](uint32_t h) { return v(half + h); },
+                                                           [&](uint32_t e) { return fmt::format("p{}", e); },
+                                                           after_reads || fft.stages.size() > 1);
     body.line("uint kq = q;");
     for (uint32_t e : kept) body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, v((e_count - e) % e_count)));
   }
@@ -918,7 +980,7 @@ struct PassPrinter {
     print_load();
     value_prefix = "v";
     load_base = "src_base";
-    print_stages(pass.direction, false);
+    print_stages(pass.direction, load_read_shared);
     body.line("// row y's values wait; row y + NY/2's take their place");
     for (uint32_t e = 0; e < fft.elems_per_thread; ++e) body.line(fmt::format("vec2 a{0} = {1}; {1} = w{0};", e, v(e)));
     print_stages(pass.direction, true, "y");
@@ -1178,7 +1240,7 @@ PrintedPass print_pass(const PassProgram& pass, bool text_targets, bool one_of_s
   printer.print_load();
   if (pass.round_trip) printer.print_round_trip();
   else if (pass.fft.pair_rows_in_turn()) printer.print_row_pair();
-  else printer.print_stages(pass.direction, false);
+  else printer.print_stages(pass.direction, printer.load_read_shared);
   printer.print_store();
   const PassLayout& fft = pass.fft;
 

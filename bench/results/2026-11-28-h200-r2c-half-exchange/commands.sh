@@ -34,3 +34,16 @@ bash $R/3_small_rows/run.sh
 # Step 4: issue 9's rows with the final generator (32 invocations a row or more).
 $G bench/plans/perf_2d.json -o .device/k2d_new $W -q
 bash $R/4_issue_rows/run.sh
+# Forward against inverse of step 4's kernels.
+bash $R/4_issue_rows/run_directions.sh
+# Step 5: the c2r merge by halves by hand, on 7cae6cf's inverse kernels (kg above).
+cp -r kg c2rh
+for n in 1024 4096 16384; do
+  k=r2c_1d__n$n.inv0
+  python3 $R/1_by_hand/c2rhalf.py kg/$k.comp c2rh/$k.comp
+  glslangValidator -V --target-env vulkan1.1 -o x.spv c2rh/$k.comp && spirv-opt -O --target-env=vulkan1.1 x.spv -o c2rh/$k.spv
+done
+# (.device/ki_old = kg, .device/ki_new = c2rh)
+bash $R/5_c2r_by_hand/run.sh
+# Step 6: perf_2d and bloom from b9e5e34 (.device/k2d_a, kbl_a) and this commit (k2d_b, kbl_b).
+bash $R/6_c2r_generator/run.sh
