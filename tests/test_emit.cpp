@@ -138,12 +138,7 @@ TEST_CASE("a stage of few table twiddles loads them before the exchange that pre
     {"name":"computed","shape":[256],"direction":"forward","twiddles":"computed"}
   ],"targets":["glsl"]})", "prefetch.json");
   const auto out = fftgen::generate(plan, "prefetch.json");
-  auto glsl = [&](const std::string& kernel) {
-    for (const auto& f : out.files)
-      if (f.name == kernel + ".fwd0.comp") return std::string(f.bytes.begin(), f.bytes.end());
-    FAIL("no GLSL for " << kernel);
-    return std::string();
-  };
+  auto glsl = [&](const std::string& kernel) { return emitted(out, kernel + ".fwd0.comp"); };
   const std::string few = glsl("few");
   const size_t load = few.find("vec2 w1_0_1 = tw.data["), exchange = few.find("// exchange 0 -> 1");
   REQUIRE(load != std::string::npos);

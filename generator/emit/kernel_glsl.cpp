@@ -1021,7 +1021,7 @@ struct PassPrinter {
       body.line(fmt::format("uint dst_base = {};", view_base(store.view)));
       if (half_separation()) {
         // X[k] and X[M - k] for k = q + e*step, e < E/2: W_N^(M-k) = -conj W_N^k (N = 2M).
-        const uint32_t m = fft.size, t = step();
+        const uint32_t m = fft.length, t = step();
         body.line(fmt::format("uint dst_mirror = dst_base + {} - {};", constant(m), im.mul("q", 2)));
         print_real_twiddle_base();
         for (uint32_t e = 0; e < e_count / 2; ++e) {
