@@ -665,20 +665,26 @@ TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids
       CHECK(rows.entries_per_workgroup() == 2 * rows.columns_per_workgroup);
     }
   }
-  // fp32 keeps its rows in turn (at once measured slower: 2048² 0.388 -> 0.450 ms at 256 MiB),
-  // but for grids of 2^17 and 2^18 points with NY and NX up to 512, which pair at once (faster at
-  // batch 1); not 256² (one dispatch, pass_sync counters) or longer rows. c2c grids of NY = 1024
-  // and rows of up to 1024 points pair in turn (faster at batch 1); fp16 ones do not (above).
+  // fp32 keeps its rows in turn from NY = 2048 (at once measured slower: 2048² 0.388 -> 0.450 ms
+  // at 256 MiB). Grids of 2^17 and 2^18 points with NY and NX up to 512, and c2c grids of NY = 1024
+  // with rows of up to 1024 points, pair at once (faster at batch 1; at NY = 1024 at 512 MiB too, on
+  // an H200); not 256² (one dispatch, pass_sync counters) or longer rows. fp16 grids of NY = 1024 do
+  // not pair (above).
   auto fp32_rows = [](uint32_t ny, uint32_t nx) { return fftgen::make_program(spec_2d(ny, nx)).forward.front().fft; };
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{2048, 2048}, {1024, 1024}, {1024, 512}}) {
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{2048, 2048}, {2048, 1024}}) {
     INFO("fp32 " << ny << " x " << nx);
     CHECK(fp32_rows(ny, nx).pair_rows == ny / 2);
     CHECK_FALSE(fp32_rows(ny, nx).pair_rows_at_once);
   }
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{512, 512}, {512, 256}, {256, 512}}) {
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {512, 512}, {512, 256}, {256, 512}, {1024, 1024}, {1024, 512}, {1024, 256}}) {
     INFO("fp32 " << ny << " x " << nx);
-    CHECK(fp32_rows(ny, nx).pair_rows == ny / 2);
-    CHECK(fp32_rows(ny, nx).pair_rows_at_once);
+    const fftgen::PassLayout rows = fp32_rows(ny, nx);
+    CHECK(rows.pair_rows == ny / 2);
+    CHECK(rows.pair_rows_at_once);
+    // 64 invocations a workgroup, or one pair where a pair needs more (layout.cpp,
+    // kAutoRowInvocationsPairsAtOnce).
+    CHECK(rows.workgroup_size == std::max(64u, 2 * rows.threads_per_column));
   }
   for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{256, 256}, {512, 1024}, {1024, 2048}}) {
     INFO("fp32 " << ny << " x " << nx);

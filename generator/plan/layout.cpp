@@ -21,6 +21,13 @@ constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the
 // 64 0.198 -> 0.188; R2C 2048 0.257 -> 0.234; 2D C2C 1024² 0.427 -> 0.417, R2C 2048² 0.655 ->
 // 0.625; 256 to 512 points and 256² to 512² within 0.6%, longer rows unchanged (one row already).
 constexpr uint32_t kAutoRowInvocationsFp16 = 64;
+// Invocations an fp32 row pass that runs each pair of rows at once aims for (at least the pair's
+// two rows): one pair a workgroup where a pair's rows have 32 invocations each or fewer. Measured on
+// an H200 against 256 aimed for (GB/s at 512 MiB; µs a call at batch 1 and 4, 200 calls;
+// bench/results/2026-11-28-h200-pairs-at-once): 512² 2007 -> 2023, 8.4 -> 8.2, 12.2 -> 12.1; 512 x
+// 256 2038 -> 2059; 256 x 512 2003 -> 2020; 1024 x 256 2028 -> 2049; 1024 x 512 1994 -> 2004; the
+// small batches equal or faster.
+constexpr uint32_t kAutoRowInvocationsPairsAtOnce = 64;
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
 constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
                                                // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
@@ -45,10 +52,11 @@ uint32_t product(const std::vector<uint32_t>& v) {
 uint32_t padded_column(uint32_t m, bool row_mode) { return row_mode ? m + (m >> 4) : m + 1; }
 
 // Chooses C (sub-transforms per workgroup) for a pass of `threads_per_column` invocations per
-// column, with `per_column` shared slots per column. Returns 0 if nothing fits.
+// column, with `per_column` shared slots per column. Returns 0 if nothing fits. A row pass that runs
+// pairs of rows at once (`pair_rows_at_once`) takes at least a pair.
 uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, bool row_mode, uint32_t columns_available,
                         uint32_t per_column, uint32_t slot_bytes, uint32_t auto_invocations = kAutoWorkgroupSize,
-                        uint32_t max_columns = kMaxColumns, uint32_t min_row_columns = 1) {
+                        uint32_t max_columns = kMaxColumns, bool pair_rows_at_once = false) {
   const uint32_t budget = spec.shared_memory_bytes / slot_bytes;
   if (spec.workgroup_size != 0) {
     if (spec.workgroup_size % threads_per_column != 0) return 0;
@@ -56,10 +64,12 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
     if (c * per_column > budget || c > columns_available) return 0;
     return c;
   }
-  // Row mode aims at kAutoWorkgroupSize invocations (kAutoRowInvocationsFp16 for fp16 data); column
-  // mode at the widest runs that fit.
-  const uint32_t row_invocations =
-      spec.precision == Precision::fp16 ? kAutoRowInvocationsFp16 : kAutoWorkgroupSize;
+  // Row mode aims at kAutoWorkgroupSize invocations (kAutoRowInvocationsFp16 for fp16 data,
+  // kAutoRowInvocationsPairsAtOnce for pairs at once); column mode at the widest runs that fit.
+  const uint32_t row_invocations = spec.precision == Precision::fp16 ? kAutoRowInvocationsFp16
+                                   : pair_rows_at_once               ? kAutoRowInvocationsPairsAtOnce
+                                                                     : kAutoWorkgroupSize;
+  const uint32_t min_row_columns = pair_rows_at_once ? 2 : 1;
   uint32_t c = row_mode ? std::max<uint32_t>(min_row_columns, row_invocations / threads_per_column) : max_columns;
   const uint32_t max_invocations = std::max(auto_invocations, threads_per_column);
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
@@ -459,7 +469,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
       const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
                                         padded ? padded_column(slice, pass.row_mode()) : slice,
                                         cand.split ? 4 : kElementBytes, auto_invocations, max_columns,
-                                        pass.pair_rows_at_once ? 2 : 1);
+                                        pass.pair_rows_at_once);
       if (pass.pair_rows_at_once && c % 2 != 0) continue;  // each pair's two rows in one workgroup
       const uint32_t score = c * (padded ? 2 : 1);
       if (score > best_score) {
@@ -900,9 +910,9 @@ KernelLayout make_layout(const KernelSpec& spec) {
   // 10.5 -> 8.6, 14.1 -> 14.2, 0.7304 -> 0.7286; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7308 ->
   // 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.9, 0.7274 -> 0.7265. Not 256² (both passes in one
   // dispatch, pass_sync counters: 6.8 -> 7.0 µs, 0.634 -> 0.651 ms), longer rows (512 x 1024 at
-  // batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms) nor NY = 1024 (1024² 0.7339 -> 0.7408
-  // ms), where fp32 rows stay in turn, as where they pair from NY = 2048 (at once: 2048² 0.388 ->
-  // 0.450 ms at 256 MiB).
+  // batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms), nor where they pair from NY = 2048 (at
+  // once: 2048² 0.388 -> 0.450 ms at 256 MiB): there fp32 rows stay in turn. NY = 1024 with NX <= 1024
+  // pairs at once since the H200 measured it (below).
   const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
   std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
   std::vector<std::vector<uint32_t>> half_columns;  // the Y passes of NY/2, once the checks reach them
@@ -931,14 +941,20 @@ KernelLayout make_layout(const KernelSpec& spec) {
   const bool c2c = spec.transform == Transform::c2c;
   const bool small_fp32_grid = spec.precision == Precision::fp32 && c2c && layout.ny <= 512 && nx <= 512 &&
                                uint64_t{layout.ny} * nx >= 131072;
-  const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid);
-  // fp32 c2c grids of NY = 1024 and NX <= 1024 pair their rows in turn: at 512 MiB they lose
-  // 0.1-0.3 %, but a small batch, as engines run them, waits less for the chain. Measured on an H100
-  // (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB; bench/results/2026-11-27-h100-pairs-1024):
-  // 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 -> 194.4, 1466 -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466.
-  // Not 1024 x 2048 (30.3 µs either way at batch 1, 1452 -> 1441 GB/s).
+  // fp32 c2c grids of NY = 1024 and NX <= 1024 pair their rows: at 512 MiB in turn they lost
+  // 0.1-0.3 % on an H100, but a small batch, as engines run them, waits less for the chain. Measured
+  // on an H100 (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB;
+  // bench/results/2026-11-27-h100-pairs-1024): 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 -> 194.4, 1466
+  // -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466. Not 1024 x 2048 (30.3 µs either way at batch 1,
+  // 1452 -> 1441 GB/s).
   const bool latency_fp32_grid =
       spec.precision == Precision::fp32 && c2c && layout.ny == 1024 && nx <= 1024;
+  // Those grids run a pair's two rows at once, which shortens each workgroup's chain again. Measured
+  // on an H200 against in turn (µs a call at batch 1 and 4, 200 calls; GB/s at 512 MiB;
+  // bench/results/2026-11-28-h200-pairs-at-once): 1024² 14.7 -> 13.8, 49.0 -> 46.6, 1900 -> 1977;
+  // 1024 x 512 11.9 -> 11.3, 26.1 -> 24.9, 1912 -> 1998; 1024 x 256 10.8 -> 9.9, 14.0 -> 13.2, 2033
+  // -> 2029. (On an H100, at once had cost 1024² at 512 MiB 1 %: 0.7339 -> 0.7408 ms.)
+  const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid || latency_fp32_grid);
   uint32_t pair_rows = 0;
   // The Y passes without pairs, should the row width turn out unable to take them (below).
   const std::vector<std::vector<uint32_t>> unpaired_columns =
