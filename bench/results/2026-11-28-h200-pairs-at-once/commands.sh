@@ -64,3 +64,8 @@ bash $R/7_grid512_tiles/run.sh
 EXP_AT_ONCE=1 $G $R/8_at_once_64/small.plan.json -o .device/sm/base -q
 EXP_AT_ONCE=1 EXP_ROW_INV=64 $G $R/8_at_once_64/small.plan.json -o .device/sm/r64 -q
 bash $R/8_at_once_64/run.sh
+
+# Step 9: this folder's commit (both rules): issue 9's rows, old against new, fp16 against fp32.
+$NEW bench/plans/perf_2d.json -o .device/k2d $W -q
+$NEW bench/plans/fp16.json -o .device/kfp16 -q
+bash $R/9_final_rows/run.sh
