@@ -69,3 +69,11 @@ bash $R/8_at_once_64/run.sh
 $NEW bench/plans/perf_2d.json -o .device/k2d $W -q
 $NEW bench/plans/fp16.json -o .device/kfp16 -q
 bash $R/9_final_rows/run.sh
+
+# Step 10: the 512-point Y pass of 1024² split smaller (exp10.patch: exp.patch plus EXP_YRAD, EXP_YRAD8).
+for v in base: y16:EXP_YRAD y8:EXP_YRAD8; do
+  IFS=: read n e <<< "$v"
+  env EXP_AT_ONCE=1 EXP_ROW_INV=64 ${e:+$e=1} $G $R/3_grid_tiles/g1.plan.json -o .device/y/$n -q
+done
+EXP_AT_ONCE=1 EXP_ROW_INV=64 EXP_YRAD=1 EXP_MAXCOL=8 $G $R/3_grid_tiles/g1.plan.json -o .device/y/y16c8 -q
+bash $R/10_column_radices/run.sh
