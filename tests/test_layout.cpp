@@ -630,7 +630,7 @@ TEST_CASE("auto keeps the rows apart where the row width cannot take pairs", "[l
   check_transform(spec_2d(512, 300), 1);  // where pairs would go at once
 }
 
-TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids up to 512²", "[layout][2d]") {
+TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids up to 512² and of NY = 1024", "[layout][2d]") {
   using fftgen::Transform;
   struct Case {
     uint32_t ny, nx;
@@ -686,6 +686,8 @@ TEST_CASE("pairs of rows at once: fp16 c2c rows of up to 2048 points, fp32 grids
     // kAutoRowInvocationsPairsAtOnce).
     CHECK(rows.workgroup_size == std::max(64u, 2 * rows.threads_per_column));
   }
+  // The NY = 1024 rule's layout, two pairs a workgroup of 64 (rows of 256 points), on the CPU model.
+  check_transform(spec_2d(1024, 256), 3);
   for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{256, 256}, {512, 1024}, {1024, 2048}}) {
     INFO("fp32 " << ny << " x " << nx);
     CHECK(fp32_rows(ny, nx).pair_rows == 0);

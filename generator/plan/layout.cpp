@@ -23,7 +23,7 @@ constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the
 constexpr uint32_t kAutoRowInvocationsFp16 = 64;
 // Invocations an fp32 row pass that runs each pair of rows at once aims for (at least the pair's
 // two rows): one pair a workgroup where a pair's rows have 32 invocations each or fewer. Measured on
-// an H200 against 256 aimed for (GB/s at 512 MiB; µs a call at batch 1 and 4, 200 calls;
+// an H200 against 256 aimed for (128 taken at 32 KB; GB/s at 512 MiB; µs a call at batch 1 and 4, 200 calls;
 // bench/results/2026-11-28-h200-pairs-at-once): 512² 2007 -> 2023, 8.4 -> 8.2, 12.2 -> 12.1; 512 x
 // 256 2038 -> 2059; 256 x 512 2003 -> 2020; 1024 x 256 2028 -> 2049; 1024 x 512 1994 -> 2004; the
 // small batches equal or faster.
