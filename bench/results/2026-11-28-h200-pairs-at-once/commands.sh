@@ -77,3 +77,7 @@ for v in base: y16:EXP_YRAD y8:EXP_YRAD8; do
 done
 EXP_AT_ONCE=1 EXP_ROW_INV=64 EXP_YRAD=1 EXP_MAXCOL=8 $G $R/3_grid_tiles/g1.plan.json -o .device/y/y16c8 -q
 bash $R/10_column_radices/run.sh
+
+# Step 11: 32 KB against 48 and 64 KB of shared memory at the committed rules.
+build/generator/fftgen $R/11_shared_48k/smem.plan.json -o .device/sm2 -q
+bash $R/11_shared_48k/run.sh
