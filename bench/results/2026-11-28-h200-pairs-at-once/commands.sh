@@ -81,3 +81,7 @@ bash $R/10_column_radices/run.sh
 # Step 11: 32 KB against 48 and 64 KB of shared memory at the committed rules.
 build/generator/fftgen $R/11_shared_48k/smem.plan.json -o .device/sm2 -q
 bash $R/11_shared_48k/run.sh
+
+# Step 12: the 1024² bloom's passes by shared budget and workgroup size (bloom.json's variants and one more).
+build/generator/fftgen $R/12_bloom1024_shared/bl.plan.json -o .device/bl -q
+bash $R/12_bloom1024_shared/run.sh
