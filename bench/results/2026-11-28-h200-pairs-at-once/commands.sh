@@ -85,3 +85,10 @@ bash $R/11_shared_48k/run.sh
 # Step 12: the 1024² bloom's passes by shared budget and workgroup size (bloom.json's variants and one more).
 build/generator/fftgen $R/12_bloom1024_shared/bl.plan.json -o .device/bl -q
 bash $R/12_bloom1024_shared/run.sh
+
+# Step 13: the 1024² bloom's round trip on 512 invocations of 8 values (exp13.patch: EXP_RT8, EXP_RT4, EXP_RT8W).
+for v in base: rt8:EXP_RT8=1 rt8w256:EXP_RT8W=256 rt4:EXP_RT4=1; do
+  IFS=: read n e <<< "$v"
+  env $e $G $R/13_bloom1024_round_trip/b1.plan.json -o .device/rt/$n -q
+done
+bash $R/13_bloom1024_round_trip/run.sh
