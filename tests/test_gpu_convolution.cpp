@@ -39,7 +39,9 @@ const char* kPlan = R"({"kernels": [
   {"name": "rgb_pairs",    "convolution": {"image": [16, 8],   "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}},
   {"name": "rgba_pairs",   "convolution": {"image": [13, 11],  "filter": [4, 6], "channels": 4, "packing": "pairs"}},
   {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}},
-  {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}}
+  {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}},
+  {"name": "col4096",      "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 3, "packing": "r2c"}},
+  {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 // Half-float planes ("precision": "fp16"): one filter and per channel, r2c and pairs, "same" and
@@ -52,6 +54,7 @@ const char* kPlanFp16 = R"({"kernels": [
   {"name": "rgb",          "convolution": {"image": [16, 8],   "filter": [3, 3, 3], "channels": 3, "mode": "circular"}, "precision": "fp16"},
   {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}, "precision": "fp16"},
   {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"},
+  {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"},
   {"name": "circ_pairs",   "convolution": {"image": [16, 64], "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}, "precision": "fp16"}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
@@ -121,10 +124,11 @@ ShaderLoader hlsl_loader(const Manifest& m) {
 TEST_CASE("convolution: the fused chain equals a direct convolution in double", "[gpu][convolution]") {
   Manifest m = load_manifest(output_dir());
   // "column" and "tall" have padded columns of 2048 (one column pass, as bloom1024) and 8192 (two
-  // column passes per direction, as bloom4096): the shapes whose padding rows are skipped. The
-  // "_pairs" kernels pack two channels per complex plane (3 channels: the last plane holds one).
-  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "pair_pairs", "rgb_pairs",
-                           "rgba_pairs", "column_pairs", "tall_pairs"}) {
+  // column passes per direction, as bloom4096), "col4096" of 4096 (one round trip in tiles of 2
+  // columns, tile_swizzled): the shapes whose padding rows are skipped. The "_pairs" kernels pack
+  // two channels per complex plane (3 channels: the last plane holds one).
+  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "col4096", "pair_pairs",
+                           "rgb_pairs", "rgba_pairs", "column_pairs", "tall_pairs", "col4096_pairs"}) {
     const KernelInfo& k = m.kernel(name);
     REQUIRE(k.convolution);
     const ConvolutionInfo& c = *k.convolution;
@@ -198,10 +202,14 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
 TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL path computes",
           "[gpu][convolution][hlsl]") {
   Manifest m = load_manifest(output_dir());
-  for (const char* name : {"rgba", "rgba_pairs"}) {
+  // col4096_pairs: the round trip of 4096-point columns, whose shared-memory map (tile_swizzled)
+  // SPIRV-Cross carries into the HLSL.
+  for (const char* name : {"rgba", "rgba_pairs", "col4096_pairs"}) {
     INFO(name);
     const KernelInfo& k = m.kernel(name);
-    const Image image = random_image(13, 11, 4, 3), filter = random_image(4, 6, 1, 4);
+    const ConvolutionInfo& c = *k.convolution;
+    const Image image = random_image(c.image_h, c.image_w, c.channels, 3);
+    const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 4);
     const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
     // The same chain with every pass's SPIR-V taken from its HLSL.
     const Image out = convolve(device(), m, k, image, filter, hlsl_loader(m));
@@ -326,7 +334,7 @@ TEST_CASE("convolution: half-float planes (precision fp16) stay within verify's 
     // fp32 planes measure about 2e-7 (above): this much error shows the half floats are used.
     CHECK(r.rel_l2_forward.value_or(0.0) > 2e-5);
   }
-  for (const char* name : {"gray", "rgba", "rgb", "column_pairs", "tall_pairs", "circ_pairs"}) {
+  for (const char* name : {"gray", "rgba", "rgb", "column_pairs", "tall_pairs", "col4096_pairs", "circ_pairs"}) {
     INFO(name);
     const KernelInfo& k = m.kernel(name);
     const ConvolutionInfo& c = *k.convolution;

@@ -181,6 +181,31 @@ TEST_CASE("shared-memory maps give every value of an exchange round its own slot
     }
 }
 
+// Worst bank conflict (4-byte banks) of one access by any of the first `warps` warps of a
+// workgroup of two columns whose invocation t is value index(t / 2) of column t % 2.
+template <typename Index>
+size_t worst_two_column_conflict(const fftgen::SharedMemoryMap& m, Index index, uint32_t warps = 1) {
+  size_t most = 0;
+  for (uint32_t warp = 0; warp < warps; ++warp) {
+    std::map<uint32_t, std::set<uint32_t>> banks;  // bank -> distinct words
+    for (uint32_t t = 32 * warp; t < 32 * warp + 32; ++t) {
+      const uint32_t slot = m.slot(t % 2, index(t / 2));
+      banks[slot % 32].insert(slot);
+    }
+    for (const auto& [bank, words] : banks) most = std::max(most, words.size());
+  }
+  return most;
+}
+
+// Every value of every column its own slot, inside the array.
+void check_slots_distinct(const fftgen::SharedMemoryMap& map) {
+  std::set<uint32_t> slots;
+  for (uint32_t c = 0; c < map.columns; ++c)
+    for (uint32_t i = 0; i < map.slice; ++i) slots.insert(map.slot(c, i));
+  CHECK(slots.size() == size_t{map.columns} * map.slice);
+  CHECK(*slots.rbegin() < map.elements());
+}
+
 // The round trip of a 1024^2 bloom: two 2048-point columns of a split exchange, stages 8x16x16 on
 // 128 invocations a column; invocation t is value q = t / 2 of column c = t % 2.
 TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_padded does not", "[layout]") {
@@ -190,17 +215,7 @@ TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_p
   map.slice = 2048;
   map.split = true;
   map.pad_log2 = 4;  // tile_padded's (make_layout sets it)
-  // Worst bank conflict of one access by a warp: value index(q) of column c, 4-byte banks.
-  auto worst = [&](const fftgen::SharedMemoryMap& m, auto index) {
-    std::map<uint32_t, std::set<uint32_t>> banks;  // bank -> distinct words
-    for (uint32_t t = 0; t < 32; ++t) {
-      const uint32_t slot = m.slot(t % 2, index(t / 2));
-      banks[slot % 32].insert(slot);
-    }
-    size_t most = 0;
-    for (const auto& [bank, words] : banks) most = std::max(most, words.size());
-    return most;
-  };
+  const auto worst = [](const fftgen::SharedMemoryMap& m, auto index) { return worst_two_column_conflict(m, index); };
   // Stage 0's radix-8 writes (q * 8 + r), stage 1's (q div 8) * 128 + q mod 8 + 8 r, and the reads q + 128 e.
   const auto stage0 = [](uint32_t q) { return q * 8 + 5; };
   const auto stage1 = [](uint32_t q) { return (q / 8) * 128 + q % 8 + 8 * 3; };
@@ -211,16 +226,62 @@ TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_p
   CHECK(worst(map, stage0) == 1);
   CHECK(worst(map, stage1) == 1);
   CHECK(worst(map, reads) == 1);
-  // Every value its own slot, inside the array.
-  std::set<uint32_t> slots;
-  for (uint32_t c = 0; c < 2; ++c)
-    for (uint32_t i = 0; i < map.slice; ++i) slots.insert(map.slot(c, i));
-  CHECK(slots.size() == 2 * map.slice);
-  CHECK(*slots.rbegin() < map.elements());
+  check_slots_distinct(map);
   // The printer pads a base and an offset apart where their low 4 bits do not carry: the same slot.
   for (uint32_t base = 0; base < map.slice; base += 8)
     for (uint32_t offset = 0; offset < 8 && base + offset < map.slice; ++offset)
       CHECK(map.slot(1, base + offset) == map.column_slots() + base + (base >> 4) + offset + (offset >> 4));
+}
+
+// The round trip of a 2048² bloom at 32 KB: two 4096-point columns of a split exchange with no room
+// for pads, stages 16x16x16 on 256 invocations a column; invocation t is value q = t / 2 of column
+// c = t % 2, so a warp holds 16 positions q of both columns.
+TEST_CASE("tile_swizzled gives a warp of two columns distinct banks where column_swizzled does not", "[layout]") {
+  using Scheme = fftgen::SharedMemoryMap::Scheme;
+  fftgen::SharedMemoryMap map;
+  map.scheme = Scheme::tile_swizzled;
+  map.columns = 2;
+  map.slice = 4096;
+  map.split = true;
+  map.swizzle_shift = 4;  // make_layout's
+  map.swizzle_mask = 15;
+  CHECK(map.bytes() == 32768);
+  // Every warp of the workgroup (512 invocations).
+  const auto worst = [](const fftgen::SharedMemoryMap& m, auto index) { return worst_two_column_conflict(m, index, 16); };
+  for (uint32_t r = 0; r < 16; ++r) {
+    INFO("value " << r);
+    // Stage 0's writes (q * 16 + r), stage 1's ((q div 16) * 256 + q mod 16 + 16 r), stage 2's
+    // ((q div 256) * 4096 + q mod 256 + 256 r: q < 256) and the reads q + 256 r.
+    const auto stage0 = [r](uint32_t q) { return q * 16 + r; };
+    const auto stage1 = [r](uint32_t q) { return (q / 16) * 256 + q % 16 + 16 * r; };
+    const auto reads = [r](uint32_t q) { return q + 256 * r; };
+    CHECK(worst(map, stage0) == 1);
+    CHECK(worst(map, stage1) == 1);
+    CHECK(worst(map, reads) == 1);
+    fftgen::SharedMemoryMap swizzled = map;  // what a plain split exchange of two columns took
+    swizzled.scheme = Scheme::column_swizzled;
+    swizzled.swizzle_mask = 31;
+    CHECK(worst(swizzled, stage0) == 8);
+    CHECK(worst(swizzled, reads) == 2);
+  }
+  check_slots_distinct(map);
+  // The printer swizzles a base once for all its offsets (sh_swizzled_apart): plus an offset that
+  // is a multiple of 256, or XOR the offset's own swizzle where base and offset share no bit.
+  const auto swizzle = [&](uint32_t c, uint32_t i) { return map.slot(c, i) - c * map.slice; };
+  size_t added = 0, xored = 0, wrong = 0;
+  for (uint32_t c = 0; c < 2; ++c)
+    for (uint32_t base = 0; base < map.slice; base += 7) {
+      for (uint32_t offset = 0; base + offset < map.slice; offset += 256, ++added)
+        wrong += map.slot(c, base + offset) != map.slot(c, base) + offset;
+      for (uint32_t offset = 1; offset < map.slice; ++offset)
+        if ((base & offset) == 0 && base + offset < map.slice) {
+          ++xored;
+          wrong += map.slot(c, base + offset) != c * map.slice + (swizzle(c, base) ^ (offset ^ ((offset >> 4) & 15)));
+        }
+    }
+  CHECK(added > 1000);
+  CHECK(xored > 1000);
+  CHECK(wrong == 0);
 }
 
 // The second pass of 1D 2^21: 2048-point columns, 8 a workgroup (invocation t is value q = t / 8

@@ -863,6 +863,32 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK_FALSE(apply.filter_by_columns);
     CHECK_FALSE(filter.filter_by_columns);
   }
+  SECTION("a padded column of 4096: one round trip of 2 columns, 16x16x16 on 256 invocations each") {
+    for (uint32_t shared : {32768u, 49152u}) {
+      const Plan plan = parse_plan(
+          R"({"kernels": [{"name": "b", "convolution": {"image": [2048, 2048], "filter": [2048, 2048], "channels": 4},
+                "shared_memory_bytes": )" + std::to_string(shared) + "}]}");
+      const fftgen::KernelProgram apply = fftgen::make_program(plan.kernels[1]);
+      INFO("shared_memory_bytes " << shared);
+      REQUIRE(apply.forward.size() == 2);
+      REQUIRE(apply.inverse.size() == 1);
+      const fftgen::PassProgram& columns = apply.forward[1];
+      CHECK(columns.round_trip);
+      CHECK(columns.fft.size == 4096);
+      CHECK(columns.fft.stages.size() == 3);
+      for (const auto& stage : columns.fft.stages) CHECK(stage.radix == 16);
+      CHECK(columns.fft.threads_per_column == 256);
+      CHECK(columns.fft.columns_per_workgroup == 2);
+      CHECK(columns.fft.shared.split);
+      CHECK(columns.fft.shared.rounds == 1);
+      // 48 KB holds tile_padded's pads (34944 bytes); 32 KB holds the two columns unpadded, swizzled.
+      CHECK(columns.fft.shared.scheme == (shared == 32768 ? fftgen::SharedMemoryMap::Scheme::tile_swizzled
+                                                          : fftgen::SharedMemoryMap::Scheme::tile_padded));
+      CHECK(columns.fft.shared_bytes() <= shared);
+      CHECK(columns.load.zeros_from == 2048u * 4096u);
+      CHECK(apply.filter_by_columns);
+    }
+  }
   SECTION("circular: no padding rows, the column passes still fused; a filter per channel takes no turns") {
     const auto [filter, apply] =
         programs(R"({"image": [64, 32], "filter": [5, 5, 2], "channels": 2, "mode": "circular"})");

@@ -116,6 +116,10 @@ struct PassPrinter {
                                        im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1)));
       case Scheme::column_swizzled:
         return shared_slot(fmt::format("{} + ({} ^ ({} & {}u))", im.mul(c, map.slice), i, c, map.swizzle_mask));
+      case Scheme::tile_swizzled:
+        return shared_slot(fmt::format("{} + ({} ^ {} ^ {})", im.mul(c, map.slice), i,
+                                       im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1),
+                                       im.mul(c, 1u << map.swizzle_shift)));
       case Scheme::column_padded: return shared_slot(fmt::format("{} * {}u + {}", c, map.column_slots(), i));
       // A padded column length is not a power of two: that product is a multiplication either way.
       case Scheme::tile_padded:
@@ -141,6 +145,7 @@ struct PassPrinter {
   // (bench/results/2026-11-27-h100-tile-padding).
   std::string sh(const std::string& c, const std::string& base, uint32_t offset, bool no_carry) const {
     const SharedMemoryMap& map = fft.shared;
+    if (map.scheme == SharedMemoryMap::Scheme::tile_swizzled) return sh_swizzled_apart(c, base, offset, no_carry);
     if (map.pad_log2 == 0 || !no_carry)  // pad_log2: set by the maps that pad apart
       return sh(c, fmt::format("({} + {})", base, constant(offset)));
     const uint32_t pad = map.pad_log2;
@@ -148,10 +153,31 @@ struct PassPrinter {
                                    constant(offset + (offset >> pad))));
   }
 
+  // tile_swizzled's slot of `base + offset`, with the swizzle of base computed once for all the
+  // offsets of an exchange, as tile_padded pads base and offset apart (printed whole, the 2048² bloom's
+  // round trip spilled at 128 registers). The swizzle reads bits s..s+3 of the index (s =
+  // swizzle_shift) and changes bits 0..s: an offset that is a multiple of 2^(s+4) leaves those bits
+  // alone, so the slot is swizzled(base) + offset. Where base and offset share no set bit
+  // (`disjoint`: base + offset = base ^ offset), the swizzle, a XOR of shifted bits, splits too:
+  // swizzled(base) ^ (offset ^ ((offset >> s) & mask)).
+  std::string sh_swizzled_apart(const std::string& c, const std::string& base, uint32_t offset, bool disjoint) const {
+    const SharedMemoryMap& map = fft.shared;
+    const uint32_t shift = map.swizzle_shift, period = (map.swizzle_mask + 1) << shift;
+    const std::string swizzled = fmt::format("{} + (({}) ^ {} ^ {})", im.mul(c, map.slice), base,
+                                             im.mod(im.div("(" + base + ")", 1u << shift), map.swizzle_mask + 1),
+                                             im.mul(c, 1u << shift));
+    if (offset % period == 0) return shared_slot(fmt::format("{} + {}", swizzled, constant(offset)));
+    if (disjoint)
+      return shared_slot(fmt::format("({}) ^ {}", swizzled, constant(offset ^ ((offset >> shift) & map.swizzle_mask))));
+    return sh(c, fmt::format("({} + {})", base, constant(offset)));
+  }
+
   // Value `q + offset` of column `c`: q's low bits are any, so base and offset pad apart only where
-  // the offset is a multiple of the pad period.
+  // the offset is a multiple of the pad period (and for tile_swizzled, of its period: q and the
+  // offset may share bits).
   std::string sh_q(const std::string& c, uint32_t offset) const {
-    return sh(c, "q", offset, offset % (1u << fft.shared.pad_log2) == 0);
+    const bool swizzled = fft.shared.scheme == SharedMemoryMap::Scheme::tile_swizzled;
+    return sh(c, "q", offset, !swizzled && offset % (1u << fft.shared.pad_log2) == 0);
   }
 
   void barrier() { body.line("memoryBarrierShared();"); body.line("barrier();"); }

@@ -594,6 +594,15 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
       map = tiles;
     else if (staggered_fits)
       map = staggered;
+  } else if (map.columns == 2 && map.split && map.rounds == 1 && is_power_of_two(pass.size) && map.slice >= 256 &&
+             radices.front() == 16) {
+    // Two columns of 4096 in 32 KB (a convolution's round trip, make_layout): no room for
+    // tile_padded's pads, and column_swizzled (i ^ c) leaves the first stage's radix-16 writes
+    // (q*16 + r) of a warp's 16 positions on 2 banks per column. tile_swizzled spreads them over all
+    // 32 (see SharedMemoryMap).
+    map.scheme = Scheme::tile_swizzled;
+    map.swizzle_shift = 4;
+    map.swizzle_mask = 15;
   } else {
     map.swizzle_mask = std::min(map.slice, map.split ? 32u : 16u) - 1;
     map.scheme = map.swizzle_mask != 0 ? Scheme::column_swizzled : Scheme::plain;
@@ -964,18 +973,26 @@ KernelLayout make_layout(const KernelSpec& spec) {
     pair_rows = layout.ny / 2;
     axes[1].split.radices = half_columns;
   }
-  // A convolution's apply kernel whose padded columns of 2048 take one Y pass runs it as one round
-  // trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather
-  // than its bytes: there more workgroups of fewer columns win. Measured on an H100 (1024² RGBA
-  // bloom, bench/results/2026-11-23-h100-pairs): 8x16x16 on 256 invocations (2 columns per
-  // workgroup) against 32x2x32 on 512 (8 columns).
+  // A convolution's apply kernel whose padded columns of 2048 or 4096 take one Y pass runs it as one
+  // round trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds
+  // rather than its bytes: there workgroups of 2 columns win.
+  // - 2048: measured on an H100 (1024² RGBA bloom, bench/results/2026-11-23-h100-pairs): 8x16x16 on
+  //   256 invocations against 32x2x32 on 512 (8 columns).
+  // - 4096: 16x16x16 on 512 invocations, 16 values each, against 32x4x32 on 512 (4 columns, 32
+  //   values each: 128 registers, spilled). Measured on an H200 (round trip, ms;
+  //   bench/results/2026-11-29-h200-round-trip-4096): 2048² RGBA bloom 0.763 -> 0.521 at 32 KB (the
+  //   two unpadded columns fill it: tile_swizzled), 0.340 with 48 KB (tile_padded); a circular
+  //   4096 x 8192 RGBA convolution 1.759 -> 1.489 and 1.262. One column on 256 invocations won the
+  //   bloom at 32 KB (0.452) but lost the circular one (2.139); 2 columns of 32 values on 256 (48 KB)
+  //   0.359 / 1.283.
   KernelSpec round_trip_spec = spec;
   const bool round_trip_tiles = two_d && spec.convolution && !spec.convolution_filter && spec.workgroup_size == 0 &&
                                 axes.size() == 2 && axes[0].split.radices.size() == 1 &&
-                                axes[1].split.radices.size() == 1 && layout.ny == 2048;
+                                axes[1].split.radices.size() == 1 && (layout.ny == 2048 || layout.ny == 4096);
   if (round_trip_tiles) {
-    axes[1].split.radices = {{8, 16, 16}};
-    round_trip_spec.workgroup_size = 256;
+    axes[1].split.radices = layout.ny == 2048 ? std::vector<std::vector<uint32_t>>{{8, 16, 16}}
+                                              : std::vector<std::vector<uint32_t>>{{16, 16, 16}};
+    round_trip_spec.workgroup_size = layout.ny == 2048 ? 256 : 512;
   }
 
   const KernelLayout without_passes = layout;
@@ -1054,6 +1071,7 @@ uint32_t SharedMemoryMap::slot(uint32_t c, uint32_t i) const {
     case Scheme::tile_padded:
     case Scheme::column_staggered: return c * column_slots() + i + (i >> pad_log2);
     case Scheme::column_swizzled: return c * slice + (i ^ (c & swizzle_mask));
+    case Scheme::tile_swizzled: return c * slice + (i ^ ((i >> swizzle_shift) & swizzle_mask) ^ (c << swizzle_shift));
   }
   throw std::logic_error("SharedMemoryMap::slot: the pass uses no shared memory");
 }

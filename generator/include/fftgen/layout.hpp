@@ -74,16 +74,20 @@ struct PassTwiddles {
 ///                    apart and the pad moves each of the first stage's runs of R values one bank
 ///                    pair on, so every exchange of a half-warp reaches 16 bank pairs (make_layout
 ///                    takes it where measured: C = 8, R = 32)
+/// - tile_swizzled:   c*S + (i ^ ((i >> 4) & 15) ^ 16c): two columns of a split exchange where
+///                    tile_padded's pads do not fit the budget (columns of 4096 in 32 KB). Within
+///                    a column, row_swizzled's swizzle spreads the first stage's radix-16 writes
+///                    over 16 banks; column 1's slots move 16 banks on (bit 4 flipped)
 /// S is the slice: the slots one column moves per exchange round (the whole column when the
 /// exchange takes one round).
 struct SharedMemoryMap {
   enum class Scheme { none, plain, row_padded, row_swizzled, column_padded, column_swizzled, tile_padded,
-                      column_staggered };
+                      column_staggered, tile_swizzled };
   Scheme scheme = Scheme::none;  ///< none: the pass uses no shared memory
   uint32_t columns = 0;          ///< columns (transforms in row mode) of one workgroup
   uint32_t slice = 0;            ///< S
-  uint32_t swizzle_shift = 0;    ///< row_swizzled
-  uint32_t swizzle_mask = 0;     ///< row_swizzled, column_swizzled
+  uint32_t swizzle_shift = 0;    ///< row_swizzled, tile_swizzled (4)
+  uint32_t swizzle_mask = 0;     ///< row_swizzled, column_swizzled, tile_swizzled (15)
   uint32_t pad_log2 = 0;         ///< tile_padded (4), column_staggered: one pad slot every 2^pad_log2 values
   /// Split exchange: real parts, then imaginary parts, move through a float array, which halves
   /// the shared memory a pass needs (two more barriers per stage).
