@@ -29,3 +29,11 @@ $OLD $R/2_comparison/plan.json -o .device/rt/old -q $W
 FFTGEN_RT4096=16,16,16:512:32768 $OLD $R/2_comparison/plan.json -o .device/rt/plain -q $W
 $NEW $R/2_comparison/plan.json -o .device/rt/new -q $W
 bash $R/2_comparison/run.sh OUT
+
+# Step 3: the 32 KB round trip's stage twiddles: loaded before their exchange or not, formed by a
+# product tree or not (exp3.patch on 883f487: FFTGEN_NO_EARLY, FFTGEN_NO_TREE).
+G3=/tmp/y/build/generator/fftgen   # 883f487 with exp3.patch
+$G3 $R/3_twiddles/plan.json -o .device/tw/base -q $W
+FFTGEN_NO_EARLY=1 $G3 $R/3_twiddles/plan.json -o .device/tw/noearly -q $W
+FFTGEN_NO_EARLY=1 FFTGEN_NO_TREE=1 $G3 $R/3_twiddles/plan.json -o .device/tw/neither -q $W
+bash $R/3_twiddles/run.sh OUT
