@@ -116,10 +116,7 @@ struct PassPrinter {
                                        im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1)));
       case Scheme::column_swizzled:
         return shared_slot(fmt::format("{} + ({} ^ ({} & {}u))", im.mul(c, map.slice), i, c, map.swizzle_mask));
-      case Scheme::tile_swizzled:
-        return shared_slot(fmt::format("{} + ({} ^ {} ^ {})", im.mul(c, map.slice), i,
-                                       im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1),
-                                       im.mul(c, 1u << map.swizzle_shift)));
+      case Scheme::tile_swizzled: return shared_slot(tile_swizzled_index(c, i));
       case Scheme::column_padded: return shared_slot(fmt::format("{} * {}u + {}", c, map.column_slots(), i));
       // A padded column length is not a power of two: that product is a multiplication either way.
       case Scheme::tile_padded:
@@ -131,6 +128,14 @@ struct PassPrinter {
       case Scheme::none: break;
     }
     return shared_slot(fmt::format("{} + {}", im.mul(c, map.slice), i));
+  }
+
+  // tile_swizzled's index of value `i` of column `c` (SharedMemoryMap::slot).
+  std::string tile_swizzled_index(const std::string& c, const std::string& i) const {
+    const SharedMemoryMap& map = fft.shared;
+    return fmt::format("{} + ({} ^ {} ^ {})", im.mul(c, map.slice), i,
+                       im.mod(im.div(i, 1u << map.swizzle_shift), map.swizzle_mask + 1),
+                       im.mul(c, 1u << map.swizzle_shift));
   }
 
   // Value `base + offset` of column `c`. tile_padded and column_staggered pad base and offset apart
@@ -163,9 +168,7 @@ struct PassPrinter {
   std::string sh_swizzled_apart(const std::string& c, const std::string& base, uint32_t offset, bool disjoint) const {
     const SharedMemoryMap& map = fft.shared;
     const uint32_t shift = map.swizzle_shift, period = (map.swizzle_mask + 1) << shift;
-    const std::string swizzled = fmt::format("{} + (({}) ^ {} ^ {})", im.mul(c, map.slice), base,
-                                             im.mod(im.div("(" + base + ")", 1u << shift), map.swizzle_mask + 1),
-                                             im.mul(c, 1u << shift));
+    const std::string swizzled = tile_swizzled_index(c, "(" + base + ")");
     if (offset % period == 0) return shared_slot(fmt::format("{} + {}", swizzled, constant(offset)));
     if (disjoint)
       return shared_slot(fmt::format("({}) ^ {}", swizzled, constant(offset ^ ((offset >> shift) & map.swizzle_mask))));

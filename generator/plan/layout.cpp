@@ -990,9 +990,13 @@ KernelLayout make_layout(const KernelSpec& spec) {
                                 axes.size() == 2 && axes[0].split.radices.size() == 1 &&
                                 axes[1].split.radices.size() == 1 && (layout.ny == 2048 || layout.ny == 4096);
   if (round_trip_tiles) {
-    axes[1].split.radices = layout.ny == 2048 ? std::vector<std::vector<uint32_t>>{{8, 16, 16}}
-                                              : std::vector<std::vector<uint32_t>>{{16, 16, 16}};
-    round_trip_spec.workgroup_size = layout.ny == 2048 ? 256 : 512;
+    struct Tiles {
+      std::vector<uint32_t> radices;
+      uint32_t invocations;
+    };
+    const Tiles tiles = layout.ny == 2048 ? Tiles{{8, 16, 16}, 256} : Tiles{{16, 16, 16}, 512};
+    axes[1].split.radices = {tiles.radices};
+    round_trip_spec.workgroup_size = tiles.invocations;
   }
 
   const KernelLayout without_passes = layout;
