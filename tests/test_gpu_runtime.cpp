@@ -695,6 +695,7 @@ TEST_CASE(".npy files whose header lies are refused before any allocation", "[gp
     header += '\n';
     std::vector<char> bytes = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<char>(header.size() & 0xff),
                                static_cast<char>(header.size() >> 8)};
+    bytes.reserve(bytes.size() + header.size() + 3 * 16 * 8);
     bytes.insert(bytes.end(), header.begin(), header.end());
     bytes.insert(bytes.end(), good.end() - 3 * 16 * 8, good.end());
     return bytes;

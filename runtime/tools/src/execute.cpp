@@ -178,13 +178,13 @@ void run_npy(const RunRequest& r) {
       real ? respace(a.values, rows, item_floats(want) / info.ny(), buffer_floats(info.input(r.direction)) / info.ny())
            : a.values;
   std::vector<std::complex<float>> in(values.size() / 2);
-  std::memcpy(in.data(), values.data(), in.size() * 8);
+  std::memcpy(static_cast<void*>(in.data()), values.data(), in.size() * 8);
   const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
   const ItemShape got = item_shape(info, r.direction, false);
   NpyArray out;
   out.type = got.type;
   if (batched) out.shape.push_back(batch);
-  out.shape.insert(out.shape.end(), got.dims.begin(), got.dims.end());
+  for (auto d : got.dims) out.shape.push_back(d);
   std::vector<float> floats(result.size() * 2);
   std::memcpy(floats.data(), result.data(), result.size() * 8);
   out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())

@@ -222,7 +222,7 @@ ComplexArray read_npy_complex64(const std::filesystem::path& path) {
   ComplexArray c;
   c.shape = a.shape;
   c.data.resize(a.values.size() / 2);
-  std::memcpy(c.data.data(), a.values.data(), a.values.size() * 4);
+  std::memcpy(static_cast<void*>(c.data.data()), a.values.data(), a.values.size() * 4);
   return c;
 }
 
