@@ -5,7 +5,9 @@ usage: workloads_summary.py OUT_DIR      (writes OUT_DIR/summary.md and OUT_DIR/
 
 Reads TAG.cufft.txt (peers_cupy.py's output: cuFFT's time per row, the faster of its two chains
 for a convolution) and TAG.SYSTEM.bench.json (fftgen-vk bench --json) for every plan TAG.
-Above 1 means fftgen is faster. Standard library only.
+Above 1 means fftgen is faster. Also per workload family (the row name's prefix, as workloads.py
+names rows) across all plans: summary.md's family table and families.svg, a bar chart of each
+family's geometric mean per system. Standard library only.
 """
 import glob, json, math, os, sys
 
@@ -30,6 +32,67 @@ def stats(ratios):
     return {"rows": len(values), "geomean": math.exp(sum(map(math.log, values)) / len(values)),
             "min": worst[0], "min_row": worst[1], "below_0.95": sum(v < 0.95 for v in values),
             "below_0.90": sum(v < 0.90 for v in values)}
+
+
+FAMILIES = [("c1d", "1D C2C"), ("r1d", "1D R2C"), ("c2d", "2D C2C"), ("r2d", "2D R2C"), ("h2d", "2D C2C fp16"),
+            ("conv", "convolution")]
+
+
+def family(row):
+    for prefix, label in FAMILIES:
+        if row.startswith(prefix + "_"):
+            if prefix == "c1d":
+                n = int(row.split("_")[1])
+                return label + (" 2^k" if n & (n - 1) == 0 else " other")
+            return label
+    return "other"
+
+
+def family_table(summary, out):
+    """Geometric mean per family and system over every plan's rows (each row once per plan)."""
+    ratios = {}
+    for tag, plan in summary.items():
+        for row, r in plan["rows"].items():
+            for key, ms in r.items():
+                if key.endswith("_ms") and key != "cufft_ms":
+                    ratios.setdefault(family(row), {}).setdefault(key[:-3], []).append((r["cufft_ms"] / ms, f"{tag}/{row}"))
+    table = {f: {s: stats(v) for s, v in per.items()} for f, per in sorted(ratios.items())}
+    systems = sorted({s for per in table.values() for s in per})
+    md = ["## By family (every plan's rows)\n", "| family | " + " | ".join(f"{s}: rows, geomean, min" for s in systems) + " |",
+          "|---|" + "---|" * len(systems)]
+    for f, per in table.items():
+        md.append(f"| {f} | " + " | ".join(
+            f"{per[s]['rows']}, {per[s]['geomean']:.2f}, {per[s]['min']:.2f}" if s in per else "" for s in systems) + " |")
+    write_svg(table, systems, f"{out}/families.svg")
+    return table, md + ["", "![geometric mean per family](families.svg)", ""]
+
+
+def write_svg(table, systems, path):
+    """Horizontal bars: each family's geometric mean of cuFFT time / fftgen time per system; a line at 1."""
+    colours = ["#9aa5b1", "#2b6cb0", "#c05621", "#2f855a"]
+    families = list(table)
+    bar, gap, left, width = 14, 10, 150, 420
+    height = len(families) * (len(systems) * bar + gap) + 60
+    top = max([2.0] + [st["geomean"] for per in table.values() for st in per.values() if st.get("rows")])
+    x = lambda v: left + width * v / top
+    svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 60}" height="{height}" font-family="sans-serif" font-size="12">',
+           f'<text x="{left}" y="16">cuFFT time / fftgen time, geometric mean (above 1: fftgen faster)</text>']
+    y = 30
+    for f in families:
+        svg.append(f'<text x="{left - 6}" y="{y + bar * len(systems) / 2 + 4}" text-anchor="end">{f}</text>')
+        for i, s in enumerate(systems):
+            st = table[f].get(s)
+            if st and st.get("rows"):
+                svg.append(f'<rect x="{left}" y="{y}" width="{x(st["geomean"]) - left:.1f}" height="{bar - 2}" fill="{colours[i % len(colours)]}"/>')
+                svg.append(f'<text x="{x(st["geomean"]) + 4:.1f}" y="{y + bar - 4}">{st["geomean"]:.2f}</text>')
+            y += bar
+        y += gap
+    svg.append(f'<line x1="{x(1):.1f}" y1="24" x2="{x(1):.1f}" y2="{y}" stroke="black" stroke-dasharray="4 3"/>')
+    for i, s in enumerate(systems):
+        svg.append(f'<rect x="{left + 110 * i}" y="{y + 8}" width="10" height="10" fill="{colours[i % len(colours)]}"/>'
+                   f'<text x="{left + 110 * i + 14}" y="{y + 17}">{s}</text>')
+    svg.append("</svg>")
+    open(path, "w").write("\n".join(svg) + "\n")
 
 
 def main():
@@ -59,7 +122,10 @@ def main():
                 md.append(f"- {s}: {st['rows']} rows, geometric mean {st['geomean']:.3f}, min {st['min']:.2f} "
                           f"({st['min_row']}), below 0.95: {st['below_0.95']}, below 0.90: {st['below_0.90']}")
         md.append("")
+    families, family_md = family_table(summary, out)
+    md[2:2] = family_md
     json.dump(summary, open(f"{out}/summary.json", "w"), indent=1)
+    json.dump(families, open(f"{out}/families.json", "w"), indent=1)
     open(f"{out}/summary.md", "w").write("\n".join(md) + "\n")
     for tag in tags:
         for s, st in summary[tag]["systems"].items():
