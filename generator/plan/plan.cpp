@@ -638,6 +638,13 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
                                       "(use \"same\" for other sizes)",
                                       max_side, kMaxPrimeFactor, c.image_h, c.image_w),
                    allowed);
+    if (!c.pairs && c.image_w % 2 != 0)
+      where.fail(field, fmt::format("a circular convolution packed \"r2c\" transforms the image's rows as pairs of "
+                                    "reals, so its width must be even; the image is [{}, {}]{}",
+                                    c.image_h, c.image_w,
+                                    c.channels > 1 && c.filter_channels == 1 ? " (or use \"packing\": \"pairs\")"
+                                                                            : " (or use \"same\")"),
+                 allowed);
     if (c.filter_h > c.image_h || c.filter_w > c.image_w)
       where.fail(field, fmt::format("the filter [{}, {}] is larger than the padded size [{}, {}] of a circular "
                                     "convolution (the image)",

@@ -339,6 +339,9 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
                                  spec.name, c.padded_h, c.padded_w, pass.name, what));
   };
   PassProgram& first = program.forward.front();
+  if (!c.pairs && c.padded_w % 2 != 0)
+    throw std::logic_error(fmt::format("fuse_convolution: kernel '{}': an r2c plane of odd width {}", spec.name,
+                                       c.padded_w));
   if (first.load.kind != LoadKind::plain || first.fft.axis != 0) throw unsupported(first, "no plain row pass");
   first.load.kind = LoadKind::image;
   // Packed in pairs, the filter's plane is complex too: the filter as real parts.

@@ -106,7 +106,8 @@ struct KernelProgram;
 /// K: H + ceil((K - 1) / 2), and at least K. The plane holds tap k of the filter at
 /// (k - (K - 1) / 2) mod P (centre_y(), centre_x()) and the crop keeps outputs 0..H-1, so output i
 /// takes image pixel (i + (K - 1) / 2 - k) mod P; the taps that wrap past either end land on the
-/// zeros above the image exactly when P >= H + ceil((K - 1) / 2), and P >= K places each tap once.
+/// zeros beyond the image once P >= H + ceil((K - 1) / 2) (for K <= 2H one less puts the last tap
+/// on the image's last pixel), and P >= K keeps every tap (tests/test_plan.cpp checks both).
 uint32_t same_padding_minimum(uint32_t image, uint32_t filter);
 
 /// The sides a plane of at least `minimum` may take: the lengths from `minimum` up to the next
