@@ -728,7 +728,7 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
                           need_h, need_w, uint64_t{1} << ceil_log2(need_h), uint64_t{1} << ceil_log2(need_w),
                           c.padded_h, c.padded_w);
   if (!refused.empty())
-    c.padding += fmt::format(" that builds ({} cheaper refused, first {})", refused.size(), refused.front());
+    c.padding += fmt::format(" that builds ({} other planes refused, first {})", refused.size(), refused.front());
   k.shape = {c.padded_h, c.padded_w};
 }
 
