@@ -905,6 +905,13 @@ TEST_CASE("convolution: a \"same\" plane takes the cheapest 7-smooth sides from 
   CHECK(padded(R"("image": [1080, 1920], "filter": [1080, 1920], "channels": 4)") == std::vector<uint32_t>{2048, 2880});
   CHECK(padded(R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)") == std::vector<uint32_t>{4096, 3072});
   CHECK(padded(R"("image": [1080, 1920], "filter": [255, 255], "channels": 4)") == std::vector<uint32_t>{1250, 2048});
+  // A workgroup size that the rows of 1536 cannot take: the plane falls back to one that builds,
+  // and says why.
+  const Plan fixed = parse_plan(R"({"kernels": [{"name": "b", "workgroup_size": 128,
+      "convolution": {"image": [1024, 1024], "filter": [1024, 1024], "channels": 4}}]})");
+  CHECK(fixed.kernels[1].shape == std::vector<uint32_t>{2048, 2048});
+  CHECK_THAT(fixed.kernels[1].convolution->padding,
+             Catch::Contains("other planes refused") && Catch::Contains("field 'workgroup_size'"));
   // A plane that is already a power of two stays; circular planes are the image, of any length.
   CHECK(padded(R"("image": [1024, 1024], "filter": [2048, 2048])") == std::vector<uint32_t>{2048, 2048});
   CHECK(padded(R"("image": [12, 10], "filter": [3, 3], "mode": "circular")") == std::vector<uint32_t>{12, 10});

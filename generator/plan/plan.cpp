@@ -690,7 +690,7 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
     } catch (const PlanError& e) {
       where.fail("convolution", fmt::format("a circular convolution of [{}, {}] cannot run here{}: {}", c.image_h,
                                             c.image_w, which, e.what()),
-                 "image sides that are powers of two, or \"same\"");
+                 "an image whose plane builds (sides that are powers of two do), or \"same\"");
     }
     return;
   }
