@@ -49,14 +49,20 @@ const char* kPlan = R"({"kernels": [
   {"name": "wider_filter_pairs", "convolution": {"image": [7, 9], "filter": [16, 24], "channels": 4, "packing": "pairs"}},
   {"name": "per_channel",  "convolution": {"image": [21, 11], "filter": [9, 6, 4], "channels": 4}},
   {"name": "circ_odd_pairs", "convolution": {"image": [9, 15], "filter": [3, 4], "channels": 4, "mode": "circular"}},
-  {"name": "circ_r2c",     "convolution": {"image": [11, 26], "filter": [3, 5, 2], "channels": 2, "mode": "circular"}}
+  {"name": "circ_r2c",     "convolution": {"image": [11, 26], "filter": [3, 5, 2], "channels": 2, "mode": "circular"}},
+  {"name": "circ_180",     "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 2, "mode": "circular"}},
+  {"name": "circ_1620",    "convolution": {"image": [1620, 6], "filter": [5, 3], "channels": 1, "mode": "circular"}},
+  {"name": "circ_180_rgba", "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 4, "mode": "circular"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 // Kernels of kPlan whose plane has a side that is not a power of two (docs/graphics.md, "The
 // padded plane"): "same" planes of 7-smooth sides, r2c and pairs, 1 to 4 channels, filters smaller
-// and larger than the image; circular planes of the image's own sides.
+// and larger than the image; circular planes of the image's own sides (180 and 1620: column passes
+// of unbalanced radices, 15x12 and 15x12x9, which keep the forward and inverse apart, so the
+// inverse columns leave the planes in scratch, not in the pixels' buffer, for the inverse rows).
 const char* const kAnySizePlanes[] = {"gray", "rgba", "big", "tall", "odd3", "odd3_pairs", "wider_filter",
-                                      "wider_filter_pairs", "per_channel", "circ_odd_pairs", "circ_r2c"};
+                                      "wider_filter_pairs", "per_channel", "circ_odd_pairs", "circ_r2c", "circ_180",
+                                      "circ_1620", "circ_180_rgba"};
 
 // Half-float planes ("precision": "fp16"): one filter and per channel, r2c and pairs, "same" and
 // "circular", padded columns of one pass (2048) and of two (8192, the inner round trip). A
@@ -71,7 +77,8 @@ const char* kPlanFp16 = R"({"kernels": [
   {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"},
   {"name": "circ_pairs",   "convolution": {"image": [16, 64], "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}, "precision": "fp16"},
   {"name": "odd3_pairs",   "convolution": {"image": [27, 45], "filter": [5, 7], "channels": 3, "packing": "pairs"}, "precision": "fp16"},
-  {"name": "wider_filter", "convolution": {"image": [7, 9], "filter": [19, 25], "channels": 1}, "precision": "fp16"}
+  {"name": "wider_filter", "convolution": {"image": [7, 9], "filter": [19, 25], "channels": 1}, "precision": "fp16"},
+  {"name": "circ_180",     "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 2, "mode": "circular"}, "precision": "fp16"}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 fs::path generate_plan(const char* text, const char* what) {
@@ -147,7 +154,7 @@ TEST_CASE("convolution: the fused chain equals a direct convolution in double", 
   for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "col4096", "col8192",
                            "pair_pairs", "rgb_pairs", "rgba_pairs", "column_pairs", "tall_pairs", "col4096_pairs", "odd3",
                            "odd3_pairs", "wider_filter", "wider_filter_pairs", "per_channel", "circ_odd_pairs",
-                           "circ_r2c"}) {
+                           "circ_r2c", "circ_180", "circ_1620", "circ_180_rgba"}) {
     const KernelInfo& k = m.kernel(name);
     REQUIRE(k.convolution);
     const ConvolutionInfo& c = *k.convolution;
