@@ -41,8 +41,28 @@ const char* kPlan = R"({"kernels": [
   {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}},
   {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}},
   {"name": "col4096",      "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 3, "packing": "r2c"}},
-  {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}}
+  {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}},
+  {"name": "col8192",      "convolution": {"image": [8100, 5], "filter": [7, 3], "channels": 2, "packing": "r2c"}},
+  {"name": "odd3",         "convolution": {"image": [27, 45], "filter": [5, 7], "channels": 3, "packing": "r2c"}},
+  {"name": "odd3_pairs",   "convolution": {"image": [27, 45], "filter": [5, 7], "channels": 3, "packing": "pairs"}},
+  {"name": "wider_filter", "convolution": {"image": [7, 9], "filter": [19, 25], "channels": 1}},
+  {"name": "wider_filter_pairs", "convolution": {"image": [7, 9], "filter": [16, 24], "channels": 4, "packing": "pairs"}},
+  {"name": "per_channel",  "convolution": {"image": [21, 11], "filter": [9, 6, 4], "channels": 4}},
+  {"name": "circ_odd_pairs", "convolution": {"image": [9, 15], "filter": [3, 4], "channels": 4, "mode": "circular"}},
+  {"name": "circ_r2c",     "convolution": {"image": [11, 26], "filter": [3, 5, 2], "channels": 2, "mode": "circular"}},
+  {"name": "circ_180",     "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 2, "mode": "circular"}},
+  {"name": "circ_1620",    "convolution": {"image": [1620, 6], "filter": [5, 3], "channels": 1, "mode": "circular"}},
+  {"name": "circ_180_rgba", "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 4, "mode": "circular"}}
 ], "targets": ["spirv", "hlsl", "msl"]})";
+
+// Kernels of kPlan whose plane has a side that is not a power of two (docs/graphics.md, "The
+// padded plane"): "same" planes of 7-smooth sides, r2c and pairs, 1 to 4 channels, filters smaller
+// and larger than the image; circular planes of the image's own sides (180 and 1620: column passes
+// of unbalanced radices, 15x12 and 15x12x9, which keep the forward and inverse apart, so the
+// inverse columns leave the planes in scratch, not in the pixels' buffer, for the inverse rows).
+const char* const kAnySizePlanes[] = {"gray", "rgba", "big", "tall", "odd3", "odd3_pairs", "wider_filter",
+                                      "wider_filter_pairs", "per_channel", "circ_odd_pairs", "circ_r2c", "circ_180",
+                                      "circ_1620", "circ_180_rgba"};
 
 // Half-float planes ("precision": "fp16"): one filter and per channel, r2c and pairs, "same" and
 // "circular", padded columns of one pass (2048) and of two (8192, the inner round trip). A
@@ -55,7 +75,10 @@ const char* kPlanFp16 = R"({"kernels": [
   {"name": "column_pairs", "convolution": {"image": [1100, 6], "filter": [949, 3], "channels": 3, "packing": "pairs"}, "precision": "fp16"},
   {"name": "tall_pairs",   "convolution": {"image": [4099, 5], "filter": [7, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"},
   {"name": "col4096_pairs", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 4, "packing": "pairs"}, "precision": "fp16"},
-  {"name": "circ_pairs",   "convolution": {"image": [16, 64], "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}, "precision": "fp16"}
+  {"name": "circ_pairs",   "convolution": {"image": [16, 64], "filter": [3, 3], "channels": 3, "mode": "circular", "packing": "pairs"}, "precision": "fp16"},
+  {"name": "odd3_pairs",   "convolution": {"image": [27, 45], "filter": [5, 7], "channels": 3, "packing": "pairs"}, "precision": "fp16"},
+  {"name": "wider_filter", "convolution": {"image": [7, 9], "filter": [19, 25], "channels": 1}, "precision": "fp16"},
+  {"name": "circ_180",     "convolution": {"image": [180, 10], "filter": [5, 3], "channels": 2, "mode": "circular"}, "precision": "fp16"}
 ], "targets": ["spirv", "hlsl", "msl"]})";
 
 fs::path generate_plan(const char* text, const char* what) {
@@ -123,12 +146,15 @@ ShaderLoader hlsl_loader(const Manifest& m) {
 
 TEST_CASE("convolution: the fused chain equals a direct convolution in double", "[gpu][convolution]") {
   Manifest m = load_manifest(output_dir());
-  // "column" and "tall" have padded columns of 2048 (one column pass, as bloom1024) and 8192 (two
-  // column passes per direction, as bloom4096), "col4096" of 4096 (one round trip in tiles of 2
-  // columns, tile_swizzled): the shapes whose padding rows are skipped. The "_pairs" kernels pack
-  // two channels per complex plane (3 channels: the last plane holds one).
-  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "col4096", "pair_pairs",
-                           "rgb_pairs", "rgba_pairs", "column_pairs", "tall_pairs", "col4096_pairs"}) {
+  // "column" has padded columns of 2048 (one column pass, as bloom1024), "col8192" of 8192 and
+  // "tall" of 4116 (two column passes per direction), "col4096" of 4096 (one round trip in tiles of
+  // 2 columns, tile_swizzled): the shapes whose padding rows are skipped. The "_pairs" kernels pack
+  // two channels per complex plane (3 channels: the last plane holds one). kAnySizePlanes' planes
+  // have sides that are not powers of two.
+  for (const char* name : {"gray", "pair", "rgb", "rgba", "wide", "big", "column", "tall", "col4096", "col8192",
+                           "pair_pairs", "rgb_pairs", "rgba_pairs", "column_pairs", "tall_pairs", "col4096_pairs", "odd3",
+                           "odd3_pairs", "wider_filter", "wider_filter_pairs", "per_channel", "circ_odd_pairs",
+                           "circ_r2c", "circ_180", "circ_1620", "circ_180_rgba"}) {
     const KernelInfo& k = m.kernel(name);
     REQUIRE(k.convolution);
     const ConvolutionInfo& c = *k.convolution;
@@ -164,13 +190,33 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
           "[gpu][convolution]") {
   Manifest m = load_manifest(output_dir());
   const ConvolutionInfo& rgba = *m.kernel("rgba").convolution;
-  CHECK(rgba.padded_h == 16);  // 13 + 4 - 1 = 16
-  CHECK(rgba.padded_w == 16);  // 11 + 6 - 1 = 16
+  CHECK(rgba.padded_h == 16);  // at least 13 + 4 / 2 = 15
+  CHECK(rgba.padded_w == 14);  // at least 11 + 6 / 2 = 14
   CHECK(rgba.centre_y == 1);   // (4 - 1) / 2, as scipy's "same"
   CHECK(rgba.centre_x == 2);
   CHECK(m.kernel("rgba__filter").transform == "convolution_filter");
-  CHECK(m.kernel("big").convolution->padded_h == 128);  // 33 + 33 - 1 = 65
-  CHECK(m.kernel("big").convolution->padded_w == 256);  // 70 + 70 - 1 = 139
+  CHECK(m.kernel("big").convolution->padded_h == 50);   // at least 33 + 33 / 2 = 49
+  CHECK(m.kernel("big").convolution->padded_w == 108);  // at least 70 + 70 / 2 = 105
+  CHECK(m.kernel("col8192").convolution->padded_h == 8192);  // at least 8103: no 7-smooth length below 8192
+  // Every plane holds the least plane "same" needs, and the manifest says why it was chosen.
+  for (const KernelInfo& k : m.kernels) {
+    const ConvolutionInfo& c = *k.convolution;
+    INFO(k.name);
+    if (c.mode == "circular") {
+      CHECK((c.padded_h == c.image_h && c.padded_w == c.image_w));
+      continue;
+    }
+    CHECK(c.padded_h >= std::max(c.image_h + c.filter_h / 2, c.filter_h));
+    CHECK(c.padded_w >= std::max(c.image_w + c.filter_w / 2, c.filter_w));
+  }
+  nlohmann::json manifest_doc = nlohmann::json::parse(std::ifstream(output_dir() / "manifest.json"));
+  for (const auto& k : manifest_doc["kernels"])
+    if (k["name"] == "odd3") CHECK_THAT(k["convolution"]["padding"].get<std::string>(), Catch::Contains("same needs >= 29x48"));
+  for (const char* name : kAnySizePlanes) {
+    const ConvolutionInfo& c = *m.kernel(name).convolution;
+    INFO(name << ": " << c.padded_h << " x " << c.padded_w);
+    CHECK_FALSE((fftgen::is_power_of_two(c.padded_h) && fftgen::is_power_of_two(c.padded_w)));
+  }
   // Packed in pairs: a plane per two channels, and the filter's whole spectrum (c2c of the plane).
   CHECK(rgba.packing == "r2c");
   CHECK(rgba.planes == 4);
@@ -181,8 +227,8 @@ TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and th
   CHECK(m.kernel("big").convolution->packing == "pairs");  // the default for one filter and C >= 2
   CHECK(m.kernel("gray").convolution->packing == "r2c");   // one channel
   CHECK(m.kernel("rgb").convolution->packing == "r2c");    // a filter per channel
-  CHECK(pairs.forward_output.elements == 16 * 16);
-  CHECK(m.kernel("rgba").forward_output.elements == 16 * 9);
+  CHECK(pairs.forward_output.elements == 16 * 14);
+  CHECK(m.kernel("rgba").forward_output.elements == 16 * 8);
   // Round trips in tiles of 2 columns ("column": r2c planes of 2048 x 5; "column_pairs": 2048 x 8,
   // as bloom1024) read a filter kept by columns, wider tiles one kept by rows; both kernels of a
   // convolution say so, and both layouts run in the tests above and in verify's.

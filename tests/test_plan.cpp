@@ -2,13 +2,17 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "fftgen/plan.hpp"
 #include "fftgen/program.hpp"
@@ -752,7 +756,11 @@ TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply ker
   CHECK(apply.name == "bloom");
   CHECK_FALSE(apply.convolution_filter);
   CHECK(apply.transform == fftgen::Transform::r2c);
-  CHECK(apply.shape == std::vector<uint32_t>{128, 512});  // 100 + 29 - 1 = 128, 300 + 8 - 1 = 307
+  // "same" needs 100 + 14 = 114 rows and 300 + 4 = 304 columns; 128 x 320 (2^6 * 5) costs least.
+  CHECK(apply.shape == std::vector<uint32_t>{128, 320});
+  CHECK(apply.convolution->padded_h == 128);
+  CHECK(apply.convolution->padded_w == 320);
+  CHECK_THAT(apply.convolution->padding, Catch::Contains("same needs >= 114x304"));
   REQUIRE(apply.convolution);
   CHECK(apply.convolution->channels == 4);
   CHECK(apply.convolution->filter_channels == 1);
@@ -775,6 +783,142 @@ TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply ker
   CHECK_FALSE(packed(R"({"image": [64, 32], "filter": [5, 5], "channels": 4, "packing": "r2c"})").first);
 }
 
+namespace {
+
+// One axis of a convolution's plane of P as the kernels lay it out (load_image.glsl,
+// store_image.glsl): image pixel y at y for y < min(H, P), filter tap (m + c) mod P at m where
+// that tap exists (c = (K - 1) / 2), a circular convolution, and output i < min(H, P) from plane
+// value i (the rest is never written). The axes of a 2D plane are independent.
+std::vector<double> circular_then_crop(const std::vector<double>& image, const std::vector<double>& filter, size_t p) {
+  const size_t h = image.size(), k = filter.size(), c = (k - 1) / 2;
+  std::vector<double> plane(p, 0.0), taps(p, 0.0), out(h, 0.0);
+  for (size_t y = 0; y < std::min(h, p); ++y) plane[y] = image[y];
+  for (size_t m = 0; m < p; ++m)
+    if ((m + c) % p < k) taps[m] = filter[(m + c) % p];
+  for (size_t i = 0; i < std::min(h, p); ++i)
+    for (size_t m = 0; m < p; ++m) out[i] += taps[m] * plane[(i + p - m) % p];
+  return out;
+}
+
+// scipy.signal.fftconvolve(image, filter, mode="same") on one axis: output i is the full
+// convolution's value i + (K - 1) / 2.
+std::vector<double> direct_same(const std::vector<double>& image, const std::vector<double>& filter) {
+  const int64_t h = static_cast<int64_t>(image.size()), k = static_cast<int64_t>(filter.size()), c = (k - 1) / 2;
+  std::vector<double> out(image.size(), 0.0);
+  for (int64_t i = 0; i < h; ++i)
+    for (int64_t t = 0; t < k; ++t)
+      if (i + c - t >= 0 && i + c - t < h) out[i] += filter[t] * image[i + c - t];
+  return out;
+}
+
+bool same_values(const std::vector<double>& a, const std::vector<double>& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::abs(a[i] - b[i]) > 1e-9) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("convolution: the least \"same\" plane crops to the direct convolution; one less does not",
+          "[plan][convolution]") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  auto random = [&](size_t n) {
+    std::vector<double> v(n);
+    for (double& x : v) x = u(rng);
+    return v;
+  };
+  // Every image side up to 24 and filter side up to 50: odd and even, K <= H and K > H (to 2H and beyond).
+  for (uint32_t h = 1; h <= 24; ++h)
+    for (uint32_t k = 1; k <= 50; ++k) {
+      INFO("H " << h << ", K " << k);
+      const std::vector<double> image = random(h), filter = random(k), want = direct_same(image, filter);
+      // The least plane that crops right, found by trying every size; every larger one does too.
+      size_t least = 1;
+      while (!same_values(circular_then_crop(image, filter, least), want)) ++least;
+      for (size_t p = least; p <= least + 2 * k; ++p) CHECK(same_values(circular_then_crop(image, filter, p), want));
+      // H + ceil((K - 1) / 2): the taps that wrap past either end of the plane then land on the
+      // zeros beyond the image; one less puts the last tap on the image's last pixel.
+      const uint32_t wrap = h + k / 2;
+      // From K >= 2H on the last taps reach no output the crop keeps, so for an even K the plane
+      // could drop the last one; fftgen keeps every tap (the filter kernel's spectrum is the whole
+      // filter's), so its least plane is at least K.
+      CHECK(least == (h > k / 2 ? wrap : h + (k - 1) / 2));
+      CHECK(fftgen::same_padding_minimum(h, k) == std::max<size_t>({least, k, 2}));
+    }
+}
+
+TEST_CASE("convolution: a \"same\" plane takes the cheapest 7-smooth sides from the least plane to the power of two",
+          "[plan][convolution]") {
+  struct Case {
+    const char* convolution;
+    const char* extra;
+  };
+  const Case cases[] = {
+      {R"("image": [1080, 1920], "filter": [1080, 1920], "channels": 4)", ""},
+      {R"("image": [1080, 1920], "filter": [255, 255], "channels": 4, "packing": "r2c")", ""},
+      {R"("image": [720, 1280], "filter": [720, 1280], "channels": 3)", ""},
+      {R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)", ""},
+      {R"("image": [33, 70], "filter": [33, 70], "channels": 1)", ""},
+      {R"("image": [13, 11], "filter": [4, 6], "channels": 4, "packing": "r2c")", R"(, "precision": "fp16")"},
+      {R"("image": [5, 7], "filter": [21, 30], "channels": 2, "packing": "pairs")", ""},
+      {R"("image": [4099, 5], "filter": [7, 3], "channels": 2)", R"(, "shared_memory_bytes": 16384)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.convolution << c.extra);
+    const Plan plan = parse_plan(std::string(R"({"kernels": [{"name": "b", "convolution": {)") + c.convolution + "}" +
+                                 c.extra + "}]}");
+    REQUIRE(plan.kernels.size() == 2);
+    const fftgen::KernelSpec& apply = plan.kernels[1];
+    const fftgen::ConvolutionSpec& conv = *apply.convolution;
+    CHECK(plan.kernels[0].shape == apply.shape);
+    CHECK(apply.shape == std::vector<uint32_t>{conv.padded_h, conv.padded_w});
+    const uint32_t sides[2][3] = {{conv.padded_h, conv.image_h, conv.filter_h}, {conv.padded_w, conv.image_w, conv.filter_w}};
+    for (const auto& [padded, image, filter] : sides) {
+      INFO("side " << padded << " of image " << image << ", filter " << filter);
+      const uint32_t least = std::max({image + filter / 2, filter, 2u});
+      uint32_t power = 1;
+      while (power < least) power *= 2;
+      CHECK(padded >= least);
+      CHECK(padded <= power);
+      CHECK(fftgen::largest_prime_factor(padded) <= 7);
+    }
+    if (!conv.pairs) CHECK(conv.padded_w % 2 == 0);  // an r2c plane's rows are pairs of reals
+    CHECK_THAT(conv.padding, Catch::Contains(fmt::format("same needs >= {}x{}", std::max({conv.image_h + conv.filter_h / 2, conv.filter_h, 2u}),
+                                                         std::max({conv.image_w + conv.filter_w / 2, conv.filter_w, 2u}))));
+    // Both kernels build, and the powers of two would cost at least as much.
+    const fftgen::KernelProgram program = fftgen::make_program(apply);
+    (void)fftgen::make_program(plan.kernels[0]);
+    fftgen::KernelSpec power = apply;
+    power.convolution->padded_h = 1u << fftgen::ceil_log2(fftgen::same_padding_minimum(conv.image_h, conv.filter_h));
+    power.convolution->padded_w = 1u << fftgen::ceil_log2(fftgen::same_padding_minimum(conv.image_w, conv.filter_w));
+    power.shape = {power.convolution->padded_h, power.convolution->padded_w};
+    CHECK(fftgen::padding_cost(conv, program) <= fftgen::padding_cost(*power.convolution, fftgen::make_program(power)));
+  }
+  // What it picks for frames of 720p, 1080p and 2048² with a filter as large (the 2048-point and
+  // 4096-point columns of one round trip beat the two passes of 3072 and 1620), and a 255² filter.
+  auto padded = [](const std::string& convolution) {
+    const Plan plan = parse_plan(R"({"kernels": [{"name": "b", "convolution": {)" + convolution + "}}]}");
+    return plan.kernels[1].shape;
+  };
+  CHECK(padded(R"("image": [720, 1280], "filter": [720, 1280], "channels": 4)") == std::vector<uint32_t>{1125, 1920});
+  CHECK(padded(R"("image": [1080, 1920], "filter": [1080, 1920], "channels": 4)") == std::vector<uint32_t>{2048, 2880});
+  CHECK(padded(R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)") == std::vector<uint32_t>{4096, 3072});
+  CHECK(padded(R"("image": [1080, 1920], "filter": [255, 255], "channels": 4)") == std::vector<uint32_t>{1250, 2048});
+  // A workgroup size that the rows of 1536 cannot take: the plane falls back to one that builds,
+  // and says why.
+  const Plan fixed = parse_plan(R"({"kernels": [{"name": "b", "workgroup_size": 128,
+      "convolution": {"image": [1024, 1024], "filter": [1024, 1024], "channels": 4}}]})");
+  CHECK(fixed.kernels[1].shape == std::vector<uint32_t>{2048, 2048});
+  CHECK_THAT(fixed.kernels[1].convolution->padding,
+             Catch::Contains("other planes refused") && Catch::Contains("field 'workgroup_size'"));
+  // A plane that is already a power of two stays; circular planes are the image, of any length.
+  CHECK(padded(R"("image": [1024, 1024], "filter": [2048, 2048])") == std::vector<uint32_t>{2048, 2048});
+  CHECK(padded(R"("image": [12, 10], "filter": [3, 3], "mode": "circular")") == std::vector<uint32_t>{12, 10});
+  CHECK(padded(R"("image": [9, 15], "filter": [3, 4], "channels": 4, "mode": "circular")") ==
+        std::vector<uint32_t>{9, 15});
+}
+
 TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its column passes",
           "[plan][convolution]") {
   using fftgen::BufferRole;
@@ -792,6 +936,9 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
   SECTION("a padded column of 2048 fits one workgroup: rows, one round trip, inverse rows") {
     const auto [filter, apply] =
         three_dispatches(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 4, "packing": "r2c"})");
+    // A plane of 2048 x 1536 (needs 1536 x 1536): its 2048-point columns take one round trip.
+    REQUIRE(apply.layout.ny == 2048);
+    REQUIRE(apply.layout.columns == 769);
     const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
     // Only the 1024 image rows of each 2048-row plane, the channels of a pixel row in turn.
     CHECK(rows.batch_scale == 1024);
@@ -801,10 +948,10 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(back.rows_per_transform == 2048);
     // The row pass does half the work of the filter kernel's, which transforms every row.
     CHECK(2 * rows.ops().adds == filter.forward[0].ops().adds);
-    // Columns: 1025 values per row; rows from 1024 on are known zeros and not stored.
+    // Columns: 769 values per row; rows from 1024 on are known zeros and not stored.
     CHECK(columns.round_trip);
-    CHECK(columns.load.zeros_from == 1024u * 1025u);
-    CHECK(columns.store.stored_below == 1024u * 1025u);
+    CHECK(columns.load.zeros_from == 1024u * 769u);
+    CHECK(columns.store.stored_below == 1024u * 769u);
     CHECK(columns.store.filter_planes == 1);
     CHECK(columns.planes_per_frame == 4);
     CHECK(back.bindings[0].role == BufferRole::input);  // what the round trip left in the forward output
@@ -829,11 +976,12 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     // Written transposed, not in place: the row pass leaves the plane in scratch.
     CHECK(filter.forward[0].bindings[1].role == BufferRole::scratch);
     CHECK(filter.forward[1].bindings[0].role == BufferRole::scratch);
-    CHECK(filter.scratch_elements == 2048u * 1025u);
+    CHECK(filter.scratch_elements == 2048u * 769u);
   }
   SECTION("a padded column of 8192 takes two passes: the inner ones fuse, the padding rows are still skipped") {
+    // 4096 + 8192 / 2 = 8192 per axis: the power of two is the only candidate.
     const auto [filter, apply] =
-        programs(R"({"image": [4096, 4096], "filter": [4096, 4096], "channels": 4, "packing": "r2c"})");
+        programs(R"({"image": [4096, 4096], "filter": [8192, 8192], "channels": 4, "packing": "r2c"})");
     REQUIRE(apply.forward.size() == 3);
     REQUIRE(apply.inverse.size() == 2);
     const fftgen::PassProgram &a = apply.forward[1], &b = apply.forward[2], &reverse = apply.inverse[0];
@@ -885,7 +1033,7 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
       CHECK(columns.fft.shared.scheme == (shared == 32768 ? fftgen::SharedMemoryMap::Scheme::tile_swizzled
                                                           : fftgen::SharedMemoryMap::Scheme::tile_padded));
       CHECK(columns.fft.shared_bytes() <= shared);
-      CHECK(columns.load.zeros_from == 2048u * 4096u);
+      CHECK(columns.load.zeros_from == 2048u * 3072u);  // a plane of 4096 x 3072 (needs 3072 x 3072)
       CHECK(apply.filter_by_columns);
     }
   }
@@ -902,11 +1050,13 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
   SECTION("packed in pairs: c2c planes of two channels, the filter's whole spectrum, the same structure") {
     const auto [filter, apply] =
         three_dispatches(R"({"image": [1024, 1024], "filter": [1024, 1024], "channels": 3, "packing": "pairs"})");
+    REQUIRE(apply.layout.ny == 2048);
+    REQUIRE(apply.layout.columns == 1536);
     const fftgen::PassProgram &rows = apply.forward[0], &columns = apply.forward[1], &back = apply.inverse[0];
     CHECK(rows.load.image.channel_pairs);
     CHECK(back.store.image.channel_pairs);
     CHECK(filter.forward[0].load.image.channel_pairs);  // the filter as real parts of a complex plane
-    CHECK(rows.fft.size == 2048);                        // a complex row of the padded plane, not 1024 pairs
+    CHECK(rows.fft.size == 1536);                        // a complex row of the padded plane, not 768 pairs
     CHECK(rows.planes_per_frame == 2);                   // RG and B
     CHECK(rows.batch_scale == 1024);
     CHECK(columns.round_trip);
@@ -914,10 +1064,10 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
     CHECK(columns.fft.threads_per_column == 128);
     CHECK(columns.fft.columns_per_workgroup == 2);
     CHECK(filter.forward[1].fft.columns_per_workgroup == 8);  // a column pass of the filter: wide tiles
-    CHECK(columns.load.zeros_from == 1024u * 2048u);  // every column of the whole spectrum
-    CHECK(columns.store.filter_plane == 2048u * 2048u);
+    CHECK(columns.load.zeros_from == 1024u * 1536u);  // every column of the whole spectrum
+    CHECK(columns.store.filter_plane == 2048u * 1536u);
     CHECK(columns.planes_per_frame == 2);
-    CHECK(apply.forward_output.elements == 2048u * 2048u);
+    CHECK(apply.forward_output.elements == 2048u * 1536u);
     CHECK(apply.forward_input.elements == 1024u * 1024u * 2);  // two channels per plane
   }
 }
@@ -934,8 +1084,8 @@ TEST_CASE("convolution: precision fp16 gives both kernels half-float planes", "[
   }
   // Padded rows of 8192 take the table (registers in their inverse rows); an explicit choice stands.
   const Plan wide = parse_plan(R"({"kernels": [
-    {"name": "w", "convolution": {"image": [4096, 4096], "filter": [4096, 4096]}, "precision": "fp16"},
-    {"name": "c", "convolution": {"image": [4096, 4096], "filter": [4096, 4096]}, "precision": "fp16", "twiddles": "computed"}]})");
+    {"name": "w", "convolution": {"image": [4096, 4096], "filter": [8192, 8192]}, "precision": "fp16"},
+    {"name": "c", "convolution": {"image": [4096, 4096], "filter": [8192, 8192]}, "precision": "fp16", "twiddles": "computed"}]})");
   REQUIRE(wide.kernels.size() == 4);
   for (const auto& k : wide.kernels) {
     INFO(k.name);
@@ -955,10 +1105,12 @@ TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][c
              Catch::Contains("the filter has 3 channels and the image 4"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [17, 3], "channels": 1, "mode": "circular")"),
              Catch::Contains("filter [17, 3] is larger than the padded size [16, 16]"));
-  CHECK_THAT(conv(R"("image": [15, 16], "filter": [3, 3], "mode": "circular")"),
-             Catch::Contains("powers of two") && Catch::Contains("[15, 16]"));
-  CHECK_THAT(conv(R"("image": [5000, 16], "filter": [4000, 3])"),
-             Catch::Contains("padded plane of [16384, 32]") && Catch::Contains("largest side is 8192"));
+  CHECK_THAT(conv(R"("image": [17, 16], "filter": [3, 3], "mode": "circular")"),
+             Catch::Contains("no prime factor above 13") && Catch::Contains("[17, 16]"));
+  CHECK_THAT(conv(R"("image": [12, 15], "filter": [3, 3], "mode": "circular")"),
+             Catch::Contains("packed \"r2c\"") && Catch::Contains("width must be even") && Catch::Contains("[12, 15]"));
+  CHECK_THAT(conv(R"("image": [6000, 16], "filter": [5000, 3])"),
+             Catch::Contains("padded plane of at least [8500, 17]") && Catch::Contains("largest side is 8192"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "mode": "valid")"),
              Catch::Contains("'mode' must be \"same\" or \"circular\""));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [3, 3], "size": 4)"), Catch::Contains("unknown field 'size'"));
@@ -1041,11 +1193,11 @@ TEST_CASE("the op count includes the products of a stage twiddle tree", "[plan][
 TEST_CASE("late stage twiddles take a product tree in workgroups of 512 invocations or more", "[plan][program]") {
   // 16384 = 32 x 16 x 32 on 512 invocations: stages 1 and 2 hold 30 and 31 twiddles an invocation,
   // loaded where used, by a tree. 8192 = 16 x 16 x 32 on 256 invocations keeps the table there
-  // (registers), as do the 8192-point row passes of a 4096² convolution.
+  // (registers), as do the 8192-point row passes of a convolution's 8192² plane.
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels": [
     {"name": "wide", "shape": [16384], "direction": "forward", "radices": [32, 16, 32]},
     {"name": "narrow", "shape": [8192], "direction": "forward", "radices": [16, 16, 32]},
-    {"name": "bloom", "convolution": {"image": [4096, 4096], "filter": [4096, 4096], "channels": 4}},
+    {"name": "bloom", "convolution": {"image": [4096, 4096], "filter": [8192, 8192], "channels": 4}},
     {"name": "computed", "shape": [16384], "direction": "forward", "radices": [32, 16, 32], "twiddles": "computed"}]})");
   auto kernel = [&](const std::string& name) {
     for (const fftgen::KernelSpec& k : plan.kernels)

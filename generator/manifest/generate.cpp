@@ -391,6 +391,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
                              {"filter_layout", program.filter_by_columns ? "columns" : "rows"},
                              {"mode", c.circular ? "circular" : "same"},
                              {"padded", {c.padded_h, c.padded_w}},
+                             {"padding", c.padding},
                              {"centre", {c.centre_y(), c.centre_x()}},
                              {"filter_kernel", apply + "__filter"},
                              {"apply_kernel", apply}};

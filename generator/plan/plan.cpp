@@ -521,7 +521,8 @@ const std::vector<FieldEntry>& registry() {
                    json filter{c.filter_h, c.filter_w};
                    if (c.filter_channels > 1) filter.push_back(c.filter_channels);
                    return json{{"image", {c.image_h, c.image_w}}, {"filter", filter}, {"channels", c.channels},
-                               {"mode", c.circular ? "circular" : "same"}, {"packing", c.pairs ? "pairs" : "r2c"}};
+                               {"mode", c.circular ? "circular" : "same"}, {"packing", c.pairs ? "pairs" : "r2c"},
+                               {"padded", {c.padded_h, c.padded_w}}, {"padding", c.padding}};
                  }});
     return f;
   }();
@@ -564,8 +565,9 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
 }
 
 // "convolution": {"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": C, "mode": "same" |
-// "circular"}: one value (not a list). The padded plane is the smallest power of two per axis
-// that holds the linear convolution (same) or the image itself (circular).
+// "circular"}: one value (not a list). A circular convolution transforms the image itself; a
+// "same" one a plane of at least same_padding_minimum() per axis, which choose_padded_plane()
+// picks per variant (the power of two here, until then).
 ConvolutionSpec parse_convolution(const json& v, const Where& where) {
   const std::string field = "convolution";
   const std::string allowed =
@@ -629,10 +631,19 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
     c.pairs = kPairsByDefault && c.channels > 1 && c.filter_channels == 1;
   }
   if (c.circular) {
-    if (!is_power_of_two(c.image_h) || !is_power_of_two(c.image_w) || c.image_h < 2 || c.image_w < 2)
-      where.fail(field, fmt::format("a circular convolution transforms the image itself, so its sides must be powers "
-                                    "of two from 2 to {}; the image is [{}, {}] (use \"same\" for other sizes)",
-                                    max_side, c.image_h, c.image_w),
+    for (uint32_t side : {c.image_h, c.image_w})
+      if (side < 2 || largest_prime_factor(side) > kMaxPrimeFactor)
+        where.fail(field, fmt::format("a circular convolution transforms the image itself, so its sides must be "
+                                      "transform lengths: 2 to {} with no prime factor above {}; the image is [{}, {}] "
+                                      "(use \"same\" for other sizes)",
+                                      max_side, kMaxPrimeFactor, c.image_h, c.image_w),
+                   allowed);
+    if (!c.pairs && c.image_w % 2 != 0)
+      where.fail(field, fmt::format("a circular convolution packed \"r2c\" transforms the image's rows as pairs of "
+                                    "reals, so its width must be even; the image is [{}, {}]{}",
+                                    c.image_h, c.image_w,
+                                    c.channels > 1 && c.filter_channels == 1 ? " (or use \"packing\": \"pairs\")"
+                                                                            : " (or use \"same\")"),
                  allowed);
     if (c.filter_h > c.image_h || c.filter_w > c.image_w)
       where.fail(field, fmt::format("the filter [{}, {}] is larger than the padded size [{}, {}] of a circular "
@@ -640,17 +651,85 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
                                     c.filter_h, c.filter_w, c.image_h, c.image_w),
                  allowed);
     c.padded_h = c.image_h, c.padded_w = c.image_w;
+    c.padding = "circular transforms the image itself";
   } else {
-    const uint64_t need_h = uint64_t{c.image_h} + c.filter_h - 1, need_w = uint64_t{c.image_w} + c.filter_w - 1;
-    c.padded_h = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_h)));
-    c.padded_w = static_cast<uint32_t>(std::max<uint64_t>(2, uint64_t{1} << ceil_log2(need_w)));
-    if (c.padded_h > max_side || c.padded_w > max_side)
-      where.fail(field, fmt::format("image [{}, {}] and filter [{}, {}] need a padded plane of [{}, {}] (image + "
-                                    "filter - 1 per axis, rounded up to a power of two); the largest side is {}",
-                                    c.image_h, c.image_w, c.filter_h, c.filter_w, c.padded_h, c.padded_w, max_side),
+    const uint32_t need_h = same_padding_minimum(c.image_h, c.filter_h);
+    const uint32_t need_w = same_padding_minimum(c.image_w, c.filter_w);
+    if (need_h > max_side || need_w > max_side)
+      where.fail(field, fmt::format("image [{}, {}] and filter [{}, {}] need a padded plane of at least [{}, {}] "
+                                    "(image + ceil((filter - 1) / 2) per axis, and at least the filter); the largest "
+                                    "side is {}",
+                                    c.image_h, c.image_w, c.filter_h, c.filter_w, need_h, need_w, max_side),
                  allowed);
+    c.padded_h = static_cast<uint32_t>(uint64_t{1} << ceil_log2(need_h));
+    c.padded_w = static_cast<uint32_t>(uint64_t{1} << ceil_log2(need_w));
   }
   return c;
+}
+
+// The padded plane of a convolution variant: the image itself (circular), or of the planes whose
+// sides padding_candidates() allows (at least same_padding_minimum() each), the one of least
+// padding_cost() whose apply and filter kernels both build. Candidates go cheapest floor first,
+// so the search stops at the first floor above the best cost found. The power of two of each
+// side is among them: a "same" convolution builds wherever it did before sides of 3, 5 and 7.
+void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& which) {
+  ConvolutionSpec& c = *k.convolution;
+  auto build = [&](uint32_t h, uint32_t w) {
+    KernelSpec apply = k;
+    apply.shape = {h, w};
+    apply.convolution->padded_h = h, apply.convolution->padded_w = w;
+    KernelSpec filter = apply;
+    filter.convolution_filter = true;
+    filter.direction = DirectionSet::forward;
+    (void)make_program(filter);
+    return make_program(apply);
+  };
+  if (c.circular) {
+    try {
+      (void)build(c.padded_h, c.padded_w);
+    } catch (const PlanError& e) {
+      where.fail("convolution", fmt::format("a circular convolution of [{}, {}] cannot run here{}: {}", c.image_h,
+                                            c.image_w, which, e.what()),
+                 "an image whose plane builds (sides that are powers of two do), or \"same\"");
+    }
+    return;
+  }
+  const uint32_t need_h = same_padding_minimum(c.image_h, c.filter_h);
+  const uint32_t need_w = same_padding_minimum(c.image_w, c.filter_w);
+  struct Plane {
+    ConvolutionSpec spec;
+    double floor;
+  };
+  std::vector<Plane> planes;
+  // An r2c plane's rows are pairs of reals (an odd width would run them as complex transforms).
+  for (uint32_t h : padding_candidates(need_h, false))
+    for (uint32_t w : padding_candidates(need_w, !c.pairs)) {
+      ConvolutionSpec plane = c;
+      plane.padded_h = h, plane.padded_w = w;
+      planes.push_back({plane, padding_cost_floor(plane)});
+    }
+  std::stable_sort(planes.begin(), planes.end(), [](const Plane& a, const Plane& b) { return a.floor < b.floor; });
+  std::optional<ConvolutionSpec> best;
+  double best_cost = 0;
+  std::vector<std::string> refused;
+  for (const Plane& plane : planes) {
+    if (best && plane.floor >= best_cost) break;
+    try {
+      const double cost = padding_cost(plane.spec, build(plane.spec.padded_h, plane.spec.padded_w));
+      if (!best || cost < best_cost) best = plane.spec, best_cost = cost;
+    } catch (const PlanError& e) {
+      refused.push_back(fmt::format("{}x{} ({})", plane.spec.padded_h, plane.spec.padded_w, e.what()));
+    }
+  }
+  if (!best) where.fail("convolution", "no padded plane builds" + which + ": " + join(refused, "; "));
+  c = *best;
+  c.padding = fmt::format("same needs >= {}x{} (image + ceil((K-1)/2) per axis, at least K); of the 7-smooth "
+                          "planes up to {}x{}, {}x{} has the least estimated cost",
+                          need_h, need_w, uint64_t{1} << ceil_log2(need_h), uint64_t{1} << ceil_log2(need_w),
+                          c.padded_h, c.padded_w);
+  if (!refused.empty())
+    c.padding += fmt::format(" that builds ({} other planes refused, first {})", refused.size(), refused.front());
+  k.shape = {c.padded_h, c.padded_w};
 }
 
 // "io": "image" and its "image_format" (docs/graphics.md, "Textures"): which transforms and
@@ -773,8 +852,9 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   }
 
   // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
+  auto which_of = [&](const KernelSpec& k) { return k.name == name ? "" : " (variant " + quote(k.name) + ")"; };
   auto check = [&](const KernelSpec& k) {
-    const std::string which = k.name == name ? "" : " (variant " + quote(k.name) + ")";
+    const std::string which = which_of(k);
     check_textures(k, where, which);
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
@@ -837,6 +917,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
       k.image_format = k.transform == Transform::r2c ? TextureFormat::r32f : TextureFormat::rg32f;
     try {
       check(k);
+      if (k.convolution) choose_padded_plane(k, where, which_of(k));
     } catch (const PlanError& e) {
       if (!skipped) throw;
       skipped->push_back({k.name, e.what()});

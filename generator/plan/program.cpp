@@ -171,10 +171,12 @@ struct PassIo {
 // (the reals of a c2r kernel do not hold its half spectrum); the scratch buffer is sized to what it
 // must hold.
 // An image output (io image) holds no intermediate values: its last pass reads scratch, and passes
-// that do not work in place alternate between scratch and a second scratch buffer of its size.
-void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2,
+// that do not work in place alternate between scratch and a second scratch buffer of its size. Nor
+// does the pixels' buffer a convolution's inverse writes (`pixels_out`): its layout and elements
+// are the image's, and its last pass would write pixels where other workgroups still read values.
+void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2, bool pixels_out,
                     std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
-  const bool image = spec.io == Io::image;
+  const bool image = spec.io == Io::image || pixels_out;
   roles.assign(io.size(), {BufferRole::input, BufferRole::output});
   BufferRole dst = BufferRole::output;
   for (size_t p = io.size(); p-- > 0;) {
@@ -339,6 +341,9 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
                                  spec.name, c.padded_h, c.padded_w, pass.name, what));
   };
   PassProgram& first = program.forward.front();
+  if (!c.pairs && c.padded_w % 2 != 0)
+    throw std::logic_error(fmt::format("fuse_convolution: kernel '{}': an r2c plane of odd width {}", spec.name,
+                                       c.padded_w));
   if (first.load.kind != LoadKind::plain || first.fft.axis != 0) throw unsupported(first, "no plain row pass");
   first.load.kind = LoadKind::image;
   // Packed in pairs, the filter's plane is complex too: the filter as real parts.
@@ -791,7 +796,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
                          i + 1 == order.size() ? BufferRole::output : BufferRole::scratch});
       scratch_vec2 = 2 * scratch_half;
     } else {
-      assign_buffers(spec, io, out_vec2, roles, scratch_vec2);
+      assign_buffers(spec, io, out_vec2, spec.convolution && !forward, roles, scratch_vec2);
     }
 
     // fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and

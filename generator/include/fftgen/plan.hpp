@@ -27,7 +27,10 @@ struct ConvolutionSpec {
   /// plane, multiplied by the filter's full spectrum (one filter for every channel); "r2c": each
   /// channel is its own r2c plane.
   bool pairs = false;
+  /// The plane the transforms run over: the image itself ("circular"), or for "same" the plane
+  /// choose_padded_plane() picks (docs/graphics.md, "The padded plane"); `padding` says why.
   uint32_t padded_h = 0, padded_w = 0;
+  std::string padding;
   /// The filter tap that lands on the output pixel it is applied at (scipy's fftconvolve "same").
   uint32_t centre_y() const { return (filter_h - 1) / 2; }
   uint32_t centre_x() const { return (filter_w - 1) / 2; }
@@ -96,6 +99,30 @@ struct KernelSpec {
     return precision == Precision::fp16 ? TwiddleSource::computed : TwiddleSource::table;
   }
 };
+
+struct KernelProgram;
+
+/// The least side of a "same" convolution's circular plane for an image side H and a filter side
+/// K: H + ceil((K - 1) / 2), and at least K. The plane holds tap k of the filter at
+/// (k - (K - 1) / 2) mod P (centre_y(), centre_x()) and the crop keeps outputs 0..H-1, so output i
+/// takes image pixel (i + (K - 1) / 2 - k) mod P; the taps that wrap past either end land on the
+/// zeros beyond the image once P >= H + ceil((K - 1) / 2) (for K <= 2H one less puts the last tap
+/// on the image's last pixel), and P >= K keeps every tap (tests/test_plan.cpp checks both).
+uint32_t same_padding_minimum(uint32_t image, uint32_t filter);
+
+/// The sides a plane of at least `minimum` may take: the lengths from `minimum` up to the next
+/// power of two whose prime factors are at most 7 (even ones only where `even`: an r2c plane's
+/// rows), ascending. The power of two itself is always among them.
+std::vector<uint32_t> padding_candidates(uint32_t minimum, bool even);
+
+/// Estimated time of a convolution's apply kernel over its padded plane (c.padded_h x c.padded_w),
+/// in units of one power-of-two plane value through one pass: each pass of `apply` counts the
+/// values it transforms (a row pass that skips the padding rows: the image's rows), times a factor
+/// per side for radices 3, 5 and 7 (padding.cpp's table, to be calibrated by measurement).
+double padding_cost(const ConvolutionSpec& c, const KernelProgram& apply);
+/// The least padding_cost() any apply kernel of that plane can have: rows each way and one column
+/// pass.
+double padding_cost_floor(const ConvolutionSpec& c);
 
 struct CrossCompileOptions {
   uint32_t hlsl_shader_model = 50;  ///< 50 = SM 5.0, 60 = SM 6.0, ...
