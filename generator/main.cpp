@@ -143,7 +143,8 @@ int main(int argc, char** argv) {
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
   auto* explain_option = app.add_option(
       "--explain", explain,
-      "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n(R = 2 ... 13, 15, 16, 32, 64) and exit");
+      fmt::format("print the op counts (beside FFTW's n1_R where FFTW has one) and GLSL of the radix-R codelet\n(R = {}) "
+                  "and exit", fmt::join(fftgen::codelet::kCodeletRadices, ", ")));
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   unsigned jobs = 0;
   app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")
