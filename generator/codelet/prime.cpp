@@ -417,3 +417,11 @@ std::vector<Cx> prime_dft(Builder& b, int sign, const std::vector<Cx>& x) {
 }
 
 }  // namespace fftgen::codelet::detail
+
+namespace fftgen::codelet {
+
+OpCounts prime_sums_written_out(uint32_t p, Direction direction) {
+  return detail::standalone_counts(p, direction == Direction::forward ? -1 : +1, detail::PrimeForm{false, false});
+}
+
+}  // namespace fftgen::codelet

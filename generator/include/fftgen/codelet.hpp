@@ -75,4 +75,8 @@ std::vector<std::complex<double>> evaluate(const Dag& dag, const std::vector<std
 /// Operation counts of the nodes reachable from the outputs.
 OpCounts count_ops(const Dag& dag);
 
+/// Operation counts of an odd prime p's DFT with x_j paired with x_{p-j} and both sums written
+/// out (no convolutions): the figure the prime codelets' residue forms are measured against.
+OpCounts prime_sums_written_out(uint32_t p, Direction direction);
+
 }  // namespace fftgen::codelet
