@@ -47,6 +47,8 @@ void check_layout(const KernelSpec& spec) {
   uint64_t stride = 1;
   for (const auto& pass : layout.passes) {
     CHECK(pass.stride == stride);
+    // Registers: at most radix 64's butterfly an invocation (a prime stage holds p <= 61 values).
+    CHECK(pass.elems_per_thread <= 64);
     CHECK(pass.workgroup_size <= 1024);
     CHECK(pass.workgroup_size == pass.columns_per_workgroup * pass.threads_per_column);
     CHECK(pass.shared_bytes() <= spec.shared_memory_bytes);
@@ -114,7 +116,7 @@ TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Blues
   const std::pair<uint32_t, std::vector<uint32_t>> routes[] = {
       {17, {17}},          {61, {61}},         {34, {17, 2}},          {190, {19, 10}},
       {221, {17, 13}},     {323, {19, 17}},    {361, {19, 19}},        {1037, {61, 17}},
-      {1110, {37, 10, 3}}, {3721, {61, 61}},   {2 * 5 * 19 * 7, {19, 10, 7}}};
+      {1110, {37, 15, 2}}, {3721, {61, 61}},   {2 * 5 * 19 * 7, {19, 10, 7}}};
   for (const auto& [n, radices] : routes) {
     INFO("N = " << n);
     const fftgen::KernelLayout layout = fftgen::make_layout(spec_for(n));
@@ -122,6 +124,11 @@ TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Blues
     CHECK(layout.radices == radices);
     check_layout(spec_for(n));
   }
+  // 305 = 61 x 5: 6 invocations (one idle in the radix-61 stage) hold 61 values each, where the 5
+  // that radix 61 needs would hold 13 radix-5 butterflies (65 values).
+  const fftgen::PassLayout pass = fftgen::make_layout(spec_for(305)).passes.at(0);
+  CHECK(pass.threads_per_column == 6);
+  CHECK(pass.elems_per_thread == 61);
   for (uint32_t n : {67u, 4097u, 4087u, 2u * 5u * 71u}) {  // 4097 = 17 x 241, 4087 = 61 x 67
     INFO("N = " << n);
     CHECK(fftgen::make_layout(spec_for(n)).bluestein_n == n);
@@ -142,7 +149,7 @@ TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Blues
 }
 
 TEST_CASE("prime stages from 17 to 61 compute the DFT (CPU execution)", "[anysize]") {
-  for (uint32_t n : {17u, 19u, 23u, 29u, 31u, 37u, 41u, 43u, 47u, 53u, 59u, 61u, 38u, 190u, 221u, 1037u, 1110u, 3721u})
+  for (uint32_t n : {17u, 19u, 23u, 29u, 31u, 37u, 41u, 43u, 47u, 53u, 59u, 61u, 38u, 190u, 221u, 305u, 1037u, 1110u, 3721u})
     check_numerics(spec_for(n));
   // Prime stages in several passes (a small budget), and explicit prime radices.
   KernelSpec small = spec_for(17 * 61 * 4);

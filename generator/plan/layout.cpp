@@ -138,20 +138,32 @@ bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& rad
          (pass.store_exchange && (pass.threads_per_column > 1 || pass.mirror_tiles()));
 }
 
-// Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.
-uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
-  if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
-  return std::min(product(radices) / *std::max_element(radices.begin(), radices.end()), kMaxInvocations);
-}
-
-// Values each invocation holds, E: the most that one stage's butterflies take (P*R, P = ceil((M/R) / T)).
-// For powers of two, max(largest radix, M / kMaxInvocations), and T*E = M.
-uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
-  if (radices.empty()) return 1;
-  const uint32_t m = product(radices), t = invocations_per_column(radices);
+// Values each of t invocations holds: the most that one stage's butterflies take (P*R, P = ceil((M/R) / t)).
+uint32_t values_on(const std::vector<uint32_t>& radices, uint32_t t) {
+  const uint32_t m = product(radices);
   uint32_t e = 0;
   for (uint32_t r : radices) e = std::max(e, (m / r + t - 1) / t * r);
   return e;
+}
+
+// Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.
+// A prime stage above 16 leaves the smaller stages few invocations (M / p), whose butterflies
+// would pile up beyond p values (305 = 61x5: 5 invocations of 13 radix-5 butterflies, 65 values):
+// there, more invocations (idle in the prime stage) until no stage holds more values than it.
+uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
+  const uint32_t largest = *std::max_element(radices.begin(), radices.end());
+  uint32_t t = std::min(product(radices) / largest, kMaxInvocations);
+  if (largest > 16 && !is_power_of_two(largest))
+    while (t < kMaxInvocations && values_on(radices, t) > largest) ++t;
+  return t;
+}
+
+// Values each invocation holds, E. For powers of two, max(largest radix, M / kMaxInvocations),
+// and T*E = M.
+uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;
+  return values_on(radices, invocations_per_column(radices));
 }
 
 // Splits log2(n) bits into `passes` nearly equal parts, larger parts first.
