@@ -129,6 +129,7 @@ constexpr std::array<uint32_t, radix_count()> supported_radices() {
 /// Radices a plan may name (a codelet exists for each: codelet::kCodeletRadices): the primes up to
 /// kMaxPrimeFactor, the powers of two up to 64 and the composites 6, 9, 10, 12, 15.
 inline constexpr std::array<uint32_t, detail::radix_count()> kSupportedRadices = detail::supported_radices();
+
 /// Longest 1D length with a larger prime factor (c2c and r2c): Bluestein's algorithm runs it
 /// through two transforms of a power of two M >= 2N - 2 (M <= 2^25; one dispatch each up to 16384).
 inline constexpr uint32_t kMaxBluesteinN = 1u << 24;
