@@ -54,6 +54,10 @@ void explain_radix(uint32_t radix, bool inverse) {
              fftgen::to_string(direction), ops.adds, ops.muls, ops.fma_candidates, ops.negs);
   for (const cl::FftwCounts& f : cl::kFftwN1Counts)
     if (f.radix == radix) fmt::print("// FFTW genfft n1_{} (no FMA): {} adds, {} muls\n", radix, f.adds, f.muls);
+  if (radix > 2 && fftgen::largest_prime_factor(radix) == radix) {
+    const auto sums = cl::prime_sums_written_out(radix, direction);
+    fmt::print("// the paired sums written out (no convolutions): {} adds, {} muls\n", sums.adds, sums.muls);
+  }
   fmt::print("{}", fftgen::emit_codelet_glsl(dag, fmt::format("radix{}_{}", radix, inverse ? "inv" : "fwd")));
 }
 
@@ -143,7 +147,8 @@ int main(int argc, char** argv) {
   app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
   auto* explain_option = app.add_option(
       "--explain", explain,
-      "print the op counts (beside FFTW's n1_R) and GLSL of the radix-R codelet\n(R = 2 ... 13, 15, 16, 32, 64) and exit");
+      fmt::format("print the op counts (beside FFTW's n1_R where FFTW has one, and a prime's paired sums written "
+                  "out) and GLSL of the radix-R codelet\n(R = {}) and exit", fmt::join(fftgen::codelet::kCodeletRadices, ", ")));
   app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
   unsigned jobs = 0;
   app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")

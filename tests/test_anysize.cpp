@@ -1,5 +1,6 @@
 // Lengths that are not powers of two (mixed radices), checked without a GPU: the plan accepts
-// every length whose prime factors are at most 13 and refuses the others with a reason, `auto`
+// every length whose prime factors are at most kMaxPrimeFactor (61) and refuses the others with a
+// reason where Bluestein's algorithm cannot take them, `auto`
 // factors each into codelets, every layout keeps its invariants, and executing the passes on the
 // CPU (tests/cpu_model.hpp: the views, stages and twiddle table the shaders use) gives the DFT.
 #include <catch2/catch.hpp>
@@ -30,7 +31,7 @@ KernelSpec spec_for(uint32_t n, std::vector<uint32_t> radices = {}) {
   return s;
 }
 
-bool factors_within_13(uint32_t n) { return fftgen::largest_prime_factor(n) <= 13; }
+bool mixed_radix_length(uint32_t n) { return fftgen::largest_prime_factor(n) <= fftgen::kMaxPrimeFactor; }
 
 // The invariants every layout keeps (layout.hpp), at the budget of `spec`.
 void check_layout(const KernelSpec& spec) {
@@ -46,6 +47,8 @@ void check_layout(const KernelSpec& spec) {
   uint64_t stride = 1;
   for (const auto& pass : layout.passes) {
     CHECK(pass.stride == stride);
+    // Registers: at most radix 64's butterfly an invocation (a prime stage holds p <= 61 values).
+    CHECK(pass.elems_per_thread <= 64);
     CHECK(pass.workgroup_size <= 1024);
     CHECK(pass.workgroup_size == pass.columns_per_workgroup * pass.threads_per_column);
     CHECK(pass.shared_bytes() <= spec.shared_memory_bytes);
@@ -64,14 +67,14 @@ void check_layout(const KernelSpec& spec) {
 
 }  // namespace
 
-TEST_CASE("every length from 2 to 4096 with prime factors up to 13 gets a valid layout", "[anysize]") {
+TEST_CASE("every length from 2 to 4096 with prime factors up to 61 gets a valid layout", "[anysize]") {
   for (uint32_t n = 2; n <= 4096; ++n)
-    if (factors_within_13(n)) check_layout(spec_for(n));
+    if (mixed_radix_length(n)) check_layout(spec_for(n));
 }
 
-TEST_CASE("long lengths with prime factors up to 13 take several passes", "[anysize]") {
-  // 44100 = 2^2 3^2 5^2 7^2, 3^15, 13^6, 10^6, 2^22 * 3, 5^10, 2^13 * 3.
-  for (uint32_t n : {44100u, 14348907u, 4826809u, 1000000u, 12582912u, 9765625u, 24576u}) {
+TEST_CASE("long lengths with prime factors up to 61 take several passes", "[anysize]") {
+  // 44100 = 2^2 3^2 5^2 7^2, 3^15, 13^6, 10^6, 2^22 * 3, 5^10, 2^13 * 3, 61^4, 17 * 61 * 1000.
+  for (uint32_t n : {44100u, 14348907u, 4826809u, 1000000u, 12582912u, 9765625u, 24576u, 13845841u, 1037000u}) {
     INFO("N = " << n);
     const KernelSpec spec = spec_for(n);
     check_layout(spec);
@@ -98,7 +101,7 @@ TEST_CASE("auto factors lengths into few large codelets", "[anysize]") {
 
 TEST_CASE("mixed-radix passes compute the DFT (CPU execution)", "[anysize]") {
   for (uint32_t n = 2; n <= 130; ++n)
-    if (factors_within_13(n)) check_numerics(spec_for(n));
+    if (mixed_radix_length(n)) check_numerics(spec_for(n));
   for (uint32_t n : {1000u, 1536u, 4095u, 2197u, 1331u, 6561u, 7203u}) check_numerics(spec_for(n));
   // The measured row splits (single_pass_radices): largest radix neither first nor last, and E = 30.
   for (uint32_t n : {360u, 540u, 960u, 1080u, 1200u, 2160u}) check_numerics(spec_for(n));
@@ -106,6 +109,54 @@ TEST_CASE("mixed-radix passes compute the DFT (CPU execution)", "[anysize]") {
   check_numerics(spec_for(1000, {8, 5, 5, 5}));
   check_numerics(spec_for(1000, {5, 8, 5, 5}));
   check_numerics(spec_for(360, {3, 12, 10}));
+}
+
+TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Bluestein", "[anysize]") {
+  // The stages each length takes, and lengths with a prime factor above 61 that stay with Bluestein.
+  const std::pair<uint32_t, std::vector<uint32_t>> routes[] = {
+      {17, {17}},          {61, {61}},         {34, {17, 2}},          {190, {19, 10}},
+      {221, {17, 13}},     {323, {19, 17}},    {361, {19, 19}},        {1037, {61, 17}},
+      {1110, {37, 15, 2}}, {3721, {61, 61}},   {2 * 5 * 19 * 7, {19, 10, 7}}};
+  for (const auto& [n, radices] : routes) {
+    INFO("N = " << n);
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec_for(n));
+    CHECK(layout.bluestein_n == 0);
+    CHECK(layout.radices == radices);
+    check_layout(spec_for(n));
+  }
+  // 305 = 61 x 5: 6 invocations (one idle in the radix-61 stage) hold 61 values each, where the 5
+  // that radix 61 needs would hold 13 radix-5 butterflies (65 values).
+  const fftgen::PassLayout pass = fftgen::make_layout(spec_for(305)).passes.at(0);
+  CHECK(pass.threads_per_column == 6);
+  CHECK(pass.elems_per_thread == 61);
+  for (uint32_t n : {67u, 4097u, 4087u, 2u * 5u * 71u}) {  // 4097 = 17 x 241, 4087 = 61 x 67
+    INFO("N = " << n);
+    CHECK(fftgen::make_layout(spec_for(n)).bluestein_n == n);
+  }
+  // 2D sides and r2c follow the same rule: a side of 19 or 34 is mixed radix, the half length of
+  // an r2c of 2 x 61 = 122 is radix 61, and an odd 221 runs at full length without Bluestein.
+  const fftgen::KernelLayout grid =
+      fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34, 19]}]})").kernels.at(0));
+  CHECK(!grid.chirp_sides_2d);
+  CHECK(grid.radices == std::vector<uint32_t>{19, 17, 2});
+  KernelSpec real = spec_for(122);
+  real.transform = fftgen::Transform::r2c;
+  CHECK(!fftgen::make_layout(real).real_full_length);
+  CHECK(fftgen::make_layout(real).radices == std::vector<uint32_t>{61});
+  real.shape = {221};
+  CHECK(fftgen::make_layout(real).real_full_length);
+  CHECK(fftgen::make_layout(real).bluestein_n == 0);
+}
+
+TEST_CASE("prime stages from 17 to 61 compute the DFT (CPU execution)", "[anysize]") {
+  for (uint32_t n : {17u, 19u, 23u, 29u, 31u, 37u, 41u, 43u, 47u, 53u, 59u, 61u, 38u, 190u, 221u, 305u, 1037u, 1110u, 3721u})
+    check_numerics(spec_for(n));
+  // Prime stages in several passes (a small budget), and explicit prime radices.
+  KernelSpec small = spec_for(17 * 61 * 4);
+  small.shared_memory_bytes = 2048;
+  REQUIRE(fftgen::make_layout(small).passes.size() >= 2);
+  check_numerics(small);
+  check_numerics(spec_for(190, {2, 5, 19}));
 }
 
 TEST_CASE("mixed-radix lengths in several passes compute the DFT (CPU execution)", "[anysize]") {
@@ -144,31 +195,31 @@ TEST_CASE("a 2D side that is not a power of two takes one Y pass where 4 columns
   // pass is one such tile.
 }
 
-TEST_CASE("plans accept lengths with prime factors up to 13 and refuse others with a reason", "[anysize][plan]") {
+TEST_CASE("plans accept lengths with prime factors up to 61 and refuse others with a reason", "[anysize][plan]") {
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000]}]})").kernels.at(0).n() == 1000);
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1080, 1920]}]})").kernels.at(0).ny() == 1080);
   const auto plan = fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5, 5]}]})");
   CHECK(plan.kernels.at(0).radices == std::vector<uint32_t>{8, 5, 5, 5});
   CHECK(fftgen::make_layout(plan.kernels.at(0)).radices == std::vector<uint32_t>{8, 5, 5, 5});
-  // Any 1D length runs (Bluestein above 13); 2D sides and r2c_pair still need factors up to 13.
+  // Any 1D length runs (Bluestein above 61); 2D sides and r2c_pair still need factors up to 61.
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17000]}]})").kernels.at(0).n() == 17000);
-  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 17]}]})").kernels.at(0))
+  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 67]}]})").kernels.at(0))
             .chirp_sides_2d);
   // 2D r2c: a prime side through Bluestein (the X side as a complex transform of NX with real
   // load and half-spectrum store), odd NX too.
-  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17, 64], "transform": "r2c"}]})")
+  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [67, 64], "transform": "r2c"}]})")
                                 .kernels.at(0))
             .chirp_sides_2d);
-  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 34], "transform": "r2c"}]})")
+  CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 134], "transform": "r2c"}]})")
                                 .kernels.at(0))
-            .columns == 18);
+            .columns == 68);
   CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 17], "transform": "r2c"}]})")
                                 .kernels.at(0))
             .chirp_sides_2d);
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "transform": "r2c_pair"}]})"),
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [134], "transform": "r2c_pair"}]})"),
                     Catch::Contains("Bluestein") && Catch::Contains("1D c2c and r2c"));
-  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34], "radices": [2, 17]}]})"),
-                    Catch::Contains("radix 17 is not supported"));
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [134], "radices": [2, 67]}]})"),
+                    Catch::Contains("radix 67 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 25]}]})"),
                     Catch::Contains("radix 25 is not supported"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000], "radices": [8, 5, 5]}]})"),
@@ -182,10 +233,10 @@ TEST_CASE("plans accept lengths with prime factors up to 13 and refuse others wi
             .columns == 473);
 }
 
-TEST_CASE("Bluestein: lengths with a prime factor above 13 compute the DFT (CPU execution)", "[anysize][bluestein]") {
+TEST_CASE("Bluestein: lengths with a prime factor above 61 compute the DFT (CPU execution)", "[anysize][bluestein]") {
   // Two passes per direction: FFT of M with the chirp on the way in and the filter spectrum on
   // the way out, then the inverse FFT of M with the chirp, the scale and the crop to N.
-  for (uint32_t n : {17u, 19u, 34u, 97u, 289u, 1009u, 4097u}) {
+  for (uint32_t n : {67u, 71u, 134u, 97u, 201u, 1009u, 4097u}) {
     INFO("N = " << n);
     const fftgen::KernelProgram program = fftgen::make_program(spec_for(n));
     CHECK(program.layout.bluestein_n == n);
@@ -273,7 +324,7 @@ TEST_CASE("r2c of odd N, uneven multi-pass halves and large primes runs as a ful
   CHECK(program.forward[1].load.view.base == 0);
   CHECK(program.forward[1].store.view.base == 1001);
   check_real_numerics(three);
-  for (uint32_t n : {17u, 34u, 97u}) check_real_numerics(real_spec(n));
+  for (uint32_t n : {67u, 134u, 97u, 17u, 221u}) check_real_numerics(real_spec(n));
   // Even lengths that split evenly keep the half-length route.
   for (uint32_t n : {1000u, 1536u, 4096u}) CHECK(!fftgen::make_layout(real_spec(n)).real_full_length);
 }
@@ -303,20 +354,17 @@ TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passe
   CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));
 }
 
-TEST_CASE("2D sides with a prime factor above 13 run through Bluestein (CPU execution)", "[anysize][bluestein]") {
+TEST_CASE("2D sides with a prime factor above 61 run through Bluestein (CPU execution)", "[anysize][bluestein]") {
   // [NY, NX]: X through Bluestein, Y through Bluestein (interleaved columns), both, and a Y of M =
-  // 16384 in two passes; each against row then column transforms in double, batch 2.
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{8, 17}, {17, 8}, {19, 23}, {4, 8191}, {6, 5}}) {
+  // 16384 in two passes; each against row then column transforms in double, batch 2. Sides with
+  // prime factors up to 61 (19 x 23, 6 x 5) take mixed radices.
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{8, 67}, {67, 8}, {71, 73}, {4, 8191}, {19, 23}, {6, 5}}) {
     KernelSpec spec = spec_for(nx);
     spec.shape = {ny, nx};
     spec.normalize = fftgen::Normalize::ortho;
     const fftgen::KernelProgram program = fftgen::make_program(spec);
     INFO("[" << ny << ", " << nx << "]");
-    if (fftgen::largest_prime_factor(nx) <= 13 && fftgen::largest_prime_factor(ny) <= 13) {
-      CHECK(!program.layout.chirp_sides_2d);
-      continue;
-    }
-    REQUIRE(program.layout.chirp_sides_2d);
+    CHECK(program.layout.chirp_sides_2d == !(mixed_radix_length(nx) && mixed_radix_length(ny)));
     const uint32_t batch = 2, points = nx * ny;
     std::mt19937 rng(points);
     std::normal_distribution<double> normal;

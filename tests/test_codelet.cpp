@@ -134,7 +134,10 @@ std::vector<cd> evaluate_fp32(const codelet::Dag& dag, const std::vector<cd>& x)
 
 TEST_CASE("codelets in fp32 are about as accurate as a direct DFT in fp32", "[codelet]") {
   // The prime codelets trade multiplications for residue transforms; in float they must stay
-  // close to the straightforward sum with float twiddles (measured: within 10%).
+  // close to the straightforward sum with float twiddles (measured: within 10% up to radix 13;
+  // above, up to 43%: radix 47, whose cosine part is a dense 22 x 22 residue block). The absolute
+  // bound above radix 16 is the GPU tests' (test_gpu_anysize): direct float sums of 29 points and
+  // more exceed 1.2e-7.
   std::mt19937_64 rng(777);
   std::uniform_real_distribution<double> uni(-1.0, 1.0);
   for (uint32_t radix : codelet::kCodeletRadices) {
@@ -157,8 +160,8 @@ TEST_CASE("codelets in fp32 are about as accurate as a direct DFT in fp32", "[co
         norm += std::norm(want[k]);
       }
     }
-    CHECK(std::sqrt(err_codelet / norm) <= 1.25 * std::sqrt(err_direct / norm));
-    CHECK(std::sqrt(err_codelet / norm) <= 1.2e-7);
+    CHECK(std::sqrt(err_codelet / norm) <= (radix <= 16 ? 1.25 : 1.5) * std::sqrt(err_direct / norm));
+    CHECK(std::sqrt(err_codelet / norm) <= (radix <= 16 ? 1.2e-7 : 4e-8 * (2.0 + std::log2(double(radix)))));
   }
 }
 
@@ -190,16 +193,16 @@ TEST_CASE("codelet operation counts reach FFTW genfft's", "[codelet]") {
   // dft/scalar/codelets/n1_R.c ("This function contains N FP additions, M FP multiplications",
   // second half of each file; generated-codelet copies of FFTW 3.3.x in amd/amd-fftw and
   // e-kwsm/fj-fftw3 on GitHub). Radix 7, 11 and 13 need fewer multiplications than FFTW's.
+  // FFTW has no n1_R for the primes above 13 (next test).
   const Expected expected[] = {
       {2, 4, 0, 4, 0},         {3, 12, 4, 12, 4},       {4, 16, 0, 16, 0},       {5, 32, 12, 32, 12},
       {6, 36, 8, 36, 8},       {7, 60, 28, 60, 36},     {8, 52, 4, 52, 4},       {9, 80, 40, 80, 40},
       {10, 84, 24, 84, 24},    {11, 140, 84, 140, 100}, {12, 96, 16, 96, 16},    {13, 176, 60, 176, 68},
       {15, 156, 56, 156, 56},  {16, 144, 24, 144, 24},  {32, 372, 84, 372, 84},  {64, 912, 248, 912, 248}};
-  REQUIRE(std::size(expected) == std::size(codelet::kCodeletRadices));
+  REQUIRE(std::size(expected) == std::size(codelet::kFftwN1Counts));
   for (size_t i = 0; i < std::size(expected); ++i) {
     const Expected& e = expected[i];
     INFO("radix " << e.radix);
-    CHECK(e.radix == codelet::kCodeletRadices[i]);
     CHECK(e.adds <= e.fftw_adds);
     CHECK(e.muls <= e.fftw_muls);
     // The table --explain prints holds the same FFTW figures.
@@ -217,6 +220,33 @@ TEST_CASE("codelet operation counts reach FFTW genfft's", "[codelet]") {
   }
 }
 
+TEST_CASE("prime codelets above 13 cost less than the paired direct sums", "[codelet]") {
+  // The paired sums written out (genfft's dft_prime without the convolutions), m = (p - 1) / 2:
+  // 4m additions to pair, 2m for X_0, 2m^2 for the cosine sums with x_0, 2m(m - 1) for the sine
+  // sums, 4m to combine; 4m^2 multiplications. Where (p - 1) / 2 is a prime of 23 or more (47, 59)
+  // the residue forms cost more additions, and the sums stay written out.
+  uint32_t checked = 0;
+  for (uint32_t p : codelet::kCodeletRadices) {
+    if (p <= 13 || (p & (p - 1)) == 0 || fftgen::largest_prime_factor(p) != p) continue;
+    ++checked;
+    const uint32_t m = (p - 1) / 2;
+    for (Direction dir : {Direction::forward, Direction::inverse}) {
+      INFO("radix " << p << " " << dir_name(dir));
+      const codelet::OpCounts c = codelet::count_ops(codelet::make_dft(p, dir));
+      const codelet::OpCounts sums = codelet::prime_sums_written_out(p, dir);
+      CHECK(sums.adds == 4 * m * m + 8 * m);
+      CHECK(sums.muls == 4 * m * m);
+      CHECK(c.adds <= sums.adds);
+      CHECK(c.muls <= sums.muls);
+      CHECK(c.negs == 0);
+      // The residue forms pay off most where (p - 1) / 2 has small factors: 17, 31, 61 take under
+      // 4/5 of the operations.
+      if (p == 17 || p == 31 || p == 61) CHECK(5 * (c.adds + c.muls) < 4 * (8 * m * m + 8 * m));
+    }
+  }
+  CHECK(checked == 12);  // 17 ... 61
+}
+
 TEST_CASE("codelet construction is deterministic", "[codelet]") {
   for (uint32_t radix : codelet::kCodeletRadices) {
     codelet::Dag a = codelet::make_dft(radix, Direction::inverse);
@@ -226,7 +256,7 @@ TEST_CASE("codelet construction is deterministic", "[codelet]") {
 }
 
 TEST_CASE("make_dft rejects radices without a codelet", "[codelet]") {
-  for (uint32_t radix : {0u, 1u, 14u, 17u, 18u, 25u, 128u})
+  for (uint32_t radix : {0u, 1u, 14u, 18u, 25u, 67u, 128u})
     CHECK_THROWS_AS(codelet::make_dft(radix, Direction::forward), std::invalid_argument);
 }
 

@@ -1,6 +1,7 @@
 // Lengths that are not powers of two on the Vulkan device (lavapipe in CI), validation layer on:
 // tests/plans/anysize.json (every N from 2 to 64 whose prime factors are at most 13, a spread of
-// composite, prime-power and long lengths, r2c, 2D) through the fftgen CLI, then every kernel
+// composite, prime-power and long lengths, r2c, 2D) and tests/plans/primes.json (prime stages from
+// 17 to 61) through the fftgen CLI, then every kernel
 // forward and inverse against FFTW in double, batches 1 and 3, within a relative L2 bound that
 // grows with log2 N. scripts/sweep_sizes.sh runs the full sweep (every N from 2 to 2048).
 #include <catch2/catch.hpp>
@@ -25,12 +26,12 @@ namespace {
 // The bound on the relative L2 error of one fp32 transform of N points: rounding grows like log N.
 double anysize_tolerance(uint64_t points) { return 4e-8 * (2.0 + std::log2(static_cast<double>(points))); }
 
-}  // namespace
-
-TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N bound", "[gpu][anysize]") {
+// Generates tests/plans/<plan> into a fresh folder (returned) and verifies each kernel forward and
+// inverse against FFTW, batches 1 and 3.
+fs::path verify_plan(const std::string& plan_file, size_t min_kernels) {
   std::random_device rd;
   const fs::path dir = fs::temp_directory_path() / ("fftgen_anysize_" + std::to_string(rd()) + std::to_string(rd()));
-  const std::string plan = std::string(FFTGEN_TEST_DIR) + "/plans/anysize.json";
+  const std::string plan = std::string(FFTGEN_TEST_DIR) + "/plans/" + plan_file;
   const std::string cmd = std::string("\"") + FFTGEN_CLI + "\" \"" + plan + "\" -o \"" + dir.string() + "\" > \"" +
                           dir.string() + ".log\" 2>&1";
   if (std::system(cmd.c_str()) != 0) {
@@ -38,7 +39,7 @@ TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N 
     FAIL("fftgen failed on " << plan << ":\n" << log.rdbuf());
   }
   const Manifest m = load_manifest(dir);
-  REQUIRE(m.kernels.size() >= 70);
+  REQUIRE(m.kernels.size() >= min_kernels);
   Device device([] {
     DeviceOptions o;
     o.validation = true;
@@ -59,6 +60,13 @@ TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N 
     results.push_back(std::move(r));
   }
   std::cout << format_verify_table(results);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N bound", "[gpu][anysize]") {
+  const fs::path dir = verify_plan("anysize.json", 70);
 
   // `fftgen-vk run` on r2c kernels of odd N (NX): numpy's contiguous [batch, (NY,) N] reals in, its
   // rfft (rfft2) [batch, (NY,) N/2 + 1] out, and back (the kernel keeps its rows of reals N + 1
@@ -106,6 +114,12 @@ TEST_CASE("gpu anysize: mixed-radix lengths match FFTW in double within a log N 
   check_run("real_full__n15__inverse", 1, 15);
   check_run("grid_odd_real__n6x5", 6, 5);
 
+  std::error_code ec;
+  if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);
+}
+
+TEST_CASE("gpu anysize: prime stages from 17 to 61 match FFTW in double within a log N bound", "[gpu][anysize]") {
+  const fs::path dir = verify_plan("primes.json", 33);
   std::error_code ec;
   if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);
 }

@@ -1,4 +1,4 @@
-// Prime-size DFT codelets (3, 5, 7, 11, 13).
+// Prime-size DFT codelets (3, 5, 7, 11, 13 and 17 ... kMaxPrimeFactor).
 //
 // As genfft's dft_prime, x_j is paired with x_{p-j}: with a_j = x_j + x_{p-j},
 // b_j = x_j - x_{p-j} (j = 1 ... m, m = (p-1)/2) and w = exp(sign*2*pi*i/p),
@@ -10,15 +10,18 @@
 // root g mod p (Rader 1968), the cosine matrix becomes a cyclic convolution of length m and the
 // sine matrix a negacyclic one (g^m = -1 mod p). Such a convolution is computed as T^T D T:
 // T takes residues modulo the rational factors of x^m - 1 (or x^m + 1) with additions only
-// (Winograd's small convolutions through the Chinese remainder theorem; m = 6 = 2*3 by the
-// Good-Thomas index map), D multiplies each residue by the kernel's (a small dense block per
-// factor) and T^T, the same additions run backwards (the transposition principle), maps back.
-// The residue subspaces are orthogonal, so D = T^-T M T^-1 is block diagonal; it is computed in
-// double and checked. The plain-sum residue gives X_0 and takes x_0 in, so x_0 is added once.
+// (Winograd's small convolutions through the Chinese remainder theorem: for m = q^k the factors
+// are the cyclotomic polynomials of q^0 ... q^k, one fold of q chunks each; coprime factors of m
+// combine by the Good-Thomas index map), D multiplies each residue by the kernel's (a small dense
+// block per factor) and T^T, the same additions run backwards (the transposition principle), maps
+// back. The residue subspaces are orthogonal, so D = T^-T M T^-1 is block diagonal; it is
+// computed in double and checked. The plain-sum residue gives X_0 and takes x_0 in, so x_0 is
+// added once.
 //
-// The cosine part always takes this form (never more additions than the direct sums, fewer
-// multiplications). The sine part takes it where that costs no more additions in the whole codelet
-// than the direct sums (both are built, the cheaper is kept): at p = 13 (not 5, 7 and 11).
+// Each part takes this form or the sums written out, whichever the whole codelet needs fewer
+// additions for, then fewer multiplications (all four are built): the cosine part the residues
+// for every p up to 61 (equal additions but fewer multiplications at 5, 7, 11, 47 and 59), the
+// sine part at 13, 19, 29, 31, 37, 41, 43, 53 and 61.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -78,19 +81,34 @@ LinearNet identity(int m) {
   return net;
 }
 
-// Residues of a length-q sequence (q prime) modulo x - 1 (the sum) and modulo
-// 1 + x + ... + x^{q-1} (x_i - x_{q-1}, i < q-1): 2(q-1) additions.
-LinearNet cyclic_prime(int q) {
+// Residues of a length-q*c sequence (q prime) as q chunks of c, with y = x^c: modulo y - 1 (the
+// chunks summed, then `folded`'s residues of that sum) and modulo 1 + y + ... + y^{q-1}
+// (chunk_i - chunk_{q-1}, i < q-1; irreducible where q*c is a power of q).
+LinearNet cyclic_chunks(int q, const LinearNet& folded) {
+  const int c = folded.inputs;
   LinearNet net;
-  net.inputs = q;
-  SignedVar sum{0, 1};
-  for (int i = 1; i < q; ++i) sum = net.add(sum, {i, 1});
-  net.outputs.push_back(sum);
-  net.blocks.push_back(0);
-  for (int i = 0; i + 1 < q; ++i) {
-    net.outputs.push_back(net.add({i, 1}, {q - 1, -1}));
-    net.blocks.push_back(1);
+  net.inputs = q * c;
+  std::vector<SignedVar> sums;
+  for (int t = 0; t < c; ++t) {
+    SignedVar sum{t, 1};
+    for (int i = 1; i < q; ++i) sum = net.add(sum, {i * c + t, 1});
+    sums.push_back(sum);
   }
+  net.outputs = append(net, folded, sums);
+  net.blocks = folded.blocks;
+  for (int i = 0; i + 1 < q; ++i)
+    for (int t = 0; t < c; ++t) {
+      net.outputs.push_back(net.add({i * c + t, 1}, {(q - 1) * c + t, -1}));
+      net.blocks.push_back(folded.block_count());
+    }
+  return net;
+}
+
+// Residues modulo the irreducible factors of x^(q^k) - 1 (q prime): the cyclotomic polynomials
+// of q^0 ... q^k, one chunk fold each.
+LinearNet cyclic_prime_power(int q, int k) {
+  LinearNet net = identity(1);
+  for (int i = 0; i < k; ++i) net = cyclic_chunks(q, net);
   return net;
 }
 
@@ -118,42 +136,40 @@ LinearNet tensor(const LinearNet& a, const LinearNet& b) {
   return net;
 }
 
-// Residues modulo the rational factors of x^m - 1 for square-free m.
-std::optional<LinearNet> cyclic(int m) {
+// Residues modulo the rational factors of x^m - 1: one prime power of m, tensor the rest.
+LinearNet cyclic(int m) {
   if (m == 1) return identity(1);
   int q = 2;
   while (m % q != 0) ++q;
-  if ((m / q) % q == 0) return std::nullopt;
-  if (m == q) return cyclic_prime(q);
-  std::optional<LinearNet> rest = cyclic(m / q);
-  if (!rest) return std::nullopt;
-  return tensor(cyclic_prime(q), *rest);
+  int k = 0, power = 1;
+  for (; m % (power * q) == 0; power *= q) ++k;
+  if (m == power) return cyclic_prime_power(q, k);
+  return tensor(cyclic_prime_power(q, k), cyclic(m / power));
 }
 
-// Residues modulo the rational factors of x^m + 1: for odd m, x -> -x turns it into x^m - 1; for
-// m = 2k with k odd, x^m + 1 = y^k + 1 with y = x^2, taken on the even and the odd elements.
-std::optional<LinearNet> negacyclic(int m) {
+// Residues modulo factors of x^m + 1: for odd m, x -> -x turns it into x^m - 1; for m = 2^a k with
+// k odd, x^m + 1 = y^k + 1 with y = x^(2^a), taken on each class of elements mod 2^a.
+LinearNet negacyclic(int m) {
   if (m % 2 == 1) {
-    std::optional<LinearNet> c = cyclic(m);
-    if (!c) return std::nullopt;
+    const LinearNet c = cyclic(m);
     LinearNet net;
     net.inputs = m;
     std::vector<SignedVar> in;
     for (int i = 0; i < m; ++i) in.push_back({i, i % 2 == 0 ? 1 : -1});
-    net.outputs = append(net, *c, in);
-    net.blocks = c->blocks;
+    net.outputs = append(net, c, in);
+    net.blocks = c.blocks;
     return net;
   }
-  if (m % 4 != 2) return std::nullopt;
-  std::optional<LinearNet> half = negacyclic(m / 2);
-  if (!half) return std::nullopt;
+  int stride = 1;
+  while (m % (2 * stride) == 0) stride *= 2;
+  const LinearNet odd = negacyclic(m / stride);
   LinearNet net;
   net.inputs = m;
-  for (int parity = 0; parity < 2; ++parity) {
+  for (int parity = 0; parity < stride; ++parity) {
     std::vector<SignedVar> in;
-    for (int i = parity; i < m; i += 2) in.push_back({i, 1});
-    for (const SignedVar& o : append(net, *half, in)) net.outputs.push_back(o);
-    net.blocks.insert(net.blocks.end(), half->blocks.begin(), half->blocks.end());
+    for (int i = parity; i < m; i += stride) in.push_back({i, 1});
+    for (const SignedVar& o : append(net, odd, in)) net.outputs.push_back(o);
+    net.blocks.insert(net.blocks.end(), odd.blocks.begin(), odd.blocks.end());
   }
   return net;
 }
@@ -307,7 +323,21 @@ long primitive_root(long p) {
   return 1;  // p = 2
 }
 
-std::vector<Cx> build_prime_dft(Builder& b, int sign, const std::vector<Cx>& x, bool negacyclic_sine) {
+// Which of the two sums take the residue form; the others are written out.
+struct PrimeForm {
+  bool cosine_residues = true, sine_residues = false;
+};
+
+// The cosine part written out: x_0 + the m sums, and `*sum` = the plain sum of `a`.
+std::vector<Handle> direct_cosine(Builder& b, const Matrix& m, const std::vector<Handle>& a, Handle x0, Handle* sum) {
+  *sum = a[0];
+  for (size_t i = 1; i < a.size(); ++i) *sum = b.add(*sum, a[i]);
+  std::vector<Handle> out = convolve(b, identity(static_cast<int>(a.size())), m, a);
+  for (Handle& o : out) o = b.add(x0, o);
+  return out;
+}
+
+std::vector<Cx> build_prime_dft(Builder& b, int sign, const std::vector<Cx>& x, PrimeForm form) {
   const long p = static_cast<long>(x.size());
   const int m = static_cast<int>((p - 1) / 2);
   // Rader order: slot i holds index e_i = g^i mod p, which is +-j_i with j_i in 1 ... m.
@@ -337,12 +367,17 @@ std::vector<Cx> build_prime_dft(Builder& b, int sign, const std::vector<Cx>& x, 
     b_re[i] = s[i] > 0 ? diff.re : negate(diff.re);
     b_im[i] = s[i] > 0 ? diff.im : negate(diff.im);
   }
-  const std::optional<LinearNet> cos_net = cyclic(m);
-  if (!cos_net) throw std::logic_error("fftgen: codelet: no cyclic convolution for prime " + std::to_string(p));
-  const LinearNet sin_net = negacyclic_sine ? negacyclic(m).value() : identity(m);
+  const LinearNet sin_net = form.sine_residues ? negacyclic(m) : identity(m);
   Handle sum_re, sum_im;
-  const std::vector<Handle> c_re = convolve(b, *cos_net, cosine, a_re, &x[0].re, &sum_re);
-  const std::vector<Handle> c_im = convolve(b, *cos_net, cosine, a_im, &x[0].im, &sum_im);
+  std::vector<Handle> c_re, c_im;
+  if (form.cosine_residues) {
+    const LinearNet cos_net = cyclic(m);
+    c_re = convolve(b, cos_net, cosine, a_re, &x[0].re, &sum_re);
+    c_im = convolve(b, cos_net, cosine, a_im, &x[0].im, &sum_im);
+  } else {
+    c_re = direct_cosine(b, cosine, a_re, x[0].re, &sum_re);
+    c_im = direct_cosine(b, cosine, a_im, x[0].im, &sum_im);
+  }
   const std::vector<Handle> s_re = convolve(b, sin_net, sine, b_re);
   const std::vector<Handle> s_im = convolve(b, sin_net, sine, b_im);
 
@@ -358,25 +393,35 @@ std::vector<Cx> build_prime_dft(Builder& b, int sign, const std::vector<Cx>& x, 
   return out;
 }
 
-OpCounts standalone_counts(long p, int sign, bool negacyclic_sine) {
+OpCounts standalone_counts(long p, int sign, PrimeForm form) {
   Builder b;
   std::vector<Cx> x(p);
   for (long r = 0; r < p; ++r) x[r] = {b.input(2 * static_cast<int>(r)), b.input(2 * static_cast<int>(r) + 1)};
   const Direction dir = sign < 0 ? Direction::forward : Direction::inverse;
-  return count_ops(finish_dag(b, static_cast<uint32_t>(p), dir, build_prime_dft(b, sign, x, negacyclic_sine)));
+  return count_ops(finish_dag(b, static_cast<uint32_t>(p), dir, build_prime_dft(b, sign, x, form)));
 }
 
 }  // namespace
 
 std::vector<Cx> prime_dft(Builder& b, int sign, const std::vector<Cx>& x) {
   const long p = static_cast<long>(x.size());
-  bool negacyclic_sine = false;
-  if (negacyclic((static_cast<int>(p) - 1) / 2)) {
-    const OpCounts direct = standalone_counts(p, sign, false);
-    const OpCounts residues = standalone_counts(p, sign, true);
-    negacyclic_sine = std::make_pair(residues.adds, residues.muls) < std::make_pair(direct.adds, direct.muls);
+  // Fewest additions (each multiplication can fuse into one), then fewest multiplications; on a
+  // tie the earlier form.
+  PrimeForm best;
+  OpCounts best_counts = standalone_counts(p, sign, best);
+  for (PrimeForm form : {PrimeForm{true, true}, PrimeForm{false, false}, PrimeForm{false, true}}) {
+    const OpCounts c = standalone_counts(p, sign, form);
+    if (std::make_pair(c.adds, c.muls) < std::make_pair(best_counts.adds, best_counts.muls)) best = form, best_counts = c;
   }
-  return build_prime_dft(b, sign, x, negacyclic_sine);
+  return build_prime_dft(b, sign, x, best);
 }
 
 }  // namespace fftgen::codelet::detail
+
+namespace fftgen::codelet {
+
+OpCounts prime_sums_written_out(uint32_t p, Direction direction) {
+  return detail::standalone_counts(p, direction == Direction::forward ? -1 : +1, detail::PrimeForm{false, false});
+}
+
+}  // namespace fftgen::codelet

@@ -138,20 +138,32 @@ bool uses_shared_memory(const PassLayout& pass, const std::vector<uint32_t>& rad
          (pass.store_exchange && (pass.threads_per_column > 1 || pass.mirror_tiles()));
 }
 
-// Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.
-uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
-  if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
-  return std::min(product(radices) / *std::max_element(radices.begin(), radices.end()), kMaxInvocations);
-}
-
-// Values each invocation holds, E: the most that one stage's butterflies take (P*R, P = ceil((M/R) / T)).
-// For powers of two, max(largest radix, M / kMaxInvocations), and T*E = M.
-uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
-  if (radices.empty()) return 1;
-  const uint32_t m = product(radices), t = invocations_per_column(radices);
+// Values each of t invocations holds: the most that one stage's butterflies take (P*R, P = ceil((M/R) / t)).
+uint32_t values_on(const std::vector<uint32_t>& radices, uint32_t t) {
+  const uint32_t m = product(radices);
   uint32_t e = 0;
   for (uint32_t r : radices) e = std::max(e, (m / r + t - 1) / t * r);
   return e;
+}
+
+// Invocations per column T: one butterfly of the largest radix each, at most kMaxInvocations.
+// A prime stage above 16 leaves the smaller stages few invocations (M / p), whose butterflies
+// would pile up beyond p values (305 = 61x5: 5 invocations of 13 radix-5 butterflies, 65 values):
+// there, more invocations (idle in the prime stage) until no stage holds more values than it.
+uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;  // a 1-point transform (the half-length transform of an r2c N = 2)
+  const uint32_t largest = *std::max_element(radices.begin(), radices.end());
+  uint32_t t = std::min(product(radices) / largest, kMaxInvocations);
+  if (largest > 16 && !is_power_of_two(largest))
+    while (t < kMaxInvocations && values_on(radices, t) > largest) ++t;
+  return t;
+}
+
+// Values each invocation holds, E. For powers of two, max(largest radix, M / kMaxInvocations),
+// and T*E = M.
+uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
+  if (radices.empty()) return 1;
+  return values_on(radices, invocations_per_column(radices));
 }
 
 // Splits log2(n) bits into `passes` nearly equal parts, larger parts first.
@@ -206,8 +218,17 @@ size_t KernelLayout::x_passes() const {
 
 namespace {
 
-// Radices `auto` uses for sizes that are not powers of two: the codelets up to 16 (larger ones spill).
-constexpr uint32_t kMixedRadices[] = {16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2};
+// Radices `auto` uses for sizes that are not powers of two, largest first: the codelets up to 16
+// (larger ones spill), and the primes above 16, which no smaller stages can replace.
+const std::vector<uint32_t>& mixed_radix_candidates() {
+  static const std::vector<uint32_t> radices = [] {
+    std::vector<uint32_t> r;
+    for (uint32_t radix : kSupportedRadices)
+      if (radix <= 16 || detail::is_prime(radix)) r.insert(r.begin(), radix);
+    return r;
+  }();
+  return radices;
+}
 
 // Stages for a sub-transform of m that is not a power of two: the fewest codelets whose product is
 // m (each stage is an exchange through shared memory), then the fewest values per invocation
@@ -224,14 +245,14 @@ std::vector<uint32_t> mixed_radices(uint32_t m) {
         best = current, best_values = values;
       return;
     }
-    for (uint32_t r : kMixedRadices)
+    for (uint32_t r : mixed_radix_candidates())
       if (r <= largest && rest % r == 0) {
         current.push_back(r);
         self(self, rest / r, r);
         current.pop_back();
       }
   };
-  search(search, m, kMixedRadices[0]);
+  search(search, m, mixed_radix_candidates().front());
   if (best.empty())
     throw std::logic_error(fmt::format("mixed_radices: {} has a prime factor above {}", m, kMaxPrimeFactor));
   return best;
@@ -702,7 +723,7 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
   }
 }
 
-// Bluestein's algorithm for N with a prime factor above 13 (1D c2c, N <= kMaxBluesteinN): the
+// Bluestein's algorithm for N with a prime factor above kMaxPrimeFactor (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
 // and the two filter spectra placed in its table.
 // A 2D kernel with such a side, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d): the passes
@@ -806,7 +827,7 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
 namespace {
 
 // Whether a 1D r2c kernel takes the full-length route (KernelLayout::real_full_length): the
-// half-length trick needs N even, N/2 free of primes above 13, and, where N/2 takes several passes,
+// half-length trick needs N even, N/2 free of primes above kMaxPrimeFactor, and, where N/2 takes several passes,
 // a last pass whose mirrored column tiles work (balanced stages, a power-of-two column count).
 bool real_full_length(const KernelSpec& spec) {
   if (spec.transform != Transform::r2c || spec.is_2d() || spec.convolution) return false;

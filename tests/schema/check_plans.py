@@ -21,7 +21,7 @@ BEYOND_SCHEMA = {
     "14_duplicate_names.json": "names unique across kernels",
     "15_duplicate_after_expansion.json": "variant names unique after expansion",
     "20_r2c_odd_nx_fp16.json": "fp16 only where every row runs the half-length r2c",
-    "21_pair_4098.json": "r2c_pair without a prime factor above 13",
+    "21_pair_4098.json": "r2c_pair without a prime factor above 61",
     "28_radices_product.json": "radices multiply to N",
     "54_duplicate_key.json": "a key twice in one object",
     "63_radices_product_in_variant.json": "radices multiply to N in every variant",

@@ -5,7 +5,7 @@
 // swaps and sign flips, W8^k turned into (a +- b) * sqrt(1/2), common subexpressions shared) and
 // can be evaluated in double on the CPU so tests check it against a direct DFT.
 //
-// Plans may use every radix a codelet exists for (kSupportedRadices in types.hpp lists the same).
+// Plans may use every radix a codelet exists for (kCodeletRadices is kSupportedRadices).
 #pragma once
 #include <complex>
 #include <cstdint>
@@ -47,9 +47,9 @@ struct OpCounts {
   uint32_t negs = 0;            ///< neg nodes left over (ideally 0)
 };
 
-/// Radices a codelet exists for: powers of two up to 64, the primes 3 ... 13 and the composites
-/// 6, 9, 10, 12, 15.
-inline constexpr uint32_t kCodeletRadices[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 32, 64};
+/// Radices a codelet exists for: powers of two up to 64, the primes 3 ... kMaxPrimeFactor and the
+/// composites 6, 9, 10, 12, 15.
+inline constexpr const auto& kCodeletRadices = kSupportedRadices;
 
 /// Real operations of FFTW's genfft no-twiddle codelet n1_R without FMA (the figure against which
 /// fftgen's counts are compared: FMA fusion is not counted on either side).
@@ -74,5 +74,9 @@ std::vector<std::complex<double>> evaluate(const Dag& dag, const std::vector<std
 
 /// Operation counts of the nodes reachable from the outputs.
 OpCounts count_ops(const Dag& dag);
+
+/// Operation counts of an odd prime p's DFT with x_j paired with x_{p-j} and both sums written
+/// out (no convolutions): the figure the prime codelets' residue forms are measured against.
+OpCounts prime_sums_written_out(uint32_t p, Direction direction);
 
 }  // namespace fftgen::codelet

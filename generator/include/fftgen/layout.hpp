@@ -249,18 +249,18 @@ struct KernelLayout {
   /// r2c: the table offset of W_N^k, k < N/2, for the separation of the half-length transform (0
   /// with computed twiddles).
   uint32_t real_twiddle_offset = 0;
-  /// Bluestein (N with a prime factor above 13): N, and where the chirp and the filter spectra
+  /// Bluestein (N with a prime factor above kMaxPrimeFactor): N, and where the chirp and the filter spectra
   /// (forward, inverse kernel) start in the table; the passes are those of a c2c transform of
   /// n = M. bluestein_n = 0: not Bluestein. Where the transforms of M take several passes, both
   /// offsets are the forward spectrum's: the inverse kernel reads it conjugated (S of conj(b) is conj S).
   uint32_t bluestein_n = 0;
   uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
   /// An r2c kernel computed as a complex transform of its full length N (the passes are those of
-  /// c2c of N, n = N, columns = N/2 + 1): odd N, N with a prime factor above 13 (Bluestein), and
+  /// c2c of N, n = N, columns = N/2 + 1): odd N, N with a prime factor above kMaxPrimeFactor (Bluestein), and
   /// even N whose half length takes several passes that do not split evenly (44100). Its first
   /// pass loads reals, its last keeps the half spectrum (View::RealSide).
   bool real_full_length = false;
-  /// A 2D kernel with a side whose prime factors exceed 13, or a 2D r2c of odd NX: each such side
+  /// A 2D kernel with a side whose prime factors exceed kMaxPrimeFactor, or a 2D r2c of odd NX: each such side
   /// runs through Bluestein (its passes are those of the side's M, X then Y), the others as mixed
   /// radices; an r2c kernel's X side is a complex transform of NX (or M) with a real load and a
   /// half-spectrum store, and its Y side covers `columns` = NX/2 + 1 columns. Per

@@ -2,7 +2,10 @@
 // spellings. Each enum has to_string()/parse helpers so the plan parser, the variant suffixes and
 // the manifest all spell values the same way.
 #pragma once
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -89,10 +92,44 @@ inline constexpr uint32_t kMaxTextureWidth = 16384;
 /// Directions a DirectionSet expands to, forward first.
 std::vector<Direction> directions_of(DirectionSet);
 
-/// Radices a plan may name (a codelet exists for each: codelet::kCodeletRadices).
-inline constexpr uint32_t kSupportedRadices[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 32, 64};
-/// Largest prime factor a transform length may have: every stage is a codelet of these primes.
-inline constexpr uint32_t kMaxPrimeFactor = 13;
+/// Largest prime factor a transform length may have without Bluestein's algorithm: every stage is a
+/// codelet, and a codelet exists for each prime up to this one.
+inline constexpr uint32_t kMaxPrimeFactor = 61;
+
+namespace detail {
+inline constexpr uint32_t kCompositeRadices[] = {4, 6, 8, 9, 10, 12, 15, 16, 32, 64};
+
+constexpr bool is_prime(uint32_t n) {
+  if (n < 2) return false;
+  for (uint32_t d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
+
+constexpr size_t radix_count() {
+  size_t count = std::size(kCompositeRadices);
+  for (uint32_t n = 2; n <= kMaxPrimeFactor; ++n) count += is_prime(n) ? 1 : 0;
+  return count;
+}
+
+// kCompositeRadices and the primes up to kMaxPrimeFactor, ascending.
+constexpr std::array<uint32_t, radix_count()> supported_radices() {
+  std::array<uint32_t, radix_count()> radices{};
+  constexpr uint32_t largest_composite = kCompositeRadices[std::size(kCompositeRadices) - 1];
+  size_t count = 0;
+  for (uint32_t n = 2; n <= largest_composite || n <= kMaxPrimeFactor; ++n) {
+    bool composite = false;
+    for (uint32_t c : kCompositeRadices) composite = composite || c == n;
+    if (composite || (n <= kMaxPrimeFactor && is_prime(n))) radices[count++] = n;
+  }
+  return radices;
+}
+}  // namespace detail
+
+/// Radices a plan may name (a codelet exists for each: codelet::kCodeletRadices): the primes up to
+/// kMaxPrimeFactor, the powers of two up to 64 and the composites 6, 9, 10, 12, 15.
+inline constexpr std::array<uint32_t, detail::radix_count()> kSupportedRadices = detail::supported_radices();
+
 /// Longest 1D length with a larger prime factor (c2c and r2c): Bluestein's algorithm runs it
 /// through two transforms of a power of two M >= 2N - 2 (M <= 2^25; one dispatch each up to 16384).
 inline constexpr uint32_t kMaxBluesteinN = 1u << 24;
