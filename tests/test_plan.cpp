@@ -896,15 +896,16 @@ TEST_CASE("convolution: a \"same\" plane takes the cheapest 7-smooth sides from 
     CHECK(fftgen::padding_cost(conv, program) <= fftgen::padding_cost(*power.convolution, fftgen::make_program(power)));
   }
   // What it picks for frames of 720p, 1080p and 2048² with a filter as large (the 2048-point and
-  // 4096-point columns of one round trip beat the two passes of 3072 and 1620), and a 255² filter.
+  // 4096-point columns of one round trip beat the two passes of 3072 and 1620, and the round trips
+  // of 1125 and 1250 columns, which measured 2.3-4.1x slower a value), and a 255² filter.
   auto padded = [](const std::string& convolution) {
     const Plan plan = parse_plan(R"({"kernels": [{"name": "b", "convolution": {)" + convolution + "}}]}");
     return plan.kernels[1].shape;
   };
-  CHECK(padded(R"("image": [720, 1280], "filter": [720, 1280], "channels": 4)") == std::vector<uint32_t>{1125, 1920});
+  CHECK(padded(R"("image": [720, 1280], "filter": [720, 1280], "channels": 4)") == std::vector<uint32_t>{2048, 1920});
   CHECK(padded(R"("image": [1080, 1920], "filter": [1080, 1920], "channels": 4)") == std::vector<uint32_t>{2048, 2880});
   CHECK(padded(R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)") == std::vector<uint32_t>{4096, 3072});
-  CHECK(padded(R"("image": [1080, 1920], "filter": [255, 255], "channels": 4)") == std::vector<uint32_t>{1250, 2048});
+  CHECK(padded(R"("image": [1080, 1920], "filter": [255, 255], "channels": 4)") == std::vector<uint32_t>{2048, 2048});
   // A workgroup size that the rows of 1536 cannot take: the plane falls back to one that builds,
   // and says why.
   const Plan fixed = parse_plan(R"({"kernels": [{"name": "b", "workgroup_size": 128,
@@ -1105,8 +1106,8 @@ TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][c
              Catch::Contains("the filter has 3 channels and the image 4"));
   CHECK_THAT(conv(R"("image": [16, 16], "filter": [17, 3], "channels": 1, "mode": "circular")"),
              Catch::Contains("filter [17, 3] is larger than the padded size [16, 16]"));
-  CHECK_THAT(conv(R"("image": [17, 16], "filter": [3, 3], "mode": "circular")"),
-             Catch::Contains("no prime factor above 13") && Catch::Contains("[17, 16]"));
+  CHECK_THAT(conv(R"("image": [67, 16], "filter": [3, 3], "mode": "circular")"),
+             Catch::Contains("no prime factor above 61") && Catch::Contains("[67, 16]"));
   CHECK_THAT(conv(R"("image": [12, 15], "filter": [3, 3], "mode": "circular")"),
              Catch::Contains("packed \"r2c\"") && Catch::Contains("width must be even") && Catch::Contains("[12, 15]"));
   CHECK_THAT(conv(R"("image": [6000, 16], "filter": [5000, 3])"),

@@ -22,6 +22,13 @@ struct SideFactor {
 };
 constexpr SideFactor kSideFactors[] = {{2, 1.00}, {3, 1.06}, {5, 1.06}, {7, 1.10}};
 
+// A column round trip (PassProgram::round_trip: forward FFT, filter product and inverse FFT in one
+// dispatch) of a height that is not a power of two: relative time per value against one of a power
+// of two. Measured on an H200 (bench/results/2026-11-29-h200-planner-frames, RGBA 1080x1920 with
+// 63- and 127-pixel filters, rows of 2048 both ways): the round trip of 1125 columns took 0.041 ms
+// more than that of 2048 at 0.55x the values, of 1250 0.014 ms more: 4.1x and 2.3x a value.
+constexpr double kMixedRoundTripFactor = 3.0;
+
 double side_factor(uint32_t side) {
   const uint64_t p = largest_prime_factor(side);
   for (const SideFactor& f : kSideFactors)
@@ -53,7 +60,9 @@ double padding_cost(const ConvolutionSpec& c, const KernelProgram& apply) {
   double planes = 0;
   for (const auto* direction : {&apply.forward, &apply.inverse})
     for (const PassProgram& pass : *direction)
-      planes += pass.rows_per_transform != 0 ? static_cast<double>(c.image_h) / c.padded_h : 1.0;
+      planes += pass.rows_per_transform != 0                       ? static_cast<double>(c.image_h) / c.padded_h
+                : pass.round_trip && !is_power_of_two(pass.fft.size) ? kMixedRoundTripFactor
+                                                                      : 1.0;
   return planes * padded_values(c);
 }
 
