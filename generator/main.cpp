@@ -35,6 +35,10 @@ std::string read_file(const std::string& path, const char* what) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw fftgen::PlanError(fmt::format("{} '{}' is a folder; give the {} itself (a JSON file)", what, path, what));
+  // Opening a FIFO would wait for a writer, for ever if there is none.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw fftgen::PlanError(fmt::format("{} '{}' is not a regular file (a device, FIFO or socket); give the {} "
+                                        "itself (a JSON file)", what, path, what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   std::ostringstream ss;
@@ -217,9 +221,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     fftgen::check_build_step_options(build_step, plan);
+    std::vector<std::string> names = fftgen::planned_files(plan, source);
+    fftgen::add_build_step_names(names, build_step);
+    fftgen::check_build_step_paths(build_step, out_dir.empty() ? "." : out_dir, names,
+                                   {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (dry_run) {
-      std::vector<std::string> names = fftgen::planned_files(plan, source);
-      fftgen::add_build_step_names(names, build_step);
       for (const std::string& name : names)
         fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());
       return 0;

@@ -23,6 +23,10 @@ namespace fs = std::filesystem;
 
 // `what` names the file in the message: "plan", "results file".
 std::string read_text(const fs::path& path, const char* what) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open
+    throw fftgen::PlanError(fmt::format("{} '{}' is not a regular file (a folder, device, FIFO or socket)", what,
+                                        path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path.string(), std::strerror(errno)));
   std::ostringstream ss;

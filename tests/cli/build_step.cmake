@@ -87,3 +87,73 @@ expect_run(1 log ${WORK_DIR}/bad.json -o ${none}/out --headers --depfile ${none}
 if(EXISTS ${none} OR NOT log MATCHES "N = 17000 has the prime factor 17")
   message(FATAL_ERROR "a bad plan with --depfile and --stamp:\n${log}")
 endif()
+
+# --stamp and --depfile never replace an input (the plan, the wisdom file, fftgen itself), a file
+# of the output, each other, or something that is not a regular file: refused before generating.
+set(small ${WORK_DIR}/small.json)
+file(WRITE ${small} [[{"kernels": [{"name": "b", "shape": [64]}]}]])
+set(keep ${WORK_DIR}/keep)
+expect_run(0 log ${small} -o ${keep} -q)
+file(READ ${keep}/manifest.json manifest_before)
+function(expect_refused message)
+  expect_run(1 log ${ARGN})
+  string(FIND "${log}" "${message}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "fftgen ${ARGN}: expected \"${message}\" in:\n${log}")
+  endif()
+  if(log MATCHES "fftgen: b\n|files for")
+    message(FATAL_ERROR "fftgen ${ARGN} generated before refusing:\n${log}")
+  endif()
+endfunction()
+expect_refused("--stamp '${small}' would replace '${small}', which this run reads" ${small} -o ${keep} --stamp ${small})
+expect_refused("--stamp '${wisdom}' would replace '${wisdom}', which this run reads"
+               ${small} -o ${keep} --wisdom ${wisdom} --stamp ${wisdom})
+expect_refused("which this run reads" ${small} -o ${keep} --depfile ${FFTGEN})
+expect_refused("--stamp '${keep}/manifest.json' would replace '${keep}/manifest.json', which this run writes"
+               ${small} -o ${keep} --stamp ${keep}/manifest.json)
+expect_refused("--depfile '${keep}/../keep/b.fwd0.spv' would replace '${keep}/b.fwd0.spv', which this run writes"
+               ${small} -o ${keep} --depfile ${keep}/../keep/b.fwd0.spv)
+expect_refused("which this run writes" ${small} -o ${keep} --headers --depfile ${keep}/fftgen_kernels.hpp)
+expect_refused("--depfile '${WORK_DIR}/same' and --stamp '${WORK_DIR}/same' are one file"
+               ${small} -o ${keep} --stamp ${WORK_DIR}/same --depfile ${WORK_DIR}/same)
+execute_process(COMMAND mkfifo ${WORK_DIR}/fifo RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mkfifo failed")
+endif()
+expect_refused("--stamp '${WORK_DIR}/fifo' is not a regular file" ${small} -o ${keep} --stamp ${WORK_DIR}/fifo)
+expect_refused("--depfile '/dev/null' is not a regular file" ${small} -o ${keep} --depfile /dev/null)
+expect_refused("--stamp '${WORK_DIR}' is not a regular file" ${small} -o ${keep} --stamp ${WORK_DIR})
+# A FIFO as the plan or the wisdom file is refused, not opened (which would wait for a writer).
+expect_refused("plan '${WORK_DIR}/fifo' is not a regular file" ${WORK_DIR}/fifo -o ${keep})
+expect_refused("wisdom file '${WORK_DIR}/fifo' is not a regular file" ${small} -o ${keep} --wisdom ${WORK_DIR}/fifo)
+file(READ ${small} small_after)
+file(READ ${keep}/manifest.json manifest_after)
+if(NOT small_after STREQUAL [[{"kernels": [{"name": "b", "shape": [64]}]}]] OR NOT manifest_after STREQUAL manifest_before
+   OR IS_SYMLINK ${WORK_DIR}/fifo OR NOT EXISTS ${WORK_DIR}/fifo OR EXISTS ${WORK_DIR}/same)
+  message(FATAL_ERROR "a refused --stamp or --depfile changed a file")
+endif()
+# A stamp beside the outputs, under a name of its own, is fine.
+expect_run(0 log ${small} -o ${keep} --stamp ${keep}/b.stamp -q)
+
+# Umbrella headers: the previous namespace's header goes when the namespace changes or --headers
+# is dropped; a header of the user's own under the umbrella's name is refused, not replaced.
+set(ns ${WORK_DIR}/ns)
+expect_run(0 log ${small} -o ${ns} --headers --header-namespace ns_one -q)
+expect_run(0 log ${small} -o ${ns} --headers --header-namespace ns_two -q)
+if(EXISTS ${ns}/ns_one.hpp OR NOT EXISTS ${ns}/ns_two.hpp)
+  message(FATAL_ERROR "switching --header-namespace left ns_one.hpp or lost ns_two.hpp")
+endif()
+expect_run(0 log ${small} -o ${ns} -q)
+file(GLOB headers ${ns}/*.hpp)
+if(headers)
+  message(FATAL_ERROR "dropping --headers left ${headers}")
+endif()
+file(WRITE ${ns}/userstuff.hpp "// my own\n")
+expect_run(1 log ${small} -o ${ns} --headers --header-namespace userstuff)
+if(NOT log MATCHES "'${ns}/userstuff.hpp' exists and was not written by fftgen")
+  message(FATAL_ERROR "a user's userstuff.hpp:\n${log}")
+endif()
+file(READ ${ns}/userstuff.hpp mine)
+if(NOT mine STREQUAL "// my own\n" OR EXISTS ${ns}/manifest.json.hpp)
+  message(FATAL_ERROR "a user's userstuff.hpp was replaced, or headers were written beside it")
+endif()
