@@ -46,6 +46,16 @@ std::string read_file(const std::string& path, const char* what) {
   return ss.str();
 }
 
+// The plan's and the wisdom file's names go into the first line of every generated file (a GLSL
+// comment): a line break there would start a line of code.
+void check_file_name(const std::string& name, const char* what) {
+  for (char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw fftgen::PlanError(fmt::format("the {} file name {:?} holds a control character; the name goes into the "
+                                          "first line of every generated file; rename the {}",
+                                          what, name, what));
+}
+
 void explain_radix(uint32_t radix, bool inverse) {
   namespace cl = fftgen::codelet;
   const auto known = std::find(std::begin(cl::kCodeletRadices), std::end(cl::kCodeletRadices), radix);
@@ -201,10 +211,12 @@ int main(int argc, char** argv) {
     }
     const bool use_default = plan_path.empty();
     const std::string source = use_default ? "default.json" : std::filesystem::path(plan_path).filename().string();
+    check_file_name(source, "plan");
     const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path, "plan");
     fftgen::Plan plan = fftgen::parse_plan(text, source);
     if (!wisdom_path.empty()) {
       const std::string wisdom_name = std::filesystem::path(wisdom_path).filename().string();
+      check_file_name(wisdom_name, "wisdom file");
       for (const auto& change : fftgen::apply_wisdom(plan, read_file(wisdom_path, "wisdom file"), wisdom_name)) {
         if (quiet) continue;
         std::vector<std::string> fields;

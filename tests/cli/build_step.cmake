@@ -157,3 +157,15 @@ file(READ ${ns}/userstuff.hpp mine)
 if(NOT mine STREQUAL "// my own\n" OR EXISTS ${ns}/manifest.json.hpp)
   message(FATAL_ERROR "a user's userstuff.hpp was replaced, or headers were written beside it")
 endif()
+
+# A line break in the plan's file name would start a line of code in every generated file (a GLSL
+# "#error"), and one in a path of the dependency file a rule Make cannot read: both refused.
+set(injecting "${WORK_DIR}/x\n#error boom.json")
+file(WRITE "${injecting}" [[{"kernels": [{"name": "b", "shape": [64]}]}]])
+expect_refused("the plan file name \"x\\n#error boom.json\" holds a control character" "${injecting}" -o ${WORK_DIR}/inj)
+file(MAKE_DIRECTORY "${WORK_DIR}/line\nbreak")
+expect_refused("--depfile: the path \"${WORK_DIR}/line\\nbreak/s\" holds a line break"
+               ${small} -o ${keep} --depfile ${WORK_DIR}/nl.d --stamp "${WORK_DIR}/line\nbreak/s")
+if(EXISTS ${WORK_DIR}/inj OR EXISTS ${WORK_DIR}/nl.d)
+  message(FATAL_ERROR "a refused file name wrote files")
+endif()
