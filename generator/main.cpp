@@ -214,6 +214,13 @@ int main(int argc, char** argv) {
     check_file_name(source, "plan");
     const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path, "plan");
     fftgen::Plan plan = fftgen::parse_plan(text, source);
+    if (targets_option->count() > 0) {
+      // As if the plan listed them: its rules for each target (no pass_sync counters with msl) apply.
+      nlohmann::json doc = nlohmann::json::parse(text);
+      doc["targets"] = nlohmann::json::array();
+      for (fftgen::Target t : parse_targets_option(targets_csv)) doc["targets"].push_back(fftgen::to_string(t));
+      plan = fftgen::parse_plan(doc, source);
+    }
     if (!wisdom_path.empty()) {
       const std::string wisdom_name = std::filesystem::path(wisdom_path).filename().string();
       check_file_name(wisdom_name, "wisdom file");
@@ -227,7 +234,6 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
       }
     }
-    if (targets_option->count() > 0) plan.targets = parse_targets_option(targets_csv);
     if (list_variants) {
       print_variants(plan, source, as_json);
       return 0;
