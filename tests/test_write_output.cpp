@@ -247,6 +247,40 @@ TEST_CASE("a kill at any step of the switch leaves no mixed output, and the next
   }
 }
 
+TEST_CASE("SIGINT or SIGTERM during the switch takes effect once the new output is whole", "[output]") {
+  Scratch s("interrupt");
+  const fs::path dir = s.root / "out";
+  const auto old_output = make_output({"a", "b"}, "1");
+  const auto new_output = make_output({"a", "c", "d"}, "2");
+  const int steps = switch_steps(old_output, new_output, dir);
+  for (int signal : {SIGINT, SIGTERM})
+    for (int at = 0; at < steps; ++at) {
+      INFO("signal " << signal << " before step " << at);
+      fs::remove_all(dir);
+      fftgen::write_output(old_output, dir);
+      const pid_t child = ::fork();
+      REQUIRE(child >= 0);
+      if (child == 0) {
+        std::signal(signal, SIG_DFL);  // not Catch's handler: the signal ends the process
+        fftgen::WriteOptions options;
+        options.before_switch_step = [&](int step) {
+          if (step == at) ::kill(::getpid(), signal);
+        };
+        try {
+          fftgen::write_output(new_output, dir, options);
+        } catch (...) {
+          ::_exit(3);
+        }
+        ::_exit(0);
+      }
+      int status = 0;
+      REQUIRE(::waitpid(child, &status, 0) == child);
+      CHECK((WIFSIGNALED(status) && WTERMSIG(status) == signal));
+      CHECK(folder_contents(dir) == files_of(new_output));
+      CHECK(temp_folders_beside(dir) == 0);
+    }
+}
+
 TEST_CASE("a second writer waits for the folder's lock; the folder ends whole", "[output]") {
   Scratch s("lock");
   const fs::path dir = s.root / "out";
@@ -322,12 +356,17 @@ TEST_CASE("a stamp or depfile is replaced whole, or left as it was", "[output]")
   CHECK(read(stamp) == "second, longer\n");
   CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
 
-  // The rename fails (the name is a folder): the error names it, and no temporary file is left.
+  // A folder or a FIFO under the name is refused, not renamed over: the error names it, and no
+  // temporary file is left.
   const fs::path blocked = stamp.parent_path() / "blocked";
   fs::create_directories(blocked / "inside");
   CHECK_THROWS_WITH(fftgen::write_file_replacing(blocked, "third\n"),
-                    Catch::Contains("blocked") && Catch::Contains("cannot rename"));
+                    Catch::Contains("'" + blocked.string() + "' is not a regular file"));
   CHECK(fs::is_directory(blocked / "inside"));
   fs::remove_all(blocked);
+  REQUIRE(::mkfifo(blocked.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(fftgen::write_file_replacing(blocked, "third\n"), Catch::Contains("is not a regular file"));
+  CHECK(fs::is_fifo(blocked));
+  fs::remove(blocked);
   CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
 }

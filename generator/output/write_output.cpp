@@ -1,6 +1,8 @@
 #include "fftgen/write_output.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -173,6 +175,28 @@ std::set<std::string> files_listed_by(const fs::path& folder) {
   names.insert(headers.begin(), headers.end());
   return names;
 }
+
+// Holds SIGINT, SIGTERM, SIGHUP and SIGQUIT while the folder switches: one that arrives then (a
+// Ctrl-C, a build system's timeout) takes effect once the new output is in place and the temporary
+// folder is gone, instead of leaving the folder without a manifest until the next run.
+class DeferredSignals {
+ public:
+  DeferredSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, signal);
+    held_ = ::pthread_sigmask(SIG_BLOCK, &set, &previous_) == 0;
+  }
+  ~DeferredSignals() {
+    if (held_) ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  DeferredSignals(const DeferredSignals&) = delete;
+  DeferredSignals& operator=(const DeferredSignals&) = delete;
+
+ private:
+  sigset_t previous_;
+  bool held_ = false;
+};
 
 // Exclusive flock on the output folder itself, held while its contents change: a second fftgen
 // into the same folder waits. (A lock on the folder leaves no lock file behind.)
@@ -359,6 +383,7 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     throw OutputError(std::string(e.what()) + "; " + kept);
   }
 
+  const DeferredSignals deferred;
   int step = 0;
   auto before_step = [&] {
     if (options.before_switch_step) options.before_switch_step(step++);
