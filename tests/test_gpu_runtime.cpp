@@ -456,6 +456,10 @@ TEST_CASE("timestamps and the bench loop", "[gpu][runtime][bench]") {
   CHECK(parse_byte_size("512MiB") == 512ull << 20);
   CHECK(parse_byte_size("1GiB") == 1ull << 30);
   CHECK_THROWS(parse_byte_size("12 parsecs"));
+  CHECK_THROWS_WITH(parse_byte_size("1e30"), Catch::Contains("'1e30': more than 2^63 bytes"));
+  CHECK_THROWS_WITH(parse_byte_size("inf"), Catch::Contains("more than 2^63 bytes"));
+  CHECK_THROWS_WITH(parse_byte_size("nan"), Catch::Contains("size must be positive"));
+  CHECK_THROWS_WITH(parse_byte_size("0.5"), Catch::Contains("'0.5': less than one byte"));
   require_no_validation_messages(device);
 }
 

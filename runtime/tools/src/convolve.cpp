@@ -460,7 +460,11 @@ Image convolve(Device& device, const Manifest& manifest, const KernelInfo& apply
   });
   Image out = chain.result();
   // A value beyond 65504 in a half-float plane becomes infinite, and the pixels it reaches NaN.
-  if (chain.half_planes()) {
+  // Not finite in, not finite out: that is the input's, not an overflow.
+  auto all_finite = [](const Image& im) {
+    return std::all_of(im.values.begin(), im.values.end(), [](float v) { return std::isfinite(v); });
+  };
+  if (chain.half_planes() && all_finite(image) && all_finite(filter)) {
     const auto bad = std::count_if(out.values.begin(), out.values.end(), [](float v) { return !std::isfinite(v); });
     if (bad > 0)
       throw UsageError("kernel '" + apply.name + "': " + std::to_string(bad) + " result values are not finite: a value "
