@@ -261,6 +261,7 @@ int main(int argc, char** argv) {
       if (!quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", out_dir);
     };
     const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
+    if (!written.warning.empty()) fmt::print(stderr, "fftgen: warning: {}\n", written.warning);
     fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
       fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",

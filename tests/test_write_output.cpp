@@ -281,6 +281,37 @@ TEST_CASE("SIGINT or SIGTERM during the switch takes effect once the new output 
     }
 }
 
+TEST_CASE("a temporary folder that cannot be removed is a warning, the output whole", "[output]") {
+  Scratch s("cleanup");
+  const fs::path dir = s.root / "out";
+  const auto old_output = make_output({"a", "b"}, "1");
+  const auto new_output = make_output({"a", "c"}, "2");
+  const int steps = switch_steps(old_output, new_output, dir);
+  fftgen::write_output(old_output, dir);
+  // An immutable file (chattr +i: root on ext4, say) in the temporary folder once the new output is in.
+  fs::path pinned;
+  fftgen::WriteOptions options;
+  options.before_switch_step = [&](int step) {
+    if (step != steps - 1) return;
+    for (const auto& e : fs::directory_iterator(dir.parent_path()))
+      if (e.path().filename().string().rfind(".out.fftgen-", 0) == 0) pinned = e.path() / "pinned";
+    std::ofstream(pinned) << "x";
+    if (std::system(("chattr +i '" + pinned.string() + "' 2>/dev/null").c_str()) != 0) pinned.clear();
+  };
+  const fftgen::WriteSummary summary = fftgen::write_output(new_output, dir, options);
+  if (pinned.empty()) {
+    WARN("chattr +i is not available here: the cleanup failure is not tested");
+    CHECK(summary.warning.empty());
+    return;
+  }
+  std::system(("chattr -i '" + pinned.string() + "'").c_str());
+  CHECK_THAT(summary.warning, Catch::Contains("is complete, but its temporary folder") &&
+                                  Catch::Contains("could not be removed") && Catch::Contains("the next fftgen run"));
+  CHECK(folder_contents(dir) == files_of(new_output));
+  CHECK(fftgen::recover_output(dir) == 1);
+  CHECK(temp_folders_beside(dir) == 0);
+}
+
 TEST_CASE("a second writer waits for the folder's lock; the folder ends whole", "[output]") {
   Scratch s("lock");
   const fs::path dir = s.root / "out";

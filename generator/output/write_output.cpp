@@ -419,6 +419,10 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
   before_step();  // the new output is in place; the temporary folder is not yet removed
   std::error_code ec;
   fs::remove_all(temp, ec);
+  if (ec)
+    summary.warning = fmt::format("the output in {} is complete, but its temporary folder {} could not be removed "
+                                  "({}); the next fftgen run into that folder removes it",
+                                  quoted(folder), quoted(temp), ec.message());
   summary.written = changed.size();
   summary.removed = stale.size();
   return summary;

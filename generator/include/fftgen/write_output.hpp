@@ -38,6 +38,9 @@ struct WriteSummary {
   std::size_t written = 0;    ///< files replaced or added
   std::size_t unchanged = 0;  ///< files whose contents were already right (left untouched)
   std::size_t removed = 0;    ///< files the previous manifest listed that this output does not write
+  /// Set when the output is complete but its temporary folder could not be removed (the next
+  /// write_output into the folder removes it): what to tell the user.
+  std::string warning;
 };
 
 /// Writes `output` into `dir` (created if missing):
