@@ -110,6 +110,28 @@ int switch_steps(const fftgen::GeneratedOutput& from, const fftgen::GeneratedOut
   return steps;
 }
 
+// The wait status of a child process that writes `output` into `dir` and sends itself `signal`
+// before switch step `at`.
+int write_signalled_at(const fftgen::GeneratedOutput& output, const fs::path& dir, int at, int signal) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::signal(signal, SIG_DFL);  // not Catch's handler: the signal ends the process
+    fftgen::WriteOptions options;
+    options.before_switch_step = [&](int step) {
+      if (step == at) ::kill(::getpid(), signal);
+    };
+    try {
+      fftgen::write_output(output, dir, options);
+    } catch (...) {
+      ::_exit(3);
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child) throw std::runtime_error("fork or waitpid failed");
+  return status;
+}
+
 }  // namespace
 
 TEST_CASE("write_output writes, leaves unchanged files alone, removes stale files and keeps a user's", "[output]") {
@@ -217,22 +239,7 @@ TEST_CASE("a kill at any step of the switch leaves no mixed output, and the next
     fs::remove_all(dir);
     fftgen::write_output(old_output, dir);
     std::ofstream(dir / "notes.txt") << "mine";
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      fftgen::WriteOptions options;
-      options.before_switch_step = [&](int step) {
-        if (step == kill_at) ::raise(SIGKILL);
-      };
-      try {
-        fftgen::write_output(new_output, dir, options);
-      } catch (...) {
-        ::_exit(3);
-      }
-      ::_exit(0);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
+    const int status = write_signalled_at(new_output, dir, kill_at, SIGKILL);
     const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
     CHECK(killed);
     CHECK(read(dir / "notes.txt") == "mine");
@@ -258,23 +265,7 @@ TEST_CASE("SIGINT or SIGTERM during the switch takes effect once the new output 
       INFO("signal " << signal << " before step " << at);
       fs::remove_all(dir);
       fftgen::write_output(old_output, dir);
-      const pid_t child = ::fork();
-      REQUIRE(child >= 0);
-      if (child == 0) {
-        std::signal(signal, SIG_DFL);  // not Catch's handler: the signal ends the process
-        fftgen::WriteOptions options;
-        options.before_switch_step = [&](int step) {
-          if (step == at) ::kill(::getpid(), signal);
-        };
-        try {
-          fftgen::write_output(new_output, dir, options);
-        } catch (...) {
-          ::_exit(3);
-        }
-        ::_exit(0);
-      }
-      int status = 0;
-      REQUIRE(::waitpid(child, &status, 0) == child);
+      const int status = write_signalled_at(new_output, dir, at, signal);
       CHECK((WIFSIGNALED(status) && WTERMSIG(status) == signal));
       CHECK(folder_contents(dir) == files_of(new_output));
       CHECK(temp_folders_beside(dir) == 0);
