@@ -297,6 +297,9 @@ TEST_CASE("convolution: fftgen-vk convolve reads and writes PNG and .npy; bad fi
     CHECK(read_image(dir / "bad.png", 13, 11).size() == image.size());
     refused(with_ihdr(16384, 16384, 8), "a PNG of 16384 x 16384 pixels (height x width); the kernel takes 13 x 11");
     refused(with_ihdr(13, 11, 16), "a PNG of 16-bit samples; 8-bit PNGs are read");
+    write(with_ihdr(20000, 20000, 8));  // read where no size is expected: a cap on the pixels
+    CHECK_THROWS_WITH(read_image(dir / "bad.png"),
+                      Catch::Contains("a PNG of 20000 x 20000 pixels; sides from 1 to 65536 and at most 268435456"));
     std::vector<unsigned char> damaged = good;
     damaged[good.size() - 20] ^= 0x55;  // inside the last IDAT
     refused(damaged, "damaged PNG: the CRC of chunk 'IDAT'");

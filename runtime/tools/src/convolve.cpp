@@ -52,6 +52,9 @@ uint32_t png_crc(const unsigned char* data, size_t size) {
   return c ^ 0xffffffffu;
 }
 
+// 1 GiB of RGBA pixels, the most a PNG is inflated to where no size is expected.
+constexpr uint64_t kMaxPngPixels = uint64_t{1} << 28;
+
 // Walks the chunks (IHDR first, every CRC right, IEND last) and checks the header: 8 bits per
 // sample, and the sides `height` x `width` where they are given, before stb_image inflates
 // anything (a 1 MB file may claim 16384 x 16384 RGBA: 1 GB of pixels).
@@ -84,9 +87,10 @@ void check_png(const std::filesystem::path& path, const std::vector<unsigned cha
         throw ImageError(name + ": a PNG of " + std::to_string(h) + " x " + std::to_string(w) +
                          " pixels (height x width); the kernel takes " + std::to_string(height) + " x " +
                          std::to_string(width));
-      if (h == 0 || w == 0 || h > 65536 || w > 65536)
+      if (h == 0 || w == 0 || h > 65536 || w > 65536 || uint64_t{h} * w > kMaxPngPixels)
         throw ImageError(name + ": a PNG of " + std::to_string(h) + " x " + std::to_string(w) +
-                         " pixels; sides from 1 to 65536 are read");
+                         " pixels; sides from 1 to 65536 and at most " + std::to_string(kMaxPngPixels) +
+                         " pixels are read");
     }
     ended = type_name == "IEND";
     at += size_t{length} + 12;
