@@ -35,11 +35,25 @@ std::string read_file(const std::string& path, const char* what) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw fftgen::PlanError(fmt::format("{} '{}' is a folder; give the {} itself (a JSON file)", what, path, what));
+  // Opening a FIFO would wait for a writer, for ever if there is none.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw fftgen::PlanError(fmt::format("{} '{}' is not a regular file (a device, FIFO or socket); give the {} "
+                                        "itself (a JSON file)", what, path, what));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The plan's and the wisdom file's names go into the first line of every generated file (a GLSL
+// comment): a line break there would start a line of code.
+void check_file_name(const std::string& name, const char* what) {
+  for (char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw fftgen::PlanError(fmt::format("the {} file name {:?} holds a control character; the name goes into the "
+                                          "first line of every generated file; rename the {}",
+                                          what, name, what));
 }
 
 void explain_radix(uint32_t radix, bool inverse) {
@@ -202,10 +216,19 @@ int main(int argc, char** argv) {
     }
     const bool use_default = plan_path.empty();
     const std::string source = use_default ? "default.json" : std::filesystem::path(plan_path).filename().string();
+    check_file_name(source, "plan");
     const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path, "plan");
     fftgen::Plan plan = fftgen::parse_plan(text, source);
+    if (targets_option->count() > 0) {
+      // As if the plan listed them: its rules for each target (no pass_sync counters with msl) apply.
+      nlohmann::json doc = nlohmann::json::parse(text);
+      doc["targets"] = nlohmann::json::array();
+      for (fftgen::Target t : parse_targets_option(targets_csv)) doc["targets"].push_back(fftgen::to_string(t));
+      plan = fftgen::parse_plan(doc, source);
+    }
     if (!wisdom_path.empty()) {
       const std::string wisdom_name = std::filesystem::path(wisdom_path).filename().string();
+      check_file_name(wisdom_name, "wisdom file");
       for (const auto& change : fftgen::apply_wisdom(plan, read_file(wisdom_path, "wisdom file"), wisdom_name)) {
         if (quiet) continue;
         std::vector<std::string> fields;
@@ -216,15 +239,16 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
       }
     }
-    if (targets_option->count() > 0) plan.targets = parse_targets_option(targets_csv);
     if (list_variants) {
       print_variants(plan, source, as_json);
       return 0;
     }
     fftgen::check_build_step_options(build_step, plan);
+    std::vector<std::string> names = fftgen::planned_files(plan, source);
+    fftgen::add_build_step_names(names, build_step);
+    fftgen::check_build_step_paths(build_step, out_dir.empty() ? "." : out_dir, names,
+                                   {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (dry_run) {
-      std::vector<std::string> names = fftgen::planned_files(plan, source);
-      fftgen::add_build_step_names(names, build_step);
       for (const std::string& name : names)
         fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());
       return 0;
@@ -242,6 +266,7 @@ int main(int argc, char** argv) {
       if (!quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", out_dir);
     };
     const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
+    if (!written.warning.empty()) fmt::print(stderr, "fftgen: warning: {}\n", written.warning);
     fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
     if (!quiet)
       fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",

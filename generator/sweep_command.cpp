@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -23,6 +24,10 @@ namespace fs = std::filesystem;
 
 // `what` names the file in the message: "plan", "results file".
 std::string read_text(const fs::path& path, const char* what) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open
+    throw fftgen::PlanError(fmt::format("{} '{}' is not a regular file (a folder, device, FIFO or socket)", what,
+                                        path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path.string(), std::strerror(errno)));
   std::ostringstream ss;
@@ -76,6 +81,50 @@ nlohmann::json run_vk(const std::string& vk, const std::string& subcommand, cons
   }
 }
 
+// fftgen-vk bench --bytes, checked before anything is generated (a bad size made bench fail and
+// the sweep end with exit 0 and no device figures): a positive number of bytes below 2^63, with
+// an optional unit.
+std::string byte_size_error(const std::string& text) {
+  static const std::regex size(R"(\s*(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*(B|KiB|MiB|GiB|KB|MB|GB|K|M|G)?\s*)",
+                               std::regex::icase);
+  std::smatch m;
+  if (!std::regex_match(text, m, size))
+    return fmt::format("'{}' is not a size (e.g. 64MiB, 1GiB, 1000000); units: B, KiB, MiB, GiB, KB, MB, GB", text);
+  const double value = std::stod(text);
+  if (!(value > 0) || !(value < 9.2e18)) return fmt::format("'{}' must be positive and below 2^63 bytes", text);
+  return "";
+}
+
+// What a --results file may hold where the sweep report takes it: names are strings, figures
+// non-negative numbers, so that one edited or foreign file is a clear error.
+void check_results(const nlohmann::json& doc, const fs::path& file) {
+  if (doc.is_null()) return;
+  auto fail = [&](const std::string& what) {
+    throw fftgen::PlanError(fmt::format("--results: {}: {}", file.string(), what));
+  };
+  if (!doc.is_object()) fail("expected a JSON object, as fftgen-vk --json writes");
+  for (const char* key : {"device", "driver_version"})
+    if (doc.contains(key) && !doc[key].is_string()) fail(fmt::format("'{}' must be a string (found {})", key, doc[key].dump()));
+  for (const char* list : {"results", "kernels"}) {
+    if (!doc.contains(list)) continue;
+    if (!doc[list].is_array()) fail(fmt::format("'{}' must be a list", list));
+    for (size_t i = 0; i < doc[list].size(); ++i) {
+      const nlohmann::json& entry = doc[list][i];
+      if (!entry.is_object()) fail(fmt::format("{}[{}] must be an object", list, i));
+      for (const char* key : {"name", "kernel", "error"})
+        if (entry.contains(key) && !entry[key].is_string())
+          fail(fmt::format("{}[{}].{} must be a string (found {})", list, i, key, entry[key].dump()));
+      for (const char* key : {"median_ms", "gb_per_s", "rel_l2_forward", "rel_l2_inverse"})
+        if (entry.contains(key) && !entry[key].is_null() &&
+            (!entry[key].is_number() || !(entry[key].get<double>() >= 0)))
+          fail(fmt::format("{}[{}].{} must be a non-negative number or null (found {})", list, i, key,
+                           entry[key].dump()));
+      if (entry.contains("pass") && !entry["pass"].is_boolean())
+        fail(fmt::format("{}[{}].pass must be true or false (found {})", list, i, entry["pass"].dump()));
+    }
+  }
+}
+
 }  // namespace
 
 CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
@@ -94,8 +143,12 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
                     "--json output over DIR/kernels, measured on another machine) instead of running fftgen-vk")
       ->excludes("--vk")
       ->excludes("--device");
-  sweep->add_option("--bytes", args.bytes, "fftgen-vk bench --bytes: one buffer's size")->capture_default_str();
-  sweep->add_option("--trials", args.trials, "fftgen-vk bench --trials")->capture_default_str();
+  sweep->add_option("--bytes", args.bytes, "fftgen-vk bench --bytes: one buffer's size")
+      ->capture_default_str()
+      ->check(CLI::Validator(byte_size_error, "SIZE"));
+  sweep->add_option("--trials", args.trials, "fftgen-vk bench --trials")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u));
   sweep->add_option("-j,--jobs", args.jobs, "variants generated at once (default 0: one per core)");
   sweep->add_flag("-q,--quiet", args.quiet, "print nothing but errors");
   return sweep;
@@ -135,6 +188,9 @@ int run_sweep(const SweepArguments& args, const char* argv0) {
       }
     };
     const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
+    check_results(verify, from / "verify.json");
+    check_results(bench, from / "bench.json");
+    check_results(stats, from / "stats.json");
     if (verify.is_null() && bench.is_null() && stats.is_null())
       throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
     fftgen::add_device_results(report, verify, bench, stats);

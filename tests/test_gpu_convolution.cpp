@@ -309,6 +309,48 @@ TEST_CASE("convolution: fftgen-vk convolve reads and writes PNG and .npy; bad fi
     r.filter = dir / "f.npy";
     CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("filter is [5, 6]") && Catch::Contains("[4, 6]"));
   }
+  SECTION("PNGs whose header lies, of 16-bit samples, with a wrong CRC or no IEND: refused before decoding") {
+    std::ifstream in(dir / "in.png", std::ios::binary);
+    const std::vector<unsigned char> good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(good.size() > 33);
+    // The IHDR chunk: its data at bytes 16..28, its CRC (over type and data) at 29..32.
+    auto with_ihdr = [&](uint32_t height, uint32_t width, unsigned char depth) {
+      std::vector<unsigned char> b = good;
+      for (int i = 0; i < 4; ++i) {
+        b[16 + i] = static_cast<unsigned char>(width >> (24 - 8 * i));
+        b[20 + i] = static_cast<unsigned char>(height >> (24 - 8 * i));
+      }
+      b[24] = depth;
+      uint32_t crc = 0xffffffffu;
+      for (size_t i = 12; i < 29; ++i) {
+        crc ^= b[i];
+        for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+      }
+      crc = ~crc;
+      for (int i = 0; i < 4; ++i) b[29 + i] = static_cast<unsigned char>(crc >> (24 - 8 * i));
+      return b;
+    };
+    auto write = [&](const std::vector<unsigned char>& bytes) {
+      std::ofstream(dir / "bad.png", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                              static_cast<std::streamsize>(bytes.size()));
+    };
+    auto refused = [&](const std::vector<unsigned char>& bytes, const std::string& message) {
+      write(bytes);
+      r.input = dir / "bad.png";
+      CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("bad.png: " + message));
+    };
+    write(with_ihdr(13, 11, 8));  // the patch itself keeps a valid PNG
+    CHECK(read_image(dir / "bad.png", 13, 11).size() == image.size());
+    refused(with_ihdr(16384, 16384, 8), "a PNG of 16384 x 16384 pixels (height x width); the kernel takes 13 x 11");
+    refused(with_ihdr(13, 11, 16), "a PNG of 16-bit samples; 8-bit PNGs are read");
+    write(with_ihdr(20000, 20000, 8));  // read where no size is expected: a cap on the pixels
+    CHECK_THROWS_WITH(read_image(dir / "bad.png"),
+                      Catch::Contains("a PNG of 20000 x 20000 pixels; sides from 1 to 65536 and at most 268435456"));
+    std::vector<unsigned char> damaged = good;
+    damaged[good.size() - 20] ^= 0x55;  // inside the last IDAT
+    refused(damaged, "damaged PNG: the CRC of chunk 'IDAT'");
+    refused(std::vector<unsigned char>(good.begin(), good.end() - 12), "truncated PNG: the file ends before its IEND chunk");
+  }
   SECTION("an image kind it does not know") {
     r.output = dir / "out.bmp";
     CHECK_THROWS_WITH(run_convolve(r), Catch::Contains("out.bmp") && Catch::Contains(".npy") && Catch::Contains(".png"));
@@ -403,6 +445,10 @@ TEST_CASE("convolution: half-float planes (precision fp16) stay within verify's 
   for (float& v : image.values) v *= 1e6f;
   CHECK_THROWS_WITH(convolve(device(), m, k, image, random_image(4, 6, 1, 4)),
                     Catch::Contains("not finite") && Catch::Contains("65504") && Catch::Contains("fp32"));
+  // A NaN in the image is the image's, not an overflow: it goes through as it would in fp32.
+  Image with_nan = random_image(13, 11, 4, 3);
+  with_nan.values[5] = std::nanf("");
+  CHECK_NOTHROW(convolve(device(), m, k, with_nan, random_image(4, 6, 1, 4)));
   std::string messages;
   for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
   device().clear_validation_messages();

@@ -14,6 +14,8 @@
 #include <random>
 #include <string>
 
+#include "fftgen/generate.hpp"
+#include "fftgen/plan.hpp"
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
 #include "fftgen/vktools/execute.hpp"
@@ -21,6 +23,7 @@
 #include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
+#include "fftgen/write_output.hpp"
 
 namespace fs = std::filesystem;
 using namespace fftgen::vk;
@@ -382,6 +385,35 @@ TEST_CASE("fftgen-vk run: npy in, npy out, and clean failures", "[gpu][runtime][
   fs::remove_all(dir);
 }
 
+TEST_CASE("fftgen-vk run: an fp16 overflow and a convolution kernel are clear errors", "[gpu][runtime][cli][fp16]") {
+  const fs::path dir = make_temp_dir("run_fp16");
+  const char* plan_text = R"({"kernels": [{"name": "h", "shape": [4096], "precision": "fp16"},
+    {"name": "blur", "convolution": {"image": [8, 8], "filter": [3, 3], "channels": 1, "mode": "same"}}]})";
+  fftgen::write_output(fftgen::generate(fftgen::parse_plan(plan_text, "run_fp16.json"), "run_fp16.json"), dir / "k");
+  RunRequest r;
+  r.manifest = dir / "k";
+  r.kernel = "h";
+  r.output = dir / "out.npy";
+  auto write_input = [&](std::vector<std::complex<float>> values) {
+    r.input = dir / "in.npy";
+    const std::vector<char> bytes = encode_npy_complex64({{4096}, std::move(values)});
+    std::ofstream(r.input, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  };
+  // All 100: bin 0 is 409600, beyond the half floats' 65504 (it was written as inf, exit 0).
+  write_input(std::vector<std::complex<float>>(4096, {100.0f, 0.0f}));
+  CHECK_THROWS_WITH(run_npy(r), Catch::Contains("kernel 'h': ") && Catch::Contains("result values are not finite") &&
+                                    Catch::Contains("beyond 65504") && Catch::Contains("nothing was written"));
+  CHECK_FALSE(fs::exists(r.output));
+  // A NaN in the input is the input's, not an overflow: passed through.
+  std::vector<std::complex<float>> with_nan(4096, {0.01f, 0.0f});
+  with_nan[3] = {std::nanf(""), 0.0f};
+  write_input(with_nan);
+  CHECK_NOTHROW(run_npy(r));
+  r.kernel = "blur";
+  CHECK_THROWS_WITH(run_npy(r), Catch::Contains("kernel 'blur' is a convolution") && Catch::Contains("fftgen-vk convolve"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("timestamps and the bench loop", "[gpu][runtime][bench]") {
   Device& device = shared_device();
   Manifest m = load_manifest(make_fixture_manifest());
@@ -424,6 +456,10 @@ TEST_CASE("timestamps and the bench loop", "[gpu][runtime][bench]") {
   CHECK(parse_byte_size("512MiB") == 512ull << 20);
   CHECK(parse_byte_size("1GiB") == 1ull << 30);
   CHECK_THROWS(parse_byte_size("12 parsecs"));
+  CHECK_THROWS_WITH(parse_byte_size("1e30"), Catch::Contains("'1e30': more than 2^63 bytes"));
+  CHECK_THROWS_WITH(parse_byte_size("inf"), Catch::Contains("more than 2^63 bytes"));
+  CHECK_THROWS_WITH(parse_byte_size("nan"), Catch::Contains("size must be positive"));
+  CHECK_THROWS_WITH(parse_byte_size("0.5"), Catch::Contains("'0.5': less than one byte"));
   require_no_validation_messages(device);
 }
 

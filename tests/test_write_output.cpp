@@ -110,6 +110,28 @@ int switch_steps(const fftgen::GeneratedOutput& from, const fftgen::GeneratedOut
   return steps;
 }
 
+// The wait status of a child process that writes `output` into `dir` and sends itself `signal`
+// before switch step `at`.
+int write_signalled_at(const fftgen::GeneratedOutput& output, const fs::path& dir, int at, int signal) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    std::signal(signal, SIG_DFL);  // not Catch's handler: the signal ends the process
+    fftgen::WriteOptions options;
+    options.before_switch_step = [&](int step) {
+      if (step == at) ::kill(::getpid(), signal);
+    };
+    try {
+      fftgen::write_output(output, dir, options);
+    } catch (...) {
+      ::_exit(3);
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  if (child < 0 || ::waitpid(child, &status, 0) != child) throw std::runtime_error("fork or waitpid failed");
+  return status;
+}
+
 }  // namespace
 
 TEST_CASE("write_output writes, leaves unchanged files alone, removes stale files and keeps a user's", "[output]") {
@@ -217,22 +239,7 @@ TEST_CASE("a kill at any step of the switch leaves no mixed output, and the next
     fs::remove_all(dir);
     fftgen::write_output(old_output, dir);
     std::ofstream(dir / "notes.txt") << "mine";
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      fftgen::WriteOptions options;
-      options.before_switch_step = [&](int step) {
-        if (step == kill_at) ::raise(SIGKILL);
-      };
-      try {
-        fftgen::write_output(new_output, dir, options);
-      } catch (...) {
-        ::_exit(3);
-      }
-      ::_exit(0);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
+    const int status = write_signalled_at(new_output, dir, kill_at, SIGKILL);
     const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
     CHECK(killed);
     CHECK(read(dir / "notes.txt") == "mine");
@@ -245,6 +252,55 @@ TEST_CASE("a kill at any step of the switch leaves no mixed output, and the next
     CHECK(folder_contents(dir) == expected);
     CHECK(committed == (kill_at == steps - 1));
   }
+}
+
+TEST_CASE("SIGINT or SIGTERM during the switch takes effect once the new output is whole", "[output]") {
+  Scratch s("interrupt");
+  const fs::path dir = s.root / "out";
+  const auto old_output = make_output({"a", "b"}, "1");
+  const auto new_output = make_output({"a", "c", "d"}, "2");
+  const int steps = switch_steps(old_output, new_output, dir);
+  for (int signal : {SIGINT, SIGTERM})
+    for (int at = 0; at < steps; ++at) {
+      INFO("signal " << signal << " before step " << at);
+      fs::remove_all(dir);
+      fftgen::write_output(old_output, dir);
+      const int status = write_signalled_at(new_output, dir, at, signal);
+      CHECK((WIFSIGNALED(status) && WTERMSIG(status) == signal));
+      CHECK(folder_contents(dir) == files_of(new_output));
+      CHECK(temp_folders_beside(dir) == 0);
+    }
+}
+
+TEST_CASE("a temporary folder that cannot be removed is a warning, the output whole", "[output]") {
+  Scratch s("cleanup");
+  const fs::path dir = s.root / "out";
+  const auto old_output = make_output({"a", "b"}, "1");
+  const auto new_output = make_output({"a", "c"}, "2");
+  const int steps = switch_steps(old_output, new_output, dir);
+  fftgen::write_output(old_output, dir);
+  // An immutable file (chattr +i: root on ext4, say) in the temporary folder once the new output is in.
+  fs::path pinned;
+  fftgen::WriteOptions options;
+  options.before_switch_step = [&](int step) {
+    if (step != steps - 1) return;
+    for (const auto& e : fs::directory_iterator(dir.parent_path()))
+      if (e.path().filename().string().rfind(".out.fftgen-", 0) == 0) pinned = e.path() / "pinned";
+    std::ofstream(pinned) << "x";
+    if (std::system(("chattr +i '" + pinned.string() + "' 2>/dev/null").c_str()) != 0) pinned.clear();
+  };
+  const fftgen::WriteSummary summary = fftgen::write_output(new_output, dir, options);
+  if (pinned.empty()) {
+    WARN("chattr +i is not available here: the cleanup failure is not tested");
+    CHECK(summary.warning.empty());
+    return;
+  }
+  std::system(("chattr -i '" + pinned.string() + "'").c_str());
+  CHECK_THAT(summary.warning, Catch::Contains("is complete, but its temporary folder") &&
+                                  Catch::Contains("could not be removed") && Catch::Contains("the next fftgen run"));
+  CHECK(folder_contents(dir) == files_of(new_output));
+  CHECK(fftgen::recover_output(dir) == 1);
+  CHECK(temp_folders_beside(dir) == 0);
 }
 
 TEST_CASE("a second writer waits for the folder's lock; the folder ends whole", "[output]") {
@@ -322,12 +378,17 @@ TEST_CASE("a stamp or depfile is replaced whole, or left as it was", "[output]")
   CHECK(read(stamp) == "second, longer\n");
   CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
 
-  // The rename fails (the name is a folder): the error names it, and no temporary file is left.
+  // A folder or a FIFO under the name is refused, not renamed over: the error names it, and no
+  // temporary file is left.
   const fs::path blocked = stamp.parent_path() / "blocked";
   fs::create_directories(blocked / "inside");
   CHECK_THROWS_WITH(fftgen::write_file_replacing(blocked, "third\n"),
-                    Catch::Contains("blocked") && Catch::Contains("cannot rename"));
+                    Catch::Contains("'" + blocked.string() + "' is not a regular file"));
   CHECK(fs::is_directory(blocked / "inside"));
   fs::remove_all(blocked);
+  REQUIRE(::mkfifo(blocked.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(fftgen::write_file_replacing(blocked, "third\n"), Catch::Contains("is not a regular file"));
+  CHECK(fs::is_fifo(blocked));
+  fs::remove(blocked);
   CHECK(folder_contents(stamp.parent_path()) == Files{{"kernels.stamp", "second, longer\n"}});
 }

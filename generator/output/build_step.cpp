@@ -31,6 +31,14 @@ Embedded kind_of(std::string_view file) {
   return Embedded::none;
 }
 
+void check_depfile_path(const fs::path& path) {
+  const std::string text = path.generic_string();
+  if (text.find_first_of("\n\r") != std::string::npos)
+    throw OutputError(fmt::format("--depfile: the path {:?} holds a line break, which a Make or Ninja dependency "
+                                  "file cannot hold; rename it",
+                                  text));
+}
+
 std::string header_name(std::string_view file) { return std::string(file) + ".hpp"; }
 std::string umbrella_name(const BuildStepOptions& options) { return options.header_namespace + ".hpp"; }
 
@@ -171,6 +179,38 @@ void check_build_step_options(const BuildStepOptions& options, const Plan& plan)
                     "plan's \"targets\" or to --targets");
 }
 
+void check_build_step_paths(const BuildStepOptions& options, const fs::path& out_dir,
+                            const std::vector<std::string>& output_names, const std::vector<fs::path>& inputs) {
+  if (!options.depfile.empty()) {
+    std::vector<fs::path> named = inputs;
+    named.push_back(options.stamp.empty() ? out_dir / "manifest.json" : options.stamp);
+    for (const fs::path& p : named) check_depfile_path(p);
+  }
+  const std::pair<const char*, const fs::path*> targets[] = {{"--depfile", &options.depfile},
+                                                             {"--stamp", &options.stamp}};
+  auto refuse = [](const char* option, const fs::path& path, const fs::path& other, const char* verb) {
+    throw OutputError(fmt::format("{} '{}' would replace '{}', which this run {}; give another {} path", option,
+                                  path.string(), other.string(), verb, option));
+  };
+  std::error_code ec;
+  const fs::path output_folder = fs::weakly_canonical(out_dir, ec);
+  for (const auto& [option, path] : targets) {
+    if (path->empty()) continue;
+    check_replaceable_file(*path, option);
+    for (const fs::path& input : inputs)
+      if (!input.empty() && fs::equivalent(*path, input, ec)) refuse(option, *path, input, "reads");
+    const fs::path folder = fs::weakly_canonical(fs::absolute(*path, ec).parent_path(), ec);
+    const std::string name = path->filename().string();
+    if (!ec && folder == output_folder &&
+        std::find(output_names.begin(), output_names.end(), name) != output_names.end())
+      refuse(option, *path, out_dir / name, "writes");
+  }
+  if (!options.depfile.empty() && !options.stamp.empty() &&
+      fs::weakly_canonical(fs::absolute(options.depfile), ec) == fs::weakly_canonical(fs::absolute(options.stamp), ec))
+    throw OutputError(fmt::format("--depfile '{}' and --stamp '{}' are one file; give two paths",
+                                  options.depfile.string(), options.stamp.string()));
+}
+
 void add_build_step_names(std::vector<std::string>& files, const BuildStepOptions& options) {
   if (options.headers) insert_before_manifest(files, header_names(files, options));
 }
@@ -203,6 +243,8 @@ void write_build_step_files(const BuildStepOptions& options, const fs::path& out
 }
 
 std::string make_depfile_text(const fs::path& target, const std::vector<fs::path>& deps) {
+  check_depfile_path(target);
+  for (const fs::path& d : deps) check_depfile_path(d);
   auto escape = [](const fs::path& p) {
     std::string out;
     for (char c : p.lexically_normal().generic_string()) {

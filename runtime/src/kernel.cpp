@@ -213,6 +213,14 @@ void check_module_matches_pass(const KernelInfo& k, const PassInfo& p, const Sha
   for (const auto& b : p.bindings) manifest_bindings.push_back(b.binding);
   if (binding_list(module_bindings) != binding_list(manifest_bindings))
     mismatch("storage-buffer bindings", binding_list(module_bindings), binding_list(manifest_bindings));
+  std::vector<uint32_t> module_images, manifest_images;
+  for (const auto& b : m.bindings)
+    if (b.image) module_images.push_back(b.binding);
+  for (const auto& b : p.bindings)
+    if (b.image) manifest_images.push_back(b.binding);
+  if (binding_list(module_images) != binding_list(manifest_images))
+    mismatch("storage images at bindings", binding_list(module_images),
+             binding_list(manifest_images) + " (\"resource\": \"storage_image\")");
   if (m.push_constant_bytes > p.push_constant_bytes)
     mismatch("a push-constant block of bytes", std::to_string(m.push_constant_bytes),
              std::to_string(p.push_constant_bytes) + " (push_constant_bytes)");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 #include <sstream>
 
 #include "fftgen/runtime/error.hpp"
@@ -130,6 +131,12 @@ const KernelInfo& Manifest::kernel(const std::string& n) const {
 }
 
 namespace {
+
+std::string shape_text(const std::vector<uint32_t>& shape) {
+  std::string s;
+  for (uint32_t side : shape) s += (s.empty() ? "" : ", ") + std::to_string(side);
+  return "[" + s + "]";
+}
 
 // Bounds no fftgen kernel comes near; larger values come from a damaged or hand-edited manifest.
 constexpr uint32_t kMaxBindingNumber = 16;        // fftgen passes use bindings 0..3
@@ -389,6 +396,82 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
   return p;
 }
 
+std::string describe(const BufferShape& b) { return std::to_string(b.elements) + " " + to_string(b.element); }
+
+// The input and output buffers the transform, shape (and convolution) imply, per transform, in
+// the precision of the output (the generator's KernelProgram): a manifest whose "buffers" say
+// otherwise would have the runtime size its host arrays and FFTW's reference by one and the
+// kernel work by the other.
+void check_buffers(const Reader& kr, const KernelInfo& k) {
+  const bool half = is_half(k.forward_output.element);
+  const ElementType complex = half ? ElementType::complex32 : ElementType::complex64;
+  const ElementType real = half ? ElementType::float16 : ElementType::float32;
+  const uint64_t nx = k.n(), ny = k.ny();
+  BufferShape in{complex, k.points()}, out{complex, k.points()};
+  if (k.transform == "r2c") {
+    in = {real, (nx + nx % 2) * ny};
+    out = {complex, (nx / 2 + 1) * ny};
+  } else if (k.transform == "r2c_pair") {
+    if (ny != 1) kr.fail("shape", "[N] for r2c_pair (found a 2D shape)");
+    out = {complex, nx + 2};
+  } else if (k.convolution) {
+    const ConvolutionInfo& c = *k.convolution;
+    in = {ElementType::float32, k.transform == "convolution_filter"
+                                    ? uint64_t{c.filter_h} * c.filter_w
+                                    : uint64_t{c.image_h} * c.image_w * c.channels_per_plane()};
+    out = {complex, uint64_t{c.padded_h} * c.spectrum_columns()};
+  }
+  const bool same = k.forward_input.element == in.element && k.forward_input.elements == in.elements &&
+                    k.forward_output.element == out.element && k.forward_output.elements == out.elements;
+  if (!same)
+    kr.fail("buffers", "forward input " + describe(in) + " and output " + describe(out) + " for a " + k.transform +
+                           " kernel of shape " + shape_text(k.shape) + " (found input " + describe(k.forward_input) +
+                           ", output " + describe(k.forward_output) + ")");
+}
+
+// A convolution's planes: the shape is the padded plane, which holds the image and the filter.
+void check_convolution(const Reader& c, const KernelInfo& k) {
+  const ConvolutionInfo& ci = *k.convolution;
+  if (ci.image_h == 0 || ci.image_w == 0) c.fail("image", "two positive sizes");
+  if (ci.filter_h == 0 || ci.filter_w == 0) c.fail("filter", "two positive sizes");
+  if (ci.padded_h < std::max(ci.image_h, ci.filter_h) || ci.padded_w < std::max(ci.image_w, ci.filter_w))
+    c.fail("padded", "sides at least the image's and the filter's (found [" + std::to_string(ci.padded_h) + ", " +
+                         std::to_string(ci.padded_w) + "])");
+  if (k.shape != std::vector<uint32_t>{ci.padded_h, ci.padded_w})
+    c.fail("padded", "the kernel's shape " + shape_text(k.shape) + " (found [" + std::to_string(ci.padded_h) + ", " +
+                         std::to_string(ci.padded_w) + "])");
+  if (ci.centre_y >= ci.filter_h || ci.centre_x >= ci.filter_w) c.fail("centre", "a point inside the filter");
+}
+
+// Each direction's input and output bindings hold the kernel's buffers: a batch entry's stride
+// where one is written (a row's, for passes of batch_scale rows) or an image's texels cover a
+// transform exactly. Strides count bytes: a pass between others may view the output's reals as
+// complex values.
+void check_pass_buffers(const Reader& kr, const KernelInfo& k) {
+  for (Direction d : k.directions) {
+    const auto& passes = k.passes(d);
+    for (size_t i = 0; i < passes.size(); ++i)
+      for (size_t j = 0; j < passes[i].bindings.size(); ++j) {
+        const PassBinding& b = passes[i].bindings[j];
+        if (b.role != BufferRole::input && b.role != BufferRole::output) continue;
+        const BufferShape& buffer = b.role == BufferRole::input ? k.input(d) : k.output(d);
+        const std::string what = std::string("the ") + to_string(d) + " " + to_string(b.role) + "'s ";
+        const Reader e = kr.child(to_string(d)).element(i).child("bindings").element(j);
+        if (b.image && uint64_t{b.image->width} * b.image->rows_per_transform != buffer.elements)
+          e.fail("width", std::to_string(buffer.elements / b.image->rows_per_transform) + " texels, " + what +
+                              std::to_string(buffer.elements) + " elements over " +
+                              std::to_string(b.image->rows_per_transform) + " rows (found " +
+                              std::to_string(b.image->width) + ")");
+        const uint64_t scale = passes[i].batch_scale, stride_bytes = b.stride * element_bytes(b.element);
+        if (!b.image && !k.convolution && e.has("stride") &&
+            (b.stride > buffer.bytes() || stride_bytes * scale != buffer.bytes()))
+          e.fail("stride", (scale == 1 ? what : "1/" + std::to_string(scale) + " (the pass's batch_scale) of " + what) +
+                               std::to_string(buffer.bytes()) + " bytes (found " + std::to_string(b.stride) + " " +
+                               to_string(b.element) + ", " + std::to_string(stride_bytes) + " bytes)");
+      }
+  }
+}
+
 KernelInfo parse_kernel(const Reader& r) {
   KernelInfo k;
   k.name = r.str("name");
@@ -488,7 +571,37 @@ KernelInfo parse_kernel(const Reader& r) {
     auto& out = d == Direction::forward ? k.forward : k.inverse;
     for (size_t i = 0; i < passes.size(); ++i) out.push_back(parse_pass(passes.element(i), k));
   }
+  if (k.convolution) check_convolution(kr.child("convolution"), k);
+  check_buffers(kr, k);
+  check_pass_buffers(kr, k);
   return k;
+}
+
+bool operator==(const ConvolutionInfo& a, const ConvolutionInfo& b) {
+  auto fields = [](const ConvolutionInfo& c) {
+    return std::tie(c.image_h, c.image_w, c.filter_h, c.filter_w, c.channels, c.filter_channels, c.planes, c.packing,
+                    c.filter_layout, c.mode, c.padded_h, c.padded_w, c.centre_y, c.centre_x, c.filter_kernel,
+                    c.apply_kernel);
+  };
+  return fields(a) == fields(b);
+}
+
+// A convolution's apply and filter kernels name each other (`names`), and describe one convolution
+// (otherwise).
+void check_convolution_pair(const Reader& r, const Manifest& m, const KernelInfo& k, bool names) {
+  const Reader c = Reader(r.raw(), r.where() + "(" + k.name + ")").child("convolution");
+  const ConvolutionInfo& ci = *k.convolution;
+  const std::pair<const char*, const std::string*> partners[] = {{"filter_kernel", &ci.filter_kernel},
+                                                                 {"apply_kernel", &ci.apply_kernel}};
+  for (const auto& [key, name] : partners) {
+    const std::string transform = std::string(key) == "filter_kernel" ? "convolution_filter" : "convolution";
+    const KernelInfo* partner = m.find(*name);
+    if (names && (!partner || partner->transform != transform))
+      c.fail(key, "a kernel of transform " + transform + " in this manifest (found '" + *name + "'" +
+                      (partner ? ", of transform " + partner->transform : std::string(", no such kernel")) + ")");
+    if (!names && !(*partner->convolution == ci))
+      c.fail(key, "a kernel describing the same convolution ('" + *name + "' describes another)");
+  }
 }
 
 }  // namespace
@@ -518,6 +631,9 @@ Manifest parse_manifest(const json& doc, const std::string& source,
     if (m.find(k.name)) throw ManifestError(source + ": kernel name '" + k.name + "' repeated");
     m.kernels.push_back(std::move(k));
   }
+  for (bool names : {true, false})
+    for (size_t i = 0; i < m.kernels.size(); ++i)
+      if (m.kernels[i].convolution) check_convolution_pair(ks.element(i), m, m.kernels[i], names);
   return m;
 }
 
@@ -525,6 +641,8 @@ Manifest load_manifest(const std::filesystem::path& path) {
   std::filesystem::path file = path;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) file = path / "manifest.json";
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw ManifestError("manifest '" + file.string() + "': not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ManifestError("cannot open manifest '" + file.string() + "'");
   json doc;
@@ -579,6 +697,10 @@ std::string FileSource::describe(const std::string& name) const {
 }
 
 std::vector<char> read_binary_file(const std::filesystem::path& path) {
+  // A FIFO would block the open; a folder opens, then reads as "out of host memory".
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw ManifestError("'" + path.string() + "': not a regular file");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw ManifestError("cannot open '" + path.string() + "'");
   const auto size = static_cast<size_t>(in.tellg());

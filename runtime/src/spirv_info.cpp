@@ -171,11 +171,11 @@ SpirvInterface reflect_spirv(const std::vector<uint32_t>& words, const std::stri
     throw ManifestError(what + " is truncated: it does not end with a function's end "
                         "(OpFunctionEnd)");
   for (const auto& [id, type] : buffer_variables) {
-    (void)type;
     auto b = binding_of.find(id);
     if (b == binding_of.end()) continue;
     auto s = set_of.find(id);
-    out.bindings.push_back({s == set_of.end() ? 0u : s->second, b->second});
+    out.bindings.push_back({s == set_of.end() ? 0u : s->second, b->second,
+                            pointers.count(type) && pointers[type].storage == StorageUniformConstant});
   }
   return out;
 }

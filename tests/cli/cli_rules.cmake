@@ -53,6 +53,17 @@ expect_error("--targets: 1 required TEXT missing" ${plan} -o ${WORK_DIR}/t --tar
 expect_error("--targets ',' has an empty item; allowed: spirv, glsl, hlsl, msl" ${plan} -o ${WORK_DIR}/t --targets ,)
 expect_error("--targets 'spirv,' has an empty item" ${plan} -o ${WORK_DIR}/t --targets spirv,)
 expect_error("--explain: radix 0 has no codelet; allowed: 2, 3" --explain 0)
+# --targets decides as the plan's "targets" would: no pass_sync counters where msl is a target.
+file(WRITE ${WORK_DIR}/sync.json [[{"targets": ["spirv"], "kernels": [{"name": "k", "shape": [32768], "pass_sync": "counters"}]}]])
+expect_error("field 'pass_sync': counters run a kernel's passes in one dispatch; Metal promises no progress"
+             ${WORK_DIR}/sync.json -o ${WORK_DIR}/t --targets spirv,msl)
+file(WRITE ${WORK_DIR}/sync.json [[{"targets": ["spirv"], "kernels": [{"name": "k", "shape": [32768]}]}]])
+expect_run(0 out ${WORK_DIR}/sync.json -o ${WORK_DIR}/sync --targets spirv,msl -q)
+file(READ ${WORK_DIR}/sync/manifest.json sync_manifest)
+if(sync_manifest MATCHES "\"counters\"")
+  message(FATAL_ERROR "--targets spirv,msl: pass_sync auto still chose counters")
+endif()
+file(REMOVE_RECURSE ${WORK_DIR}/sync)
 if(EXISTS ${WORK_DIR}/t)
   message(FATAL_ERROR "a refused --targets wrote output")
 endif()

@@ -113,6 +113,33 @@ if(NOT out MATCHES "--vk: no such file '[^']*no-such-fftgen-vk'")
   message(FATAL_ERROR "unclear error for a missing --vk program:\n${out}")
 endif()
 
+# Bench options fftgen-vk would refuse, and --results files that are not fftgen-vk's: exit 1 before
+# anything is measured or reported (they ended in exit 0 without device figures, or a raw
+# [json.exception.type_error.302]).
+expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --vk ${FFTGEN} --trials 0)
+if(NOT out MATCHES "--trials: Value 0 not in range 1 to 1000000")
+  message(FATAL_ERROR "sweep --trials 0:\n${out}")
+endif()
+foreach(bytes abc 0 1e30)
+  expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --vk ${FFTGEN} --bytes ${bytes})
+  if(NOT out MATCHES "--bytes: '${bytes}' (is not a size|must be positive and below 2\\^63 bytes)")
+    message(FATAL_ERROR "sweep --bytes ${bytes}:\n${out}")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY ${WORK_DIR}/forged)
+foreach(case "{\"device\": 3, \"results\": []}|'device' must be a string \\(found 3\\)"
+             "{\"results\": [{\"name\": \"x\", \"median_ms\": -1}]}|results\\[0\\].median_ms must be a non-negative number or null \\(found -1\\)"
+             "{\"results\": [{\"name\": \"x\", \"gb_per_s\": \"fast\"}]}|results\\[0\\].gb_per_s must be a non-negative number")
+  string(REPLACE "|" ";" case "${case}")
+  list(GET case 0 content)
+  list(GET case 1 message)
+  file(WRITE ${WORK_DIR}/forged/bench.json "${content}")
+  expect_run(1 out sweep ${WORK_DIR}/msl.json -o ${WORK_DIR}/r --results ${WORK_DIR}/forged)
+  if(NOT out MATCHES "--results: [^:]*bench.json: ${message}")
+    message(FATAL_ERROR "--results bench.json ${content}:\n${out}")
+  endif()
+endforeach()
+
 # Parallel generation: byte-identical to serial.
 file(WRITE ${WORK_DIR}/jobs.json [=[
 {"kernels": [{"name": "j", "shape": [[64], [256], [2048]], "index_math": ["bitwise", "divmod"],

@@ -42,6 +42,14 @@ struct BuildStepInputs {
 /// identifier and the targets must include spirv for --headers. Throws PlanError.
 void check_build_step_options(const BuildStepOptions& options, const Plan& plan);
 
+/// Refuses (OutputError), before anything is generated, a --depfile or --stamp path that would
+/// replace a file this run reads (`inputs`: the plan, the wisdom file, the fftgen executable), a
+/// file of its output (`out_dir` / one of `output_names`), the other one of the two, or something
+/// that is not a regular file (a folder, a device node, a FIFO).
+void check_build_step_paths(const BuildStepOptions& options, const std::filesystem::path& out_dir,
+                            const std::vector<std::string>& output_names,
+                            const std::vector<std::filesystem::path>& inputs);
+
 /// Adds the names of the headers --headers would write to `files` (the list planned_files()
 /// returns), before manifest.json, so that --dry-run lists them.
 void add_build_step_names(std::vector<std::string>& files, const BuildStepOptions& options);

@@ -38,6 +38,9 @@ struct WriteSummary {
   std::size_t written = 0;    ///< files replaced or added
   std::size_t unchanged = 0;  ///< files whose contents were already right (left untouched)
   std::size_t removed = 0;    ///< files the previous manifest listed that this output does not write
+  /// Set when the output is complete but its temporary folder could not be removed (the next
+  /// write_output into the folder removes it): what to tell the user.
+  std::string warning;
 };
 
 /// Writes `output` into `dir` (created if missing):
@@ -59,9 +62,15 @@ WriteSummary write_output(const GeneratedOutput& output, const std::filesystem::
 /// `dir`/manifest.json. Throws OutputError.
 void check_output_folder(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& inputs);
 
+/// Refuses (OutputError) a `path` that write_file_replacing must not rename a file over: one that
+/// exists and is neither a regular file nor a symbolic link (a folder, a device node, a FIFO, a
+/// socket). `what` names it in the message ("--stamp").
+void check_replaceable_file(const std::filesystem::path& path, const std::string& what);
+
 /// Replaces the single file `path` (a build step's stamp or depfile) so that it always holds either
 /// its previous contents or `bytes`: they go to a synced temporary file beside it
-/// (`.<name>.fftgen-file-XXXXXX`), which is then renamed over it. Throws OutputError.
+/// (`.<name>.fftgen-file-XXXXXX`), which is then renamed over it. A `path` check_replaceable_file
+/// refuses is left alone. Throws OutputError.
 void write_file_replacing(const std::filesystem::path& path, const std::string& bytes);
 
 /// Restores `dir` after an interrupted write_output (or finishes removing the temporary folder

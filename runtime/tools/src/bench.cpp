@@ -457,8 +457,12 @@ uint64_t parse_byte_size(const std::string& text) {
   else if (unit == "mb") mul = 1e6;
   else if (unit == "gb") mul = 1e9;
   else throw std::invalid_argument("'" + text + "': unknown unit '" + unit + "' (B, KiB, MiB, GiB, KB, MB, GB)");
-  if (value <= 0) throw std::invalid_argument("'" + text + "': size must be positive");
-  return static_cast<uint64_t>(value * mul);
+  if (!(value > 0)) throw std::invalid_argument("'" + text + "': size must be positive");
+  const double bytes = value * mul;
+  if (bytes < 1) throw std::invalid_argument("'" + text + "': less than one byte");
+  // Beyond 2^63 the conversion is undefined (1e30 became 0 bytes).
+  if (!(bytes < 9223372036854775808.0)) throw std::invalid_argument("'" + text + "': more than 2^63 bytes");
+  return static_cast<uint64_t>(bytes);
 }
 
 }  // namespace fftgen::vk

@@ -1,6 +1,7 @@
 #include "fftgen/vktools/convolve.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -31,13 +32,82 @@ bool has_extension(const std::filesystem::path& path, const char* ext) {
                    "'; allowed: .npy (float32 [H, W] or [H, W, C]) and .png (8-bit)");
 }
 
-Image read_png(const std::filesystem::path& path) {
+uint32_t big_endian(const unsigned char* p) {
+  return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 | p[3];
+}
+
+// The CRC-32 of PNG chunks (ISO 3309, as zlib's crc32).
+uint32_t png_crc(const unsigned char* data, size_t size) {
+  static const auto table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t n = 0; n < 256; ++n) {
+      uint32_t c = n;
+      for (int k = 0; k < 8; ++k) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[n] = c;
+    }
+    return t;
+  }();
+  uint32_t c = 0xffffffffu;
+  for (size_t i = 0; i < size; ++i) c = table[(c ^ data[i]) & 0xff] ^ (c >> 8);
+  return c ^ 0xffffffffu;
+}
+
+// 1 GiB of RGBA pixels, the most a PNG is inflated to where no size is expected.
+constexpr uint64_t kMaxPngPixels = uint64_t{1} << 28;
+
+// Walks the chunks (IHDR first, every CRC right, IEND last) and checks the header: 8 bits per
+// sample, and the sides `height` x `width` where they are given, before stb_image inflates
+// anything (a 1 MB file may claim 16384 x 16384 RGBA: 1 GB of pixels).
+void check_png(const std::filesystem::path& path, const std::vector<unsigned char>& bytes, uint32_t height,
+               uint32_t width) {
+  const std::string name = path.string();
+  size_t at = 8;
+  bool ended = false;
+  for (int chunk = 0; !ended; ++chunk) {
+    if (bytes.size() - at < 12)
+      throw ImageError(name + ": truncated PNG: the file ends before its IEND chunk (" + std::to_string(bytes.size()) +
+                       " bytes)");
+    const uint32_t length = big_endian(&bytes[at]);
+    if (length > bytes.size() - at - 12)
+      throw ImageError(name + ": truncated PNG: a chunk of " + std::to_string(length) + " bytes at byte " +
+                       std::to_string(at) + " runs past the end of the file");
+    const unsigned char* type = &bytes[at + 4];
+    const std::string type_name(reinterpret_cast<const char*>(type), 4);
+    if (png_crc(type, length + 4) != big_endian(type + 4 + length))
+      throw ImageError(name + ": damaged PNG: the CRC of chunk '" + type_name + "' at byte " + std::to_string(at) +
+                       " is wrong");
+    if ((chunk == 0) != (type_name == "IHDR") || (type_name == "IHDR" && length != 13))
+      throw ImageError(name + ": damaged PNG: the first chunk must be a 13-byte IHDR, and the only one");
+    if (chunk == 0) {
+      const uint32_t w = big_endian(type + 4), h = big_endian(type + 8), depth = type[12];
+      if (depth != 8)
+        throw ImageError(name + ": a PNG of " + std::to_string(depth) + "-bit samples; 8-bit PNGs are read (use .npy "
+                         "float32 for more precision)");
+      if (height && width && (h != height || w != width))
+        throw ImageError(name + ": a PNG of " + std::to_string(h) + " x " + std::to_string(w) +
+                         " pixels (height x width); the kernel takes " + std::to_string(height) + " x " +
+                         std::to_string(width));
+      if (h == 0 || w == 0 || h > 65536 || w > 65536 || uint64_t{h} * w > kMaxPngPixels)
+        throw ImageError(name + ": a PNG of " + std::to_string(h) + " x " + std::to_string(w) +
+                         " pixels; sides from 1 to 65536 and at most " + std::to_string(kMaxPngPixels) +
+                         " pixels are read");
+    }
+    ended = type_name == "IEND";
+    at += size_t{length} + 12;
+  }
+}
+
+Image read_png(const std::filesystem::path& path, uint32_t height, uint32_t width) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw ImageError(path.string() + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ImageError(path.string() + ": cannot open");
   std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0)
     throw ImageError(path.string() + ": not a PNG file (no PNG signature)");
+  check_png(path, bytes, height, width);
   int w = 0, h = 0, n = 0;
   unsigned char* pixels = stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &h, &n, 0);
   if (!pixels) throw ImageError(path.string() + ": unreadable PNG (" + stbi_failure_reason() + ")");
@@ -76,8 +146,8 @@ std::string dims(uint32_t h, uint32_t w, uint32_t c) {
 
 }  // namespace
 
-Image read_image(const std::filesystem::path& path) {
-  if (has_extension(path, ".png")) return read_png(path);
+Image read_image(const std::filesystem::path& path, uint32_t height, uint32_t width) {
+  if (has_extension(path, ".png")) return read_png(path, height, width);
   if (!has_extension(path, ".npy")) unknown_kind(path);
   NpyArray a = read_npy(path);
   if (a.type != NpyType::float32 || a.shape.size() < 2 || a.shape.size() > 3)
@@ -394,7 +464,11 @@ Image convolve(Device& device, const Manifest& manifest, const KernelInfo& apply
   });
   Image out = chain.result();
   // A value beyond 65504 in a half-float plane becomes infinite, and the pixels it reaches NaN.
-  if (chain.half_planes()) {
+  // Not finite in, not finite out: that is the input's, not an overflow.
+  auto all_finite = [](const Image& im) {
+    return std::all_of(im.values.begin(), im.values.end(), [](float v) { return std::isfinite(v); });
+  };
+  if (chain.half_planes() && all_finite(image) && all_finite(filter)) {
     const auto bad = std::count_if(out.values.begin(), out.values.end(), [](float v) { return !std::isfinite(v); });
     if (bad > 0)
       throw UsageError("kernel '" + apply.name + "': " + std::to_string(bad) + " result values are not finite: a value "
@@ -410,8 +484,9 @@ Image convolve(Device& device, const Manifest& manifest, const KernelInfo& apply
 void run_convolve(const ConvolveRequest& r) {
   Manifest manifest = load_manifest(r.manifest);
   const KernelInfo& apply = manifest.kernel(r.kernel);
-  const Image image = read_image(r.input);
-  const Image filter = read_image(r.filter);
+  const ConvolutionInfo* c = apply.convolution ? &*apply.convolution : nullptr;
+  const Image image = read_image(r.input, c ? c->image_h : 0, c ? c->image_w : 0);
+  const Image filter = read_image(r.filter, c ? c->filter_h : 0, c ? c->filter_w : 0);
   if (!has_extension(r.output, ".png") && !has_extension(r.output, ".npy")) unknown_kind(r.output);
   DeviceOptions options;
   options.device_index = r.device_index;

@@ -150,6 +150,9 @@ void run_npy(const RunRequest& r) {
     throw UsageError("kernel '" + info.name + "' has no " + to_string(r.direction) +
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
+  if (info.convolution)
+    throw UsageError("kernel '" + info.name + "' is a convolution (transform " + info.transform +
+                     "), which takes an image and a filter: use `fftgen-vk convolve`");
   NpyArray a = read_npy(r.input);
   const ItemShape want = item_shape(info, r.direction, true);
   const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +
@@ -189,6 +192,18 @@ void run_npy(const RunRequest& r) {
   std::memcpy(floats.data(), result.data(), result.size() * 8);
   out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())
                     : floats;
+  // A value beyond 65504 in a half-float buffer becomes infinite, and what it reaches NaN. Where the
+  // input was finite, that is an overflow, not a result.
+  auto finite = [](float v) { return std::isfinite(v); };
+  if (is_half(info.output(r.direction).element) && std::all_of(a.values.begin(), a.values.end(), finite)) {
+    const auto bad = std::count_if(out.values.begin(), out.values.end(), [&](float v) { return !finite(v); });
+    if (bad > 0)
+      throw UsageError("kernel '" + info.name + "': " + std::to_string(bad) + " of the " +
+                       std::to_string(out.values.size()) + " result values are not finite, from a finite input: a "
+                       "value of its half floats (precision fp16) went beyond 65504 (the largest is the sum of the "
+                       "input at frequency 0); scale the input down (and the result up), or plan the kernel in fp32; "
+                       "nothing was written");
+  }
   write_npy(r.output, out);
 }
 

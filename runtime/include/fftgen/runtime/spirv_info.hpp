@@ -15,6 +15,7 @@ uint64_t spirv_workgroup_bytes(const std::vector<uint32_t>& spirv);
 struct SpirvBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
+  bool image = false;  ///< a UniformConstant variable (a storage image) rather than a buffer
 };
 
 /// What a compute module declares about its interface, read by `reflect_spirv`.

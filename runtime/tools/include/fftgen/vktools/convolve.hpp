@@ -33,8 +33,9 @@ class ImageError : public std::runtime_error {
 };
 
 /// .npy: float32 [H, W] (one channel) or [H, W, C]. .png: 8-bit grey, grey+alpha, RGB or RGBA, as
-/// linear values v / 255 in 0…1 (no sRGB decoding).
-Image read_image(const std::filesystem::path& path);
+/// linear values v / 255 in 0…1 (no sRGB decoding); its chunks' CRCs are checked, and its header's
+/// sides, where `height` and `width` are given, compared with them before anything is decoded.
+Image read_image(const std::filesystem::path& path, uint32_t height = 0, uint32_t width = 0);
 /// .npy float32 [H, W, C] ([H, W] for one channel), or .png 8-bit: values clamped to 0…1, times
 /// 255, rounded. Written whole or not at all.
 void write_image(const std::filesystem::path& path, const Image& image);
