@@ -13,7 +13,7 @@ file(WRITE ${WORK_DIR}/plan.json [=[
   {"name": "b17", "shape": [17]},
   {"name": "r2d", "shape": [16, 16], "transform": "r2c"},
   {"name": "tex", "shape": [16, 64], "io": "image"},
-  {"name": "bloom", "convolution": {"image": [32, 32], "filter": [7, 7], "channels": 1, "mode": "same"}}]}
+  {"name": "bloom", "convolution": {"image": [64, 64], "filter": [7, 7], "channels": 1, "mode": "circular"}}]}
 ]=])
 set(out ${WORK_DIR}/out)
 expect_run(0 log ${WORK_DIR}/plan.json -o ${out} -q)
@@ -74,7 +74,7 @@ expect_tampered(bloom "convolution.filter_kernel: expected a kernel of transform
 expect_tampered(bloom "convolution.filter_kernel: expected a kernel of transform convolution_filter in this manifest (found 'nope', no such kernel)"
                 convolution filter_kernel "\"nope\"")
 expect_tampered(bloom "convolution.apply_kernel: expected a kernel describing the same convolution ('bloom' describes another)"
-                convolution mode "\"circular\"")
+                convolution mode "\"same\"")
 expect_tampered(bloom "convolution.centre: expected a point inside the filter" convolution centre "[7, 3]")
 # Image bindings: a width other than the rows' texels (a heap overflow), no "resource".
 expect_tampered(tex "forward[0].bindings[0].width: expected 64 texels, the forward input's 1024 elements over 16 rows (found 66)"
