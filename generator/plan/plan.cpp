@@ -1179,6 +1179,11 @@ std::map<WisdomKey, WisdomEntry> parse_wisdom(const std::string& text, const std
   if (!doc.is_object())
     top.fail("", "the top level of a wisdom file must be a JSON object with a 'sizes' list, got " + describe(doc));
   reject_unknown_fields(doc, kWisdomTopFields, top, "top-level wisdom");
+  // min_gain (what bench/wisdom.py required of a winner over the default, a fraction) is a record,
+  // not an input, but a table that says something else of it is not one that tool wrote.
+  if (auto gain = doc.find("min_gain"); gain != doc.end() && (!gain->is_number() || gain->get<double>() < 0))
+    top.fail("min_gain", "must be a number, the least gain a winner needed over the default, got " + describe(*gain),
+             "a number >= 0, e.g. 0.003 for 0.3 %");
   auto sizes = doc.find("sizes");
   if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
   if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);

@@ -83,6 +83,9 @@ expect_error("wisdom file '${WORK_DIR}' is a folder" ${plan} --wisdom ${WORK_DIR
 file(WRITE ${WORK_DIR}/wisdom.json [[{"device": "x", "colour": "blue", "sizes": []}]])
 expect_error("wisdom.json: unknown field 'colour'; known top-level wisdom fields: $schema, description, device, driver, min_gain, fixed, source, sizes"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
+file(WRITE ${WORK_DIR}/wisdom.json [[{"min_gain": "x", "sizes": []}]])
+expect_error("wisdom.json: field 'min_gain': must be a number, the least gain a winner needed over the default, got the string 'x'"
+             ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 file(WRITE ${WORK_DIR}/wisdom.json [[{"sizes": [{"n": 64, "winner": "defaults", "speed": 1}]}]])
 expect_error("wisdom.json: sizes[0]: unknown field 'speed'; known entry fields: n, transform, measured, default_gbps, winner, winner_gbps"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
