@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <map>
 #include <numeric>
 
 #include <fmt/format.h>
+
+#include "fftgen/measured.hpp"
 
 namespace fftgen {
 namespace {
@@ -37,6 +38,10 @@ constexpr uint32_t kMaxRegisterResident = 16384;  // largest one-dispatch N beyo
                                                   // holding 32 values each (64 of a thread's registers)
 constexpr uint32_t kRoundsInvocations = 512;      // most invocations a column tile exchanged in rounds gets
                                                   // (1024 holding 32 values spill: 2^22 361 against 1101 GB/s)
+// Shortest rows whose c2c pairs (PassLayout::pair_rows) keep column tiles between the passes: the
+// layout reads each parity's columns as whole tiles, so the X pass's invocations must lie whole
+// tiles apart.
+constexpr uint32_t kMinPairRowPoints = 256;
 
 uint32_t product(const std::vector<uint32_t>& v) {
   uint64_t p = 1;
@@ -265,14 +270,15 @@ std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass) {
   // Radix 16 keeps 16 complex values per invocation in registers (radix 64 spills on most GPUs);
   // the remainder becomes one smaller stage. Where 16 values per invocation would need more than
   // kAutoWorkgroupSize invocations, the last stage takes radix 32 instead (measured on an H100 at
-  // N = 8192: 16x16x32 on 256 invocations beat 16x16x16x2 on 512 by 5%). A column pass of 512
-  // values or more takes radix-32 stages, the remainder second, as register-resident transforms
-  // do: one shared-memory exchange fewer, and the stages before the last span few slots, so its
-  // exchange rounds can be small (2^20 = 1024 x 1024 on an H100, 4 columns per workgroup either
-  // way: 32x32 passes 1140 GB/s against 16x16x4 passes 984, in two sessions; 2^18: see make_layout).
+  // N = 8192: 16x16x32 on 256 invocations beat 16x16x16x2 on 512 by 5%). Column passes of the
+  // sizes in the table of measured choices take radix-32 stages (MeasuredDecision::column_radix32).
   std::vector<uint32_t> radices;
   uint32_t bits = log2_exact(m);
-  if (column_pass && m >= 512) return register_resident_radices(m);
+  if (column_pass) {
+    MeasuredFacts facts;
+    facts.size = m;
+    if (measured_yes(MeasuredDecision::column_radix32, facts)) return register_resident_radices(m);
+  }
   if (m / 16 > kAutoWorkgroupSize && bits >= 5) {
     radices.push_back(32);
     bits -= 5;
@@ -364,25 +370,11 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   return column_passes(ny, max_bits);
 }
 
-// The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size.
-// These sizes take the split measured fastest on an H100 among every ordered split into the
-// fewest codelets (1D C2C, 512 MiB batches; bench/results/2026-11-23-h100-splits): the search
-// cannot see shared-memory bank conflicts or register allocation, and its choice ran up to 1.3x
-// slower here. Column passes keep the search's split (1080 as the Y pass of 1080x1920: 12x9x10
-// 1249 GB/s against 1252 for 15x9x8).
-std::vector<uint32_t> single_pass_radices(uint32_t m) {
-  static const std::map<uint32_t, std::vector<uint32_t>> kMeasuredRowSplits = {
-      {360, {8, 5, 9}},      // 2993 GB/s; the search's 10x6x6: 2822
-      {480, {8, 6, 10}},     // 2982; 15x8x4: 2433
-      {540, {9, 10, 6}},     // 2885; 15x9x4: 2210
-      {960, {16, 10, 6}},    // 2876; 15x8x8: 2367
-      {1080, {12, 9, 10}},   // 2608; 15x9x8: 2162
-      {1200, {16, 5, 15}},   // 2442; 15x10x8: 2173
-      {1440, {16, 9, 10}},   // 2886; 16x10x9: 2562
-      {2160, {12, 12, 15}},  // 2630; 15x12x12: 2008
-  };
-  const auto it = kMeasuredRowSplits.find(m);
-  return it == kMeasuredRowSplits.end() ? auto_radices(m, false) : it->second;
+// The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
+// measured split where the table has one (MeasuredDecision::row_split), the search's otherwise.
+std::vector<uint32_t> single_pass_radices(const KernelSpec& spec, uint32_t m) {
+  const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
+  return row ? row->choice.radices : auto_radices(m, false);
 }
 
 // Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
@@ -394,17 +386,9 @@ struct PassSplit {
 };
 
 // Whether the two passes of a long 1D transform go smaller first (column_passes puts the larger
-// first). Measured on an H100 (bench/results/2026-11-27-h100-pass-order, GB/s at 512 MiB, one
-// dispatch per pass): c2c 2^21 (2048 x 1024) 1208 -> 1245 (inverse 1212 -> 1250), r2c 2^20 (its
-// complex 2^19 = 1024 x 512) 1143 -> 1175 (c2r 1200 -> 1271): the 1024-point pass of 16 columns
-// runs faster first (0.410 -> 0.373 ms), the 2048-point pass of 8 columns as fast either way.
-// Not, on an H200: r2c 2^22 (1062 -> 1004: its separation's mirrored tiles then hold 8 columns),
-// three passes (c2c 2^23 1256 -> 1235), the passes of one dispatch with counters (c2c 2^19 1778 ->
-// 1744, r2c 2^18 1490 -> 1009), 2D Y passes (8192: equal; the 4096² bloom 2.244 -> 2.284 ms).
+// first): MeasuredDecision::smaller_pass_first.
 bool smaller_pass_first(const KernelSpec& spec, uint32_t n) {
-  if (spec.is_2d() || spec.convolution || spec.precision != Precision::fp32) return false;
-  if (spec.transform == Transform::c2c) return spec.n() == n && n == 1u << 21;
-  return spec.transform == Transform::r2c && spec.n() == 2 * n && n == 1u << 19;
+  return measured_yes(MeasuredDecision::smaller_pass_first, measured_facts(spec, n));
 }
 
 PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget) {
@@ -431,7 +415,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (n <= 2 * budget) {
     // An explicit workgroup_size keeps the search's split, whose invocations per transform it was
     // chosen for.
-    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(n) : auto_radices(n, false));
+    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(spec, n) : auto_radices(n, false));
   } else if (!is_power_of_two(n)) {
     split.radices = column_passes(n, max_bits);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
@@ -548,10 +532,10 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
 }
 
 // Step 3: the shared-memory map of a tiled pass (see SharedMemoryMap).
-// `real_rows`: the row pass of an r2c kernel, whose store separates. `budget_bytes`: the plan's
-// shared_memory_bytes.
+// `swizzle_real_rows`: the row pass of an r2c kernel, whose store separates, where one round's
+// swizzle measured faster than padding. `budget_bytes`: the plan's shared_memory_bytes.
 SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<uint32_t>& radices, ExchangeChoice choice,
-                                     bool real_rows, uint32_t budget_bytes) {
+                                     bool swizzle_real_rows, uint32_t budget_bytes) {
   SharedMemoryMap map;
   map.rounds = pass.shared.rounds;
   if (!uses_shared_memory(pass, radices)) return map;
@@ -566,17 +550,12 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // conflict-free. It costs no space: on an H100 at N = 16384, 4 rounds of a 4096-slot slice
     // fit 32 KB (padded, they need 48 KB: 2705 GB/s; padded 8 rounds of 2048 in 32 KB: 2570).
     // One round swizzles too where the padded slices do not fit (complex slices unpadded: rows of
-    // 4096 at 32 KB), and in r2c row passes of 2048 or more, whose padding it replaces at the same
-    // transforms per workgroup. Measured on an H100 (bench/results/2026-11-25-h100-pair-rows):
-    // C2C 4096 2974 -> 2994 GB/s, the 4096-point row pass of a 2D 4096^2 c2c 0.450 -> 0.400 ms,
-    // R2C 4096 2952 -> 2960. Elsewhere padding stays: with the swizzle in place of padding, R2C
-    // 1024 and 2D R2C 1024^2 were unchanged and C2C 2048 0.2% slower; with the workgroups the
-    // swizzle's smaller slices allow (twice the transforms), C2C 512 ... 2048 gained 0.2%, R2C
-    // 1024 and 4096 lost 2-3%.
+    // 4096 at 32 KB), and in the r2c row passes where it measured faster than padding
+    // (MeasuredDecision::swizzle_real_rows).
     // (Powers of two only, so that slices are whole groups of 16 slots; not a 2D grid done in one
     // pass, whose exchanges were not measured so.)
     const bool swizzle_one_round = is_power_of_two(pass.size) && pass.grid_ny == 0 && !choice.split &&
-                                   (!choice.padded || (real_rows && pass.size >= 2048));
+                                   (!choice.padded || swizzle_real_rows);
     if (map.rounds > 1 || swizzle_one_round) {
       map.scheme = Scheme::row_swizzled;
       map.swizzle_mask = 15;
@@ -700,8 +679,11 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     const size_t index = layout.passes.size();
     make_stages(pass, radices);
     const ExchangeChoice choice = choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index);
-    pass.shared = shared_memory_scheme(pass, radices, choice, pass.store_exchange && spec.transform == Transform::r2c,
-                                       spec.shared_memory_bytes);
+    MeasuredFacts pass_facts = measured_facts(spec, length);
+    pass_facts.size = pass.size;
+    const bool swizzle_real_rows = pass.store_exchange && spec.transform == Transform::r2c &&
+                                   measured_yes(MeasuredDecision::swizzle_real_rows, pass_facts);
+    pass.shared = shared_memory_scheme(pass, radices, choice, swizzle_real_rows, spec.shared_memory_bytes);
     place_twiddles(pass, spec.twiddle_source() == TwiddleSource::table, layout.twiddles);
     // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
     // invocation with another invocation's value E-1-e: they need every invocation to hold E
@@ -844,6 +826,157 @@ bool real_full_length(const KernelSpec& spec) {
 
 }  // namespace
 
+namespace {
+
+// An axis of a kernel: its length, the data columns per position (a Y axis runs over the rows'
+// columns), and its passes.
+struct Axis {
+  uint32_t length, interleave;
+  PassSplit split;
+};
+
+// The sides fftgen runs without Bluestein's algorithm: 2 to 2^kMaxLog2Side (2D) or 2^(kMaxLog2N + 1)
+// (1D: the parser allows N up to 2^kMaxLog2N, Bluestein's transforms of M go one step further),
+// with no prime factor above kMaxPrimeFactor.
+void check_sides(const KernelSpec& spec) {
+  const bool two_d = spec.is_2d();
+  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N + 1;
+  for (uint32_t side : spec.shape)
+    if (side < 2 || side > (1u << max_log2) || largest_prime_factor(side) > kMaxPrimeFactor)
+      fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: 2 to 2^{} with no prime factor above {}",
+                                      two_d ? (side == spec.n() ? "NX" : "NY") : "N", side, max_log2, kMaxPrimeFactor));
+}
+
+// Whether a small 2D c2c grid runs in one pass: it fits a workgroup's shared memory as a whole, so
+// its Y stages, then its X stages, go through shared memory, one dispatch in all. Not a
+// convolution's plane (channels packed in pairs): its image is read by a row pass and its product
+// stored plainly.
+bool is_one_pass_grid(const KernelSpec& spec, const KernelLayout& layout, uint32_t budget) {
+  return spec.is_2d() && spec.transform == Transform::c2c && !spec.convolution && spec.points() <= 2 * budget &&
+         is_power_of_two(layout.ny) && is_power_of_two(spec.n());
+}
+
+// Step 1 for each axis: the X axis's passes and the Y axis's, or one pass of the whole grid.
+std::vector<Axis> split_axes(const KernelSpec& spec, const KernelLayout& layout, uint32_t budget, bool one_pass_grid) {
+  std::vector<Axis> axes{{layout.n, 1, split_into_passes(spec, layout.n, budget)}};
+  if (spec.transform == Transform::r2c_pair && axes[0].split.radices.size() > 1)
+    fail(spec, "shape",
+         fmt::format("r2c_pair of N = {} would need {} passes; r2c_pair kernels run in one pass, up to N = {} (or "
+                     "less with a small shared_memory_bytes); use r2c per signal for longer ones", spec.n(),
+                     axes[0].split.radices.size(), kMaxRegisterResident));
+  if (one_pass_grid) {
+    std::vector<uint32_t> radices = auto_radices(layout.ny, false);
+    const std::vector<uint32_t> x = auto_radices(spec.n(), false);
+    radices.insert(radices.end(), x.begin(), x.end());
+    axes = {{static_cast<uint32_t>(spec.points()), 1, {{radices}, 1}}};
+  } else if (spec.is_2d()) {
+    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
+  }
+  return axes;
+}
+
+// Pairs of rows (PassLayout::pair_rows): the X pass does the first Y stage, radix 2, transforming
+// rows y and y + NY/2 in turn or at once (PassLayout::pair_rows_at_once), and the Y pass
+// transforms columns of NY/2 in tiles twice as wide. A Y axis of one pass whose columns are too
+// long for kMaxColumns of them to stay in registers takes narrow tiles (NY = 4096: 4 columns,
+// 32-byte runs; 2048: 8 columns, 64-byte runs), which pairs widen. c2c kernels keep column tiles
+// between the passes (their layout reads each parity's columns as whole tiles: an X pass of at
+// least 256 points, whose invocations lie whole tiles apart); an r2c kernel (rows of NX/2 + 1
+// values, not whole sectors, so it keeps rows between its passes) interleaves the pair's rows
+// instead (KernelProgram::pair_rows_interleaved). `auto` pairs rows where the table of measured
+// choices says so (MeasuredDecision::pair_rows, pair_rows_at_once); `first_y_stage: row_pass`
+// asks for pairs wherever the passes can take them, `column_pass` refuses them.
+struct RowPairs {
+  uint32_t pair_rows = 0;                           ///< NY/2 where the X pass does the first Y stage
+  bool at_once = false;                             ///< the pair's two rows at once where they fit
+  std::vector<std::vector<uint32_t>> unpaired_columns;  ///< the Y passes without pairs
+};
+
+// Why this kernel's row pass cannot do the first Y stage ("": it can); `half_columns` gets the Y
+// passes of NY/2 once the checks reach them.
+std::string why_no_pairs(const KernelSpec& spec, const KernelLayout& layout, const std::vector<Axis>& axes,
+                         bool one_pass_grid, uint32_t budget, std::vector<std::vector<uint32_t>>& half_columns) {
+  const bool real = spec.transform == Transform::r2c;
+  if (!spec.is_2d() || one_pass_grid)
+    return spec.is_2d() ? "this kernel's grid is one pass (it fits one workgroup)" : "a 1D kernel has no Y axis";
+  if (spec.convolution || spec.io != Io::buffer || spec.workgroup_size != 0)
+    return "pairs of rows are built for buffers with workgroup_size \"auto\"";
+  if (spec.transform == Transform::c2c && (spec.n() < kMinPairRowPoints || spec.intermediate_layout == IntermediateLayout::rows))
+    return "a c2c kernel's pairs of rows keep the values between the passes in column tiles, which need rows of "
+           "256 points or more and intermediate_layout \"auto\" or \"column_tiles\"";
+  if (real && (!is_power_of_two(spec.n()) || spec.intermediate_layout == IntermediateLayout::column_tiles))
+    return "an r2c kernel's pairs of rows need a power-of-two NX and intermediate_layout \"auto\" or \"rows\"";
+  if (!is_power_of_two(layout.ny) || layout.ny < 4) return "pairs of rows need a power-of-two NY of 4 or more";
+  if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
+      (half_columns = y_passes(layout.ny / 2, budget)).size() != 1)
+    return "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
+  return "";
+}
+
+// Step 1b: whether the row pass does the first Y stage; on pairs, axes[1] becomes the Y passes of NY/2.
+RowPairs choose_row_pairs(const KernelSpec& spec, const KernelLayout& layout, std::vector<Axis>& axes,
+                          bool one_pass_grid, uint32_t budget) {
+  const bool asked = spec.first_y_stage == FirstYStage::row_pass;
+  std::vector<std::vector<uint32_t>> half_columns;
+  const std::string no_pairs = why_no_pairs(spec, layout, axes, one_pass_grid, budget, half_columns);
+  if (asked && !no_pairs.empty())
+    fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
+                                            "or \"column_pass\"", no_pairs));
+  const MeasuredFacts facts = measured_facts(spec, layout.n);
+  RowPairs pairs;
+  pairs.at_once = measured_yes(MeasuredDecision::pair_rows_at_once, facts);
+  if (axes.size() == 2) pairs.unpaired_columns = axes[1].split.radices;
+  if (no_pairs.empty() && (asked || (spec.first_y_stage == FirstYStage::automatic &&
+                                     measured_yes(MeasuredDecision::pair_rows, facts)))) {
+    pairs.pair_rows = layout.ny / 2;
+    axes[1].split.radices = half_columns;
+  }
+  return pairs;
+}
+
+// Step 1c: a convolution's apply kernel whose padded columns take one Y pass runs it as one round
+// trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds rather
+// than its bytes: the table of measured choices may give it narrower tiles
+// (MeasuredDecision::round_trip_tiles). Returns the spec its Y pass is laid out with.
+KernelSpec round_trip_tiles(const KernelSpec& spec, const KernelLayout& layout, std::vector<Axis>& axes) {
+  KernelSpec y_spec = spec;
+  if (!spec.is_2d() || !spec.convolution || spec.convolution_filter || spec.workgroup_size != 0 || axes.size() != 2 ||
+      axes[0].split.radices.size() != 1 || axes[1].split.radices.size() != 1)
+    return y_spec;
+  if (const MeasuredRow* row = measured_choice(MeasuredDecision::round_trip_tiles, measured_facts(spec, layout.n))) {
+    axes[1].split.radices = {row->choice.radices};
+    y_spec.workgroup_size = row->choice.invocations;
+  }
+  return y_spec;
+}
+
+// Steps 2-4 for every axis. Where `auto` chose pairs of rows for the grid's size but this row width
+// cannot take them (every value the X pass stores must lie whole tiles of the Y pass apart:
+// mixed-radix rows such as 1000 or 768 points), the rows stay apart.
+KernelLayout add_passes(const KernelSpec& spec, const KernelSpec& y_spec, const KernelLayout& without_passes,
+                        std::vector<Axis>& axes, RowPairs& pairs, bool one_pass_grid, uint32_t budget) {
+  for (;;) {
+    KernelLayout layout = without_passes;
+    for (uint32_t a = 0; a < axes.size(); ++a)
+      add_axis_passes(a == 1 ? y_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
+                      one_pass_grid, budget, a == 1 && pairs.pair_rows != 0 ? 2 : 1, a == 0 ? pairs.pair_rows : 0,
+                      pairs.at_once);
+    if (pairs.pair_rows == 0 || spec.transform == Transform::r2c) return layout;
+    const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
+    if (x.threads_per_column % y.columns_per_workgroup == 0 && spec.n() % y.columns_per_workgroup == 0 && x.balanced())
+      return layout;
+    const std::string what = fmt::format("the row pass's values ({} invocations a row) do not lie whole column "
+                                         "tiles of {} apart", x.threads_per_column, y.columns_per_workgroup);
+    if (spec.first_y_stage == FirstYStage::row_pass)
+      fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
+                                              "or \"column_pass\"", what));
+    axes[1].split.radices = pairs.unpaired_columns;
+    pairs.pair_rows = 0;
+  }
+}
+
+}  // namespace
+
 KernelLayout make_layout(const KernelSpec& spec) {
   if (real_full_length(spec)) {
     if (spec.precision != Precision::fp32)
@@ -860,188 +993,21 @@ KernelLayout make_layout(const KernelSpec& spec) {
     if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
   // The rows of a 2D r2c of odd NX run as complex transforms of NX, as a side through Bluestein does.
   if (spec.is_2d() && spec.transform == Transform::r2c && spec.n() % 2 != 0) return sides_2d_layout(spec);
-  KernelLayout layout;
-  const uint32_t nx = spec.n();
-  const bool two_d = spec.is_2d();
-  // 1D up to 2^25: the parser allows N up to 2^24, Bluestein's transforms of M go one step further.
-  const uint32_t max_log2 = two_d ? kMaxLog2Side : kMaxLog2N + 1;
-  for (uint32_t side : spec.shape)
-    if (side < 2 || side > (1u << max_log2) || largest_prime_factor(side) > kMaxPrimeFactor)
-      fail(spec, "shape", fmt::format("{} = {} is not supported; allowed: 2 to 2^{} with no prime factor above {}",
-                                      two_d ? (side == nx ? "NX" : "NY") : "N", side, max_log2, kMaxPrimeFactor));
+  check_sides(spec);
   // An r2c kernel transforms N reals as N/2 complex values, then separates (see program.hpp).
   const bool real = spec.transform == Transform::r2c;
-  layout.n = real ? nx / 2 : nx;
+  KernelLayout layout;
+  layout.n = real ? spec.n() / 2 : spec.n();
   layout.ny = spec.ny();
-  layout.columns = real ? nx / 2 + 1 : nx;
+  layout.columns = real ? spec.n() / 2 + 1 : spec.n();
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
-
-  struct Axis {
-    uint32_t length, interleave;
-    PassSplit split;
-  };
-  std::vector<Axis> axes{{layout.n, 1, split_into_passes(spec, layout.n, budget)}};
-  if (spec.transform == Transform::r2c_pair && axes[0].split.radices.size() > 1)
-    fail(spec, "shape",
-         fmt::format("r2c_pair of N = {} would need {} passes; r2c_pair kernels run in one pass, up to N = {} (or "
-                     "less with a small shared_memory_bytes); use r2c per signal for longer ones", nx,
-                     axes[0].split.radices.size(), kMaxRegisterResident));
-  // A small 2D c2c grid that fits a workgroup's shared memory as a whole runs in one pass: its Y
-  // stages, then its X stages, through shared memory, one dispatch in all. Not a convolution's
-  // plane (channels packed in pairs): its image is read by a row pass and its product stored plainly.
-  const uint64_t points = spec.points();
-  const bool one_pass_grid = two_d && spec.transform == Transform::c2c && !spec.convolution && points <= 2 * budget &&
-                             is_power_of_two(layout.ny) && is_power_of_two(nx);
-  if (one_pass_grid) {
-    std::vector<uint32_t> radices = auto_radices(layout.ny, false);
-    const std::vector<uint32_t> x = auto_radices(nx, false);
-    radices.insert(radices.end(), x.begin(), x.end());
-    axes = {{static_cast<uint32_t>(points), 1, {{radices}, 1}}};
-  } else if (two_d) {
-    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
-  }
-  // A Y axis of one pass whose columns are too long for kMaxColumns of them to stay in registers
-  // (NY = 4096: tiles of 4 columns, 32-byte runs, which an H100 serves at about half its copy
-  // speed; 2048: 8 columns, 64-byte runs) has its first stage, radix 2, done by the X pass, which
-  // transforms rows y and y + NY/2 in turn (PassLayout::pair_rows); its Y pass then transforms
-  // columns of NY/2 in tiles twice as wide. c2c kernels of fp32 buffers with column tiles between
-  // the passes (their layout reads each parity's columns as whole tiles: an X pass of at least 256
-  // points, whose invocations lie whole tiles apart) and an X axis of one pass. An r2c kernel (rows
-  // of NX/2 + 1 values, not whole sectors, so it keeps rows between its passes) interleaves the
-  // pair's rows instead (KernelProgram::pair_rows_interleaved). Measured on an H100 (GB/s at 512
-  // MiB, bench/results/2026-11-25-h100-pair-rows and 2026-11-27-h100-r2c-pairs):
-  // - c2c 4096² 1077 -> 1316, 4096 x 2048 1192 -> 1352; 2048² 1397 -> 1423 (64.3 -> 61.7 µs a call
-  //   at batch 1), 2048 x 1024 1413 -> 1455, 2048 x 512 1423 -> 1459, 2048 x 256 1422 -> 1464; not
-  //   NY = 1024 (1024² 1463 -> 1464, 1024 x 2048 1448 -> 1440, 1024 x 512 1468 -> 1465), though
-  //   1024² gains at batch 1 (16.8 -> 15.5 µs);
-  // - r2c, forward / c2r inverse: 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 / 1029 ->
-  //   1160; not 1024² (1397 -> 1369 / 1183 -> 1146: the X pass of pairs of 512-point rows took 0.387
-  //   ms against 0.360) nor 512² (1394 -> 1403 / 1147 -> 1351), though both gain at batch 1 (17.2 ->
-  //   14.1 and 11.2 -> 10.4 µs a call).
-  // So `auto` pairs rows from NY = 2048 (and fp32 c2c at NY = 1024 with NX <= 1024, for small
-  // batches: below); `first_y_stage: row_pass` asks for pairs wherever the passes can take them,
-  // `column_pass` refuses them.
-  // fp16 c2c rows of up to 2048 points run a pair's two rows at once (PassLayout::pair_rows_at_once;
-  // in turn, each workgroup's chain doubles, and half-float data leaves it less memory time to hide
-  // behind). Measured fp16 on an H100 (ms at 256 MiB, bench/results/2026-11-27-h100-fp16-pairs):
-  // - c2c at once: 2048² 0.530 -> 0.502 (inverse 0.532 -> 0.499), 4096 x 2048 0.790 -> 0.620,
-  //   2048 x 1024 0.512 -> 0.466, 4096 x 1024 0.780 -> 0.571, 2048 x 256 0.497 -> 0.428; not
-  //   NY = 1024 (1024² 0.418 -> 0.423, 512² 0.382 -> 0.396);
-  // - in turn: c2c 4096² 0.818 -> 0.741 (inverse 0.818 -> 0.750), r2c 2048² 0.626 -> 0.581, 4096²
-  //   0.788 -> 0.734, 4096 x 2048 0.825 -> 0.689 (c2r 2048² 0.640 -> 0.548, 4096² 0.832 -> 0.646);
-  //   c2c 4096 x 8192 1.095 -> 0.786, 2048 x 8192 0.743 -> 0.646, r2c 4096 x 8192 0.716 -> 0.673;
-  //   but at NY = 2048 rows of 2048 and 4096 points in turn lose (c2c 2048 x 4096 0.546 -> 0.612,
-  //   r2c 2048 x 4096 0.625 -> 0.665, 2048 x 8192 0.614 -> 0.634): their X pass runs near the copy
-  //   floor alone and takes 1.6 times as long in turn, more than the Y pass gains. They pair from
-  //   NY = 4096. (Rows of 8192 are exchanged in rounds and slower alone; those of 1024 are short.)
-  // fp32 c2c grids of 2^17 and 2^18 points with NY and NX of 256 or 512 pair their rows at once
-  // too: a pass's chain is what a small batch waits for. Measured fp32 on an H100 (µs a call at
-  // batch 1 and 4, 200 calls; ms at 512 MiB; bench/results/2026-11-27-h100-small-pairs): 512²
-  // 10.5 -> 8.6, 14.1 -> 14.2, 0.7304 -> 0.7286; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7308 ->
-  // 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.9, 0.7274 -> 0.7265. Not 256² (both passes in one
-  // dispatch, pass_sync counters: 6.8 -> 7.0 µs, 0.634 -> 0.651 ms), longer rows (512 x 1024 at
-  // batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms), nor where they pair from NY = 2048 (at
-  // once: 2048² 0.388 -> 0.450 ms at 256 MiB): there fp32 rows stay in turn. NY = 1024 with NX <= 1024
-  // pairs at once since the H200 measured it (below).
-  const bool asked_pairs = spec.first_y_stage == FirstYStage::row_pass;
-  std::string no_pairs;  // why this kernel's row pass cannot do the first Y stage ("": it can)
-  std::vector<std::vector<uint32_t>> half_columns;  // the Y passes of NY/2, once the checks reach them
-  if (!two_d || one_pass_grid)
-    no_pairs = two_d ? "this kernel's grid is one pass (it fits one workgroup)" : "a 1D kernel has no Y axis";
-  else if (spec.convolution || spec.io != Io::buffer || spec.workgroup_size != 0)
-    no_pairs = "pairs of rows are built for buffers with workgroup_size \"auto\"";
-  else if (spec.transform == Transform::c2c && (nx < 256 || spec.intermediate_layout == IntermediateLayout::rows))
-    no_pairs = "a c2c kernel's pairs of rows keep the values between the passes in column tiles, which need rows of "
-               "256 points or more and intermediate_layout \"auto\" or \"column_tiles\"";
-  else if (real && (!is_power_of_two(nx) || spec.intermediate_layout == IntermediateLayout::column_tiles))
-    no_pairs = "an r2c kernel's pairs of rows need a power-of-two NX and intermediate_layout \"auto\" or \"rows\"";
-  else if (!is_power_of_two(layout.ny) || layout.ny < 4)
-    no_pairs = "pairs of rows need a power-of-two NY of 4 or more";
-  else if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
-           (half_columns = y_passes(layout.ny / 2, budget)).size() != 1)
-    no_pairs = "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
-  uint32_t auto_from = kMaxRegisterResident / kMaxColumns;  // NY >= 2048: Y tiles below 16 columns
-  // fp16 rows whose pairs go in turn: r2c rows, and c2c rows whose pair does not fit one workgroup
-  // at the default 32 KB (above 2048 points).
-  const bool fp16_in_turn = spec.precision == Precision::fp16 && (real || layout.n > 2048);
-  if (fp16_in_turn && layout.n >= 2048 && layout.n <= 4096) auto_from *= 2;
-  if (asked_pairs && !no_pairs.empty())
-    fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
-                                            "or \"column_pass\"", no_pairs));
-  const bool c2c = spec.transform == Transform::c2c;
-  const bool small_fp32_grid = spec.precision == Precision::fp32 && c2c && layout.ny <= 512 && nx <= 512 &&
-                               uint64_t{layout.ny} * nx >= 131072;
-  // fp32 c2c grids of NY = 1024 and NX <= 1024 pair their rows: at 512 MiB in turn they lost
-  // 0.1-0.3 % on an H100, but a small batch, as engines run them, waits less for the chain. Measured
-  // on an H100 (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB;
-  // bench/results/2026-11-27-h100-pairs-1024): 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 -> 194.4, 1466
-  // -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466. Not 1024 x 2048 (30.3 µs either way at batch 1,
-  // 1452 -> 1441 GB/s).
-  const bool latency_fp32_grid =
-      spec.precision == Precision::fp32 && c2c && layout.ny == 1024 && nx <= 1024;
-  // Those grids run a pair's two rows at once, which shortens each workgroup's chain again. Measured
-  // on an H200 against in turn (µs a call at batch 1 and 4, 200 calls; GB/s at 512 MiB;
-  // bench/results/2026-11-28-h200-pairs-at-once): 1024² 14.7 -> 13.8, 49.0 -> 46.6, 1900 -> 1977;
-  // 1024 x 512 11.9 -> 11.3, 26.1 -> 24.9, 1912 -> 1998; 1024 x 256 10.8 -> 9.9, 14.0 -> 13.2, 2033
-  // -> 2029. (On an H100, at once had cost 1024² at 512 MiB 1 %: 0.7339 -> 0.7408 ms.)
-  const bool rows_at_once = c2c && (spec.precision == Precision::fp16 || small_fp32_grid || latency_fp32_grid);
-  uint32_t pair_rows = 0;
-  // The Y passes without pairs, should the row width turn out unable to take them (below).
-  const std::vector<std::vector<uint32_t>> unpaired_columns =
-      axes.size() == 2 ? axes[1].split.radices : std::vector<std::vector<uint32_t>>{};
-  if (no_pairs.empty() && (asked_pairs || (spec.first_y_stage == FirstYStage::automatic &&
-                                           (layout.ny > auto_from || small_fp32_grid || latency_fp32_grid)))) {
-    pair_rows = layout.ny / 2;
-    axes[1].split.radices = half_columns;
-  }
-  // A convolution's apply kernel whose padded columns of 2048 or 4096 take one Y pass runs it as one
-  // round trip (program.cpp: forward FFT, filter product, inverse FFT), which its latency bounds
-  // rather than its bytes: there workgroups of 2 columns win.
-  // - 2048: measured on an H100 (1024² RGBA bloom, bench/results/2026-11-23-h100-pairs): 8x16x16 on
-  //   256 invocations against 32x2x32 on 512 (8 columns).
-  // - 4096: 16x16x16 on 512 invocations, 16 values each, against 32x4x32 on 512 (4 columns, 32
-  //   values each: 128 registers, spilled). Measured on an H200 (round trip, ms;
-  //   bench/results/2026-11-29-h200-round-trip-4096): 2048² RGBA bloom 0.763 -> 0.521 at 32 KB (the
-  //   two unpadded columns fill it: tile_swizzled), 0.340 with 48 KB (tile_padded); a circular
-  //   4096 x 8192 RGBA convolution 1.759 -> 1.489 and 1.262. One column on 256 invocations won the
-  //   bloom at 32 KB (0.452) but lost the circular one (2.139); 2 columns of 32 values on 256 (48 KB)
-  //   0.359 / 1.283.
-  KernelSpec round_trip_spec = spec;
-  const bool round_trip_tiles = two_d && spec.convolution && !spec.convolution_filter && spec.workgroup_size == 0 &&
-                                axes.size() == 2 && axes[0].split.radices.size() == 1 &&
-                                axes[1].split.radices.size() == 1 && (layout.ny == 2048 || layout.ny == 4096);
-  if (round_trip_tiles) {
-    struct Tiles {
-      std::vector<uint32_t> radices;
-      uint32_t invocations;
-    };
-    const Tiles tiles = layout.ny == 2048 ? Tiles{{8, 16, 16}, 256} : Tiles{{16, 16, 16}, 512};
-    axes[1].split.radices = {tiles.radices};
-    round_trip_spec.workgroup_size = tiles.invocations;
-  }
-
-  const KernelLayout without_passes = layout;
-  for (;;) {
-    for (uint32_t a = 0; a < axes.size(); ++a)
-      add_axis_passes(a == 1 ? round_trip_spec : spec, layout, a, axes[a].length, axes[a].interleave, axes[a].split,
-                      one_pass_grid, budget, a == 1 && pair_rows != 0 ? 2 : 1, a == 0 ? pair_rows : 0, rows_at_once);
-    if (pair_rows == 0 || real) break;
-    // Every value the X pass stores lies whole tiles of the Y pass apart (program.cpp's column tiles).
-    const PassLayout &x = layout.passes.front(), &y = layout.passes.back();
-    if (x.threads_per_column % y.columns_per_workgroup == 0 && nx % y.columns_per_workgroup == 0 && x.balanced()) break;
-    const std::string what = fmt::format("the row pass's values ({} invocations a row) do not lie whole column "
-                                         "tiles of {} apart", x.threads_per_column, y.columns_per_workgroup);
-    if (asked_pairs)
-      fail(spec, "first_y_stage", fmt::format("row_pass has the row pass do the first stage along Y; {}; use \"auto\" "
-                                              "or \"column_pass\"", what));
-    // `auto` chose pairs for the grid's size, but this row width cannot take them (mixed-radix
-    // rows such as 1000 or 768 points): the rows stay apart.
-    layout = without_passes;
-    axes[1].split.radices = unpaired_columns;
-    pair_rows = 0;
-  }
+  const bool one_pass_grid = is_one_pass_grid(spec, layout, budget);
+  std::vector<Axis> axes = split_axes(spec, layout, budget, one_pass_grid);
+  RowPairs pairs = choose_row_pairs(spec, layout, axes, one_pass_grid, budget);
+  const KernelSpec y_spec = round_trip_tiles(spec, layout, axes);
+  layout = add_passes(spec, y_spec, layout, axes, pairs, one_pass_grid, budget);
   if (real && spec.twiddle_source() == TwiddleSource::table)
-    layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, nx, 0, 0});
+    layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
   return layout;
 }
 

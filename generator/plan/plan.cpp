@@ -20,9 +20,17 @@
 
 #include "fftgen/digest.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/measured.hpp"
 #include "fftgen/program.hpp"
 
 namespace fftgen {
+
+TwiddleSource KernelSpec::twiddle_source() const {
+  if (twiddles != TwiddleSource::automatic) return twiddles;
+  if (precision != Precision::fp16) return TwiddleSource::table;
+  return measured_yes(MeasuredDecision::fp16_table_twiddles, measured_facts(*this, n())) ? TwiddleSource::table
+                                                                                         : TwiddleSource::computed;
+}
 namespace {
 
 using json = nlohmann::json;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "fftgen/measured.hpp"
+
 namespace fftgen {
 
 std::string_view to_string(Access access) { return access == Access::read ? "read" : "write"; }
@@ -672,16 +674,16 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
   // whole tiles: the layout chose it for them.
   if (x.pair_rows != 0) return spec.transform == Transform::c2c ? tile : 0;  // r2c: interleaved rows
   if (spec.intermediate_layout == IntermediateLayout::column_tiles) return tile;
-  // Measured (bench/results/2026-11-24-h100-column-tiles): tiles narrower than a 128-byte line gain
-  // 5-9% (c2c fp32 4096² and 2048², fp16 2048² and 1024²), 128-byte tiles of columns of 1024 values
-  // 1% (fp32 1024²; of 256 or 512 values under 1% at 512 MiB, and slower at batch 1); 16-byte tiles
-  // (fp16 4096²) lose more in the X pass's store than the Y pass gains; and rows that are not whole
-  // 32-byte sectors (r2c: NX/2 + 1 values) lose 13-17%: the Y pass then writes parts of sectors it
-  // has not read (in place, it had).
+  // Rows that are not whole 32-byte sectors (r2c: NX/2 + 1 values) keep rows: the Y pass would
+  // write parts of sectors it has not read (in place, it had; 13-17% slower in
+  // bench/results/2026-11-24-h100-column-tiles). Otherwise the tile widths that measured faster
+  // (MeasuredDecision::column_tiles).
   const uint32_t value_bytes = element_bytes(stored_as(ElementType::complex64, spec.precision));
-  const uint32_t tile_bytes = tile * value_bytes;
   const bool whole_sectors = uint64_t{layout.columns} * value_bytes % 32 == 0;
-  return whole_sectors && tile_bytes >= 32 && (tile_bytes < 128 || (tile_bytes == 128 && y.size >= 1024)) ? tile : 0;
+  MeasuredFacts facts = measured_facts(spec, layout.n);
+  facts.size = y.size;
+  facts.tile_bytes = uint64_t{tile} * value_bytes;
+  return whole_sectors && measured_yes(MeasuredDecision::column_tiles, facts) ? tile : 0;
 }
 
 // A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
@@ -1006,30 +1008,20 @@ uint32_t automatic_lag(const KernelProgram& program) {
   return static_cast<uint32_t>(std::clamp<uint64_t>((kLagBytes + bytes / 2) / bytes, 1, 4096));
 }
 
-// Where pass_sync "auto" takes counters: where they were measured faster on an H100
-// (bench/results/2026-11-26-h100-counters and -h100-one-array, GB/s at 512 MiB, one dispatch per
-// pass -> counters), within D3D12's 32 KB of shared memory (so that the HLSL needs no other layout,
-// text_target_program): fp32 kernels of two passes per direction;
-// - 1D c2c of at most 2^20 points and r2c of at most 2^18, at the workgroup size of their largest
-//   pass (make_program): c2c 32768 1459 -> 1733, 65536 1473 -> 1705, 131072 1463 -> 1772, 262144
-//   1445 -> 1873, 2^20 1382 -> 1445 (inverse 1386 -> 1451); r2c 65536 1413 -> 1541, 131072 1366 ->
-//   1372, 262144 1350 -> 1454. Not: c2c 2^21 (16 MiB a transform: 1202 -> 1170), 2^22 (1101 ->
-//   1015), 524288 (its passes of 512 and 256 invocations at 256: 1431 -> 1092); r2c 524288 (1158
-//   -> 1138, though its c2r inverse gains, 1286 -> 1378);
-// - 2D c2c of at most 2^16 points (256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0
-//   -> 9.1 at batch 4). Not 512² (1470 -> 1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and
-//   14.0 -> 18.2 at batch 4, the sizes ocean grids use), 1024² (1463 -> 1239), 1024 × 128 (1444 ->
-//   1209); 128 × 1024 (1476 -> 1900) and 256 × 512 (1476 -> 1617) gain at 512 MiB but lose at
-//   batch 4 (9.8 -> 11.9, 10.1 -> 12.5 µs).
-// Not fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
+// The shared memory D3D12 gives a workgroup: pass_sync auto takes counters only within it, so that
+// the HLSL needs no other layout (text_target_program).
+constexpr uint32_t kD3D12SharedBytes = 32768;
+
+// Where pass_sync "auto" takes counters: kernels of two passes per direction within D3D12's shared
+// memory (not r2c_pair, nor the full-length route of r2c), where the table of measured choices says
+// so (MeasuredDecision::counters).
 bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
-  if (spec.precision != Precision::fp32 || spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
-      spec.shared_memory_bytes > 32768)
+  if (spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
+      spec.shared_memory_bytes > kD3D12SharedBytes)
     return false;
   for (Direction d : directions_of(spec.direction))
     if (program.passes(d).size() != 2) return false;
-  if (spec.is_2d()) return spec.points() <= 1u << 16;
-  return spec.points() <= (spec.transform == Transform::c2c ? 1u << 20 : 1u << 18);
+  return measured_yes(MeasuredDecision::counters, measured_facts(spec, program.layout.n));
 }
 
 // A binding as a dispatch of several passes declares it: by role, one slot per buffer. The input's

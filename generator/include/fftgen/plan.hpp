@@ -89,15 +89,10 @@ struct KernelSpec {
   /// bits hides the ~2^-21 error of the GPU's sin/cos, and saves the table's loads (H100, 2D C2C
   /// fp16: 512² 0.394 -> 0.383 ms, 1024² 0.432 -> 0.428, errors unchanged); fp32 keeps the table,
   /// since computed twiddles double its error (bench/results/2026-11-27-h100-twiddles). Except a
-  /// convolution of padded rows of 8192: its inverse rows, which also crop and store the pixels,
-  /// take 145 registers with sin/cos against 120 with the table, one workgroup per SM instead of
-  /// two (H100, 4096² RGBA bloom: 2.003 -> 1.935 ms, those rows 0.398 -> 0.291; narrower planes
-  /// are faster computed, 1024² 0.135 -> 0.130; bench/results/2026-11-27-h100-fp16-bloom).
-  TwiddleSource twiddle_source() const {
-    if (twiddles != TwiddleSource::automatic) return twiddles;
-    if (precision == Precision::fp16 && convolution && n() >= 8192) return TwiddleSource::table;
-    return precision == Precision::fp16 ? TwiddleSource::computed : TwiddleSource::table;
-  }
+  /// convolution of padded rows where the table of measured choices says so: its inverse rows, which also
+  /// crop and store the pixels, take fewer registers with the table (wide planes only; narrower planes
+  /// are faster computed; MeasuredDecision::fp16_table_twiddles).
+  TwiddleSource twiddle_source() const;
 };
 
 struct KernelProgram;

@@ -1,0 +1,100 @@
+// fftgen: the choices measurements made, as one table of data (generator/plan/measured.cpp).
+//
+// `auto` decides most of a kernel from structure: what fits shared memory, registers and a
+// workgroup. Where a benchmark found a better choice than that for some kernels, the choice is a
+// row of this table: which kernels it applies to (a predicate of plain values: transform, 1D or
+// 2D, precision, ranges of lengths), what it chooses, and the run under bench/results/ that
+// measured it. make_layout and make_program ask the table (measured_choice) at the point where the
+// decision is made; no length or threshold from a benchmark is written in their code
+// (tests/test_measured.cpp checks both).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "fftgen/types.hpp"
+
+namespace fftgen {
+
+struct KernelSpec;
+
+/// The decisions the table makes. Each is asked at one place, which says what a row's choice means there.
+enum class MeasuredDecision {
+  row_split,           ///< the stages of a one-pass transform of `n` with auto workgroup size: `radices`
+  smaller_pass_first,  ///< the two passes of a long 1D transform of `n` run the smaller first
+  pair_rows,           ///< first_y_stage auto: the row pass does the first stage along Y (`yes`)
+  pair_rows_at_once,   ///< a pair's two rows go at once rather than in turn (`yes`)
+  round_trip_tiles,    ///< a convolution's one-pass Y round trip: stages `radices` on `invocations`
+  swizzle_real_rows,   ///< an r2c row pass (its store separates) of `size` swizzles in place of padding
+  column_tiles,        ///< intermediate_layout auto keeps column tiles of `tile_bytes` of columns of `size`
+  counters,            ///< pass_sync auto takes counters (`yes`)
+  column_radix32,      ///< a column pass of `size` (a power of two) takes radix-32 stages, the remainder second
+                       ///< (asked with `size` alone: auto_radices knows no kernel)
+  fp16_table_twiddles, ///< twiddles auto of an fp16 kernel reads the table rather than computing them
+};
+
+/// An inclusive range of values; the default holds every value.
+struct MeasuredRange {
+  uint64_t lo = 0, hi = std::numeric_limits<uint64_t>::max();
+  bool contains(uint64_t v) const { return lo <= v && v <= hi; }
+  bool any() const { return lo == 0 && hi == std::numeric_limits<uint64_t>::max(); }
+};
+
+/// What a row's predicate can test: facts of the kernel, or of the pass, being decided. The asker
+/// fills what the decision depends on (MeasuredDecision says which).
+struct MeasuredFacts {
+  Transform transform = Transform::c2c;
+  Precision precision = Precision::fp32;
+  bool two_d = false;
+  bool convolution = false;  ///< a convolution's kernel
+  uint64_t n = 0;            ///< complex points along X (KernelLayout::n: N, N/2 for r2c), or the pass's length
+  uint64_t nx = 0;           ///< NX (N in 1D) as the plan gives it (KernelSpec::n)
+  uint64_t ny = 1;           ///< NY (1 in 1D)
+  uint64_t points = 0;       ///< NY * NX as the plan gives them (KernelSpec::points)
+  uint64_t size = 0;         ///< the sub-transform of the pass being decided
+  uint64_t tile_bytes = 0;   ///< bytes of a column tile's run (column_tiles)
+};
+
+/// The kernels a row applies to: every field that is set (a non-empty list, a value, a range
+/// narrower than all) must hold.
+struct MeasuredKernels {
+  std::vector<Transform> transforms;   ///< empty: any
+  std::optional<bool> two_d;
+  std::optional<Precision> precision;
+  std::optional<bool> convolution;
+  MeasuredRange n, nx, ny, points, size, tile_bytes;
+
+  bool contains(const MeasuredFacts& f) const;
+};
+
+/// What a row chooses.
+struct MeasuredChoice {
+  bool yes = true;                ///< for yes/no decisions
+  std::vector<uint32_t> radices;  ///< row_split, round_trip_tiles
+  uint32_t invocations = 0;       ///< round_trip_tiles: the workgroup size
+};
+
+struct MeasuredRow {
+  MeasuredDecision decision;
+  MeasuredKernels kernels;
+  MeasuredChoice choice;
+  const char* run;   ///< the folder under bench/results/ whose measurements chose it
+  const char* note;  ///< what was measured: the numbers behind the choice
+};
+
+/// The facts of a kernel (its transform, precision, dimensions, convolution, NY and points), with
+/// `n` the length being decided; the asker sets `size` and `tile_bytes` where its decision needs them.
+MeasuredFacts measured_facts(const KernelSpec& spec, uint64_t n);
+
+/// Every row, in the order they are tried: the first row of a decision whose kernels hold the facts wins.
+const std::vector<MeasuredRow>& measured_rows();
+
+/// The first row of `decision` that applies to `facts`; nullptr where none does (the structural choice stands).
+const MeasuredRow* measured_choice(MeasuredDecision decision, const MeasuredFacts& facts);
+
+/// A yes/no decision: the row's `yes`, or `otherwise` where no row applies.
+bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool otherwise = false);
+
+}  // namespace fftgen

@@ -1,0 +1,230 @@
+// generator/plan: the table of measured choices (fftgen/measured.hpp). Every length, shape and
+// threshold that a benchmark chose lives here, with the run that measured it and its numbers;
+// layout.cpp and program.cpp ask measured_choice() where they decide.
+//
+// To add a row after a measurement: commit the run under bench/results/<date>-<device>-<what>/,
+// add the row under its decision (the first row that applies wins, so put a narrower row before a
+// wider one), name the folder in `run` and the numbers in `note`, then regenerate (generated/ and
+// any golden files the choice changes) and run the unit tests (tests/test_measured.cpp checks
+// the folder exists).
+#include "fftgen/measured.hpp"
+
+#include <algorithm>
+
+#include "fftgen/plan.hpp"
+
+namespace fftgen {
+
+bool MeasuredKernels::contains(const MeasuredFacts& f) const {
+  if (!transforms.empty() && std::find(transforms.begin(), transforms.end(), f.transform) == transforms.end())
+    return false;
+  if (two_d && *two_d != f.two_d) return false;
+  if (precision && *precision != f.precision) return false;
+  if (convolution && *convolution != f.convolution) return false;
+  return n.contains(f.n) && nx.contains(f.nx) && ny.contains(f.ny) && points.contains(f.points) && size.contains(f.size) &&
+         tile_bytes.contains(f.tile_bytes);
+}
+
+MeasuredFacts measured_facts(const KernelSpec& spec, uint64_t n) {
+  MeasuredFacts f;
+  f.transform = spec.transform;
+  f.precision = spec.precision;
+  f.two_d = spec.is_2d();
+  f.convolution = spec.convolution.has_value();
+  f.n = n;
+  f.nx = spec.n();
+  f.ny = spec.ny();
+  f.points = spec.points();
+  return f;
+}
+
+namespace {
+
+using D = MeasuredDecision;
+constexpr uint64_t kAll = std::numeric_limits<uint64_t>::max();
+
+MeasuredRange at(uint64_t v) { return {v, v}; }
+MeasuredRange up_to(uint64_t v) { return {0, v}; }
+MeasuredRange from(uint64_t v) { return {v, kAll}; }
+MeasuredRange between(uint64_t lo, uint64_t hi) { return {lo, hi}; }
+
+// The kernels of a row, spelt as a chain: K().c2c().fp32().two_d().ny(at(1024)).
+struct K {
+  MeasuredKernels k;
+  K& c2c() { return k.transforms.push_back(Transform::c2c), *this; }
+  K& r2c() { return k.transforms.push_back(Transform::r2c), *this; }
+  K& one_d() { return k.two_d = false, *this; }
+  K& two_d() { return k.two_d = true, *this; }
+  K& fp32() { return k.precision = Precision::fp32, *this; }
+  K& fp16() { return k.precision = Precision::fp16, *this; }
+  K& convolution(bool c) { return k.convolution = c, *this; }
+  K& n(MeasuredRange r) { return k.n = r, *this; }
+  K& nx(MeasuredRange r) { return k.nx = r, *this; }
+  K& ny(MeasuredRange r) { return k.ny = r, *this; }
+  K& points(MeasuredRange r) { return k.points = r, *this; }
+  K& size(MeasuredRange r) { return k.size = r, *this; }
+  K& tile_bytes(MeasuredRange r) { return k.tile_bytes = r, *this; }
+  operator MeasuredKernels() const { return k; }
+};
+
+MeasuredChoice yes() { return {true, {}, 0}; }
+MeasuredChoice no() { return {false, {}, 0}; }
+MeasuredChoice stages(std::vector<uint32_t> radices) { return {true, std::move(radices), 0}; }
+MeasuredChoice stages_on(std::vector<uint32_t> radices, uint32_t invocations) {
+  return {true, std::move(radices), invocations};
+}
+
+const std::vector<MeasuredRow> kRows = {
+    // --- row_split: the split measured fastest on an H100 among every ordered split into the
+    // fewest codelets (1D C2C, 512 MiB batches, GB/s). The search (auto_radices) cannot see
+    // shared-memory bank conflicts or register allocation, and its choice ran up to 1.3x slower
+    // here. Column passes keep the search's split (1080 as the Y pass of 1080x1920: 12x9x10 1249
+    // GB/s against 1252 for 15x9x8). An explicit workgroup_size keeps the search's split too.
+    {D::row_split, K().n(at(360)), stages({8, 5, 9}), "2026-11-23-h100-splits", "GB/s: 2993; the search's 10x6x6: 2822"},
+    {D::row_split, K().n(at(480)), stages({8, 6, 10}), "2026-11-23-h100-splits", "GB/s: 2982; 15x8x4: 2433"},
+    {D::row_split, K().n(at(540)), stages({9, 10, 6}), "2026-11-23-h100-splits", "GB/s: 2885; 15x9x4: 2210"},
+    {D::row_split, K().n(at(960)), stages({16, 10, 6}), "2026-11-23-h100-splits", "GB/s: 2876; 15x8x8: 2367"},
+    {D::row_split, K().n(at(1080)), stages({12, 9, 10}), "2026-11-23-h100-splits", "GB/s: 2608; 15x9x8: 2162"},
+    {D::row_split, K().n(at(1200)), stages({16, 5, 15}), "2026-11-23-h100-splits", "GB/s: 2442; 15x10x8: 2173"},
+    {D::row_split, K().n(at(1440)), stages({16, 9, 10}), "2026-11-23-h100-splits", "GB/s: 2886; 16x10x9: 2562"},
+    {D::row_split, K().n(at(2160)), stages({12, 12, 15}), "2026-11-23-h100-splits", "GB/s: 2630; 15x12x12: 2008"},
+
+    // --- smaller_pass_first (column_passes puts the larger pass first).
+    {D::smaller_pass_first, K().c2c().one_d().fp32().convolution(false).n(at(1u << 21)), yes(),
+     "2026-11-27-h100-pass-order",
+     "H100, GB/s at 512 MiB, one dispatch per pass: c2c 2^21 (2048 x 1024) 1208 -> 1245 (inverse 1212 -> 1250): "
+     "the 1024-point pass of 16 columns runs faster first (0.410 -> 0.373 ms), the 2048-point pass of 8 columns as "
+     "fast either way. Not, on an H200: three passes (c2c 2^23 1256 -> 1235), the passes of one dispatch with "
+     "counters (c2c 2^19 1778 -> 1744), 2D Y passes (8192: equal; the 4096² bloom 2.244 -> 2.284 ms)"},
+    {D::smaller_pass_first, K().r2c().one_d().fp32().convolution(false).n(at(1u << 19)), yes(),
+     "2026-11-27-h100-pass-order",
+     "H100: r2c 2^20 (its complex 2^19 = 1024 x 512) 1143 -> 1175 (c2r 1200 -> 1271). Not, on an H200: r2c 2^22 "
+     "(1062 -> 1004: its separation's mirrored tiles then hold 8 columns), r2c 2^18 with counters (1490 -> 1009)"},
+
+    // --- pair_rows: first_y_stage auto has the row pass do the first Y stage (PassLayout::pair_rows)
+    // where a row applies, where the kernel can take pairs at all (make_layout checks that).
+    {D::pair_rows, K().c2c().two_d().fp32().nx(up_to(512)).ny(up_to(512)).points(from(131072)), yes(),
+     "2026-11-27-h100-small-pairs",
+     "fp32 c2c grids of 2^17 and 2^18 points with sides of 256 or 512: a pass's chain is what a small batch waits "
+     "for (H100, µs a call at batch 1 and 4, 200 calls; ms at 512 MiB): 512² 10.5 -> 8.6, 14.1 -> 14.2, 0.7304 -> "
+     "0.7286; 512 x 256 9.4 -> 7.9, 10.8 -> 9.7, 0.7308 -> 0.7238; 256 x 512 8.0 -> 7.5, 10.1 -> 9.9, 0.7274 -> "
+     "0.7265. Not 256² (both passes in one dispatch, pass_sync counters: 6.8 -> 7.0 µs, 0.634 -> 0.651 ms), longer "
+     "rows (512 x 1024 at batch 4 21.8 -> 29.2 µs, 512 x 2048 0.735 -> 0.863 ms)"},
+    {D::pair_rows, K().c2c().two_d().fp32().nx(up_to(1024)).ny(at(1024)), yes(), "2026-11-27-h100-pairs-1024",
+     "at 512 MiB in turn they lost 0.1-0.3 % on an H100, but a small batch, as engines run them, waits less for the "
+     "chain (µs a call at batch 1, 4 and 16, 200 calls; GB/s at 512 MiB): 1024² 16.7 -> 15.6, 57.3 -> 57.0, 194.8 "
+     "-> 194.4, 1466 -> 1463; 1024 x 512 14.4 -> 12.4, 1470 -> 1466. Not 1024 x 2048 (30.3 µs either way at batch "
+     "1, 1452 -> 1441 GB/s)"},
+    {D::pair_rows, K().r2c().two_d().fp16().n(between(2048, 4096)).ny(up_to(2048)), no(),
+     "2026-11-27-h100-fp16-pairs",
+     "fp16 rows whose pairs go in turn (r2c) of 2048 and 4096 points at NY = 2048 lose: their X pass runs near the "
+     "copy floor alone and takes 1.6 times as long in turn, more than the Y pass gains (ms at 256 MiB, H100: r2c "
+     "2048 x 4096 0.625 -> 0.665, 2048 x 8192 0.614 -> 0.634). They pair from NY = 4096"},
+    {D::pair_rows, K().c2c().two_d().fp16().n(between(2049, 4096)).ny(up_to(2048)), no(),
+     "2026-11-27-h100-fp16-pairs",
+     "fp16 c2c rows whose pair does not fit one workgroup at 32 KB (above 2048 points) go in turn, and at NY = 2048 "
+     "lose (H100, ms at 256 MiB: c2c 2048 x 4096 0.546 -> 0.612). They pair from NY = 4096"},
+    {D::pair_rows, K().ny(from(2048)), yes(), "2026-11-25-h100-pair-rows",
+     "NY = 4096 takes Y tiles of 4 columns (32-byte runs, about half an H100's copy speed), 2048 of 8: pairs halve "
+     "the columns and double the tiles (GB/s at 512 MiB): c2c 4096² 1077 -> 1316, 4096 x 2048 1192 -> 1352; 2048² "
+     "1397 -> 1423 (64.3 -> 61.7 µs a call at batch 1), 2048 x 1024 1413 -> 1455, 2048 x 512 1423 -> 1459, 2048 x "
+     "256 1422 -> 1464; not NY = 1024 (1024² 1463 -> 1464, 1024 x 2048 1448 -> 1440, 1024 x 512 1468 -> 1465). r2c "
+     "(2026-11-27-h100-r2c-pairs), forward / c2r inverse: 4096² 995 -> 1200 / 784 -> 1037, 2048² 1222 -> 1324 / "
+     "1029 -> 1160; not 1024² (1397 -> 1369 / 1183 -> 1146) nor 512² (1394 -> 1403 / 1147 -> 1351). fp16 (ms at "
+     "256 MiB, 2026-11-27-h100-fp16-pairs): c2c 4096² 0.818 -> 0.741, r2c 2048² 0.626 -> 0.581, 4096² 0.788 -> "
+     "0.734, 4096 x 2048 0.825 -> 0.689; c2c 4096 x 8192 1.095 -> 0.786, 2048 x 8192 0.743 -> 0.646"},
+
+    // --- pair_rows_at_once: a pair's two rows at once where they fit one workgroup (PassLayout::
+    // pair_rows_at_once), for pairs chosen by auto or asked for by first_y_stage row_pass.
+    {D::pair_rows_at_once, K().c2c().fp16(), yes(), "2026-11-27-h100-fp16-pairs",
+     "fp16 c2c rows of up to 2048 points: in turn, each workgroup's chain doubles, and half-float data leaves it "
+     "less memory time to hide behind (H100, ms at 256 MiB): 2048² 0.530 -> 0.502 (inverse 0.532 -> 0.499), 4096 x "
+     "2048 0.790 -> 0.620, 2048 x 1024 0.512 -> 0.466, 4096 x 1024 0.780 -> 0.571, 2048 x 256 0.497 -> 0.428"},
+    {D::pair_rows_at_once, K().c2c().two_d().fp32().nx(up_to(512)).ny(up_to(512)).points(from(131072)), yes(),
+     "2026-11-27-h100-small-pairs", "as their pair_rows row; at once (fp32 rows of 2048 at once lose: 2048² 0.388 -> "
+     "0.450 ms at 256 MiB, so fp32 rows from NY = 2048 stay in turn)"},
+    {D::pair_rows_at_once, K().c2c().two_d().fp32().nx(up_to(1024)).ny(at(1024)), yes(),
+     "2026-11-28-h200-pairs-at-once",
+     "H200 against in turn (µs a call at batch 1 and 4, 200 calls; GB/s at 512 MiB): 1024² 14.7 -> 13.8, 49.0 -> "
+     "46.6, 1900 -> 1977; 1024 x 512 11.9 -> 11.3, 26.1 -> 24.9, 1912 -> 1998; 1024 x 256 10.8 -> 9.9, 14.0 -> "
+     "13.2, 2033 -> 2029. (On an H100, at once had cost 1024² at 512 MiB 1 %: 0.7339 -> 0.7408 ms)"},
+
+    // --- round_trip_tiles: a convolution's apply kernel whose padded columns take one Y pass runs it
+    // as one round trip (forward FFT, filter product, inverse FFT), which its latency bounds rather
+    // than its bytes: there workgroups of 2 columns win.
+    {D::round_trip_tiles, K().two_d().convolution(true).ny(at(2048)), stages_on({8, 16, 16}, 256),
+     "2026-11-23-h100-pairs", "1024² RGBA bloom on an H100: 8x16x16 on 256 invocations against 32x2x32 on 512 (8 columns)"},
+    {D::round_trip_tiles, K().two_d().convolution(true).ny(at(4096)), stages_on({16, 16, 16}, 512),
+     "2026-11-29-h200-round-trip-4096",
+     "16x16x16 on 512 invocations, 16 values each, against 32x4x32 on 512 (4 columns, 32 values each: 128 "
+     "registers, spilled). H200, round trip, ms: 2048² RGBA bloom 0.763 -> 0.521 at 32 KB (the two unpadded "
+     "columns fill it: tile_swizzled), 0.340 with 48 KB (tile_padded); a circular 4096 x 8192 RGBA convolution "
+     "1.759 -> 1.489 and 1.262. One column on 256 invocations won the bloom at 32 KB (0.452) but lost the "
+     "circular one (2.139); 2 columns of 32 values on 256 (48 KB) 0.359 / 1.283"},
+
+    // --- swizzle_real_rows: one round swizzles in place of padding in r2c row passes of these sizes.
+    {D::swizzle_real_rows, K().size(from(2048)), yes(), "2026-11-25-h100-pair-rows",
+     "at the same transforms per workgroup, H100: R2C 4096 2952 -> 2960 GB/s (C2C 4096 2974 -> 2994, the "
+     "4096-point row pass of a 2D 4096² c2c 0.450 -> 0.400 ms, where the padded slices do not fit). Elsewhere "
+     "padding stays: R2C 1024 and 2D R2C 1024² were unchanged; with the twice the transforms per workgroup the "
+     "swizzle's smaller slices allow, R2C 1024 and 4096 lost 2-3 %"},
+
+    // --- column_tiles: intermediate_layout auto keeps a 2D kernel's values between its passes in
+    // column tiles (rows of whole 32-byte sectors only: make_program checks that).
+    {D::column_tiles, K().tile_bytes(between(32, 127)), yes(), "2026-11-24-h100-column-tiles",
+     "tiles narrower than a 128-byte line gain 5-9 % (c2c fp32 4096² and 2048², fp16 2048² and 1024²); 16-byte "
+     "tiles (fp16 4096²) lose more in the X pass's store than the Y pass gains"},
+    {D::column_tiles, K().tile_bytes(at(128)).size(from(1024)), yes(), "2026-11-24-h100-column-tiles",
+     "128-byte tiles of columns of 1024 values gain 1 % (fp32 1024²); of 256 or 512 values under 1 % at 512 MiB, "
+     "and slower at batch 1"},
+
+    // --- counters: pass_sync auto takes counters (fp32 kernels of two passes per direction within
+    // D3D12's 32 KB: make_program checks that). H100, GB/s at 512 MiB, one dispatch per pass ->
+    // counters. Not fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
+    {D::counters, K().two_d().fp32().points(up_to(1u << 16)), yes(), "2026-11-26-h100-counters",
+     "2D c2c 256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0 -> 9.1 at batch 4. Not 512² (1470 -> "
+     "1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and 14.0 -> 18.2 at batch 4, the sizes ocean grids use), "
+     "1024² (1463 -> 1239), 1024 x 128 (1444 -> 1209); 128 x 1024 (1476 -> 1900) and 256 x 512 (1476 -> 1617) "
+     "gain at 512 MiB but lose at batch 4 (9.8 -> 11.9, 10.1 -> 12.5 µs)"},
+    {D::counters, K().c2c().one_d().fp32().points(up_to(1u << 20)), yes(), "2026-11-26-h100-counters",
+     "at the workgroup size of their largest pass (make_program; 2026-11-26-h100-one-array): c2c 32768 1459 -> "
+     "1733, 65536 1473 -> 1705, 131072 1463 -> 1772, 262144 1445 -> 1873, 2^20 1382 -> 1445 (inverse 1386 -> "
+     "1451). Not: c2c 2^21 (16 MiB a transform: 1202 -> 1170), 2^22 (1101 -> 1015), 524288 (its passes of 512 "
+     "and 256 invocations at 256: 1431 -> 1092)"},
+    {D::counters, K().r2c().one_d().fp32().points(up_to(1u << 18)), yes(), "2026-11-26-h100-counters",
+     "r2c 65536 1413 -> 1541, 131072 1366 -> 1372, 262144 1350 -> 1454. Not r2c 524288 (1158 -> 1138, though its "
+     "c2r inverse gains, 1286 -> 1378)"},
+
+    // --- column_radix32: column passes of 512 values or more take radix-32 stages, the remainder
+    // second, as register-resident transforms do: one shared-memory exchange fewer, and the stages
+    // before the last span few slots, so their exchange rounds can be small.
+    {D::column_radix32, K().size(from(512)), yes(), "2026-11-22-h100-rounds",
+     "from 1024 first: 2^20 = 1024 x 1024 on an H100, 4 columns per workgroup either way, 32x32 passes 1140 GB/s "
+     "against 16x16x4 passes 984, in two sessions (the 1140 in 2026-11-22-h100); from 512 with exchange rounds "
+     "(this run): 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4 rounds) 1446, against 1300 for 16x16x2 "
+     "stages in 2 swizzled rounds"},
+
+    // --- fp16_table_twiddles: fp16 kernels compute their twiddles (KernelSpec::twiddle_source), except:
+    {D::fp16_table_twiddles, K().fp16().convolution(true).nx(from(8192)), yes(), "2026-11-27-h100-fp16-bloom",
+     "a convolution of padded rows of 8192: its inverse rows, which also crop and store the pixels, take 145 "
+     "registers with sin/cos against 120 with the table, one workgroup per SM instead of two (H100, 4096² RGBA "
+     "bloom: 2.003 -> 1.935 ms, those rows 0.398 -> 0.291; narrower planes are faster computed, 1024² 0.135 -> "
+     "0.130)"},
+};
+
+}  // namespace
+
+const std::vector<MeasuredRow>& measured_rows() { return kRows; }
+
+const MeasuredRow* measured_choice(MeasuredDecision decision, const MeasuredFacts& facts) {
+  for (const MeasuredRow& row : kRows)
+    if (row.decision == decision && row.kernels.contains(facts)) return &row;
+  return nullptr;
+}
+
+bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool otherwise) {
+  const MeasuredRow* row = measured_choice(decision, facts);
+  return row ? row->choice.yes : otherwise;
+}
+
+}  // namespace fftgen
