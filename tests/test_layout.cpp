@@ -671,7 +671,10 @@ TEST_CASE("first_y_stage: row_pass asks for pairs of rows, column_pass refuses t
                                  with(spec_2d(2048, 24, Transform::r2c), FirstYStage::row_pass),  // NX not 2^k
                                  with(spec_2d(2, 1024), FirstYStage::row_pass),            // NY below 4
                                  with(spec_2d(8192, 1024, Transform::r2c), FirstYStage::row_pass),  // 2 Y passes
-                                 with(spec_2d(2048, 1000), FirstYStage::row_pass)}) {  // values not tiles apart
+                                 with(spec_2d(2048, 1000), FirstYStage::row_pass),     // values not tiles apart
+                                 with(spec_2d(97, 256), FirstYStage::row_pass),        // NY through Bluestein
+                                 with(spec_2d(64, 67), FirstYStage::row_pass),         // NX through Bluestein
+                                 with(spec_2d(64, 45, Transform::r2c), FirstYStage::row_pass)}) {  // odd r2c NX
     INFO("shape " << spec.ny() << " x " << spec.n());
     CHECK_THROWS_WITH(fftgen::make_program(spec), Catch::Matchers::Contains("'first_y_stage'") &&
                                                       Catch::Matchers::Contains("row_pass has the row pass"));

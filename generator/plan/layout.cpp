@@ -714,6 +714,10 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 // reals and whose store keeps the half spectrum (program.cpp), and its Y side runs over the
 // NX/2 + 1 columns.
 KernelLayout sides_2d_layout(const KernelSpec& spec) {
+  if (spec.first_y_stage == FirstYStage::row_pass)
+    fail(spec, "first_y_stage", "row_pass has the row pass do the first stage along Y; a 2D kernel with a side "
+                                "through Bluestein's algorithm, or an r2c of odd NX, runs each side's transforms "
+                                "apart; use \"auto\" or \"column_pass\"");
   if (spec.precision != Precision::fp32)
     fail(spec, "precision", spec.transform == Transform::r2c && spec.n() % 2 != 0
                                 ? "2D r2c of an odd NX runs its rows as complex transforms of NX, in fp32 only"
