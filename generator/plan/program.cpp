@@ -575,7 +575,9 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
     size_t count = 0;
     for (const auto& side : sides) count += side.second.size();
     for (size_t side_index = 0; side_index < sides.size(); ++side_index) {
-      const auto& [a, steps] = sides[side_index];
+      // Not a structured binding: the lambdas below capture the axis, which C++17 (and clang 14) forbid.
+      const uint32_t a = sides[side_index].first;
+      const auto& steps = sides[side_index].second;
       const bool first_side = side_index == 0, last_side = side_index + 1 == sides.size();
       const KernelLayout::ChirpSide side = layout.chirp_sides[a];
       const uint32_t length = steps.front().fft->length;  // M, or the side
