@@ -119,7 +119,10 @@ def run_one(vk, folder, manifest, mutation, timeout):
     target = os.path.join(folder, "mutated.json")
     with open(target, "w") as f:
         json.dump(doc, f)
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0", UBSAN_OPTIONS="print_stacktrace=1")
+    # Added to the caller's options, not instead of them: the sanitizer suite's own (its
+    # verify_asan_link_order=0 beside a preloaded lavapipe, scripts/test_sanitize.sh) must stay.
+    asan = ":".join(o for o in (os.environ.get("ASAN_OPTIONS", ""), "detect_leaks=0:abort_on_error=0") if o)
+    env = dict(os.environ, ASAN_OPTIONS=asan, UBSAN_OPTIONS="print_stacktrace=1")
     try:
         r = subprocess.run([vk, "verify", target, kernel, "--batches", "1"], capture_output=True, text=True,
                            timeout=timeout, env=env)
