@@ -227,4 +227,16 @@ bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool ot
   return row ? row->choice.yes : otherwise;
 }
 
+// Side factors: not measured per length yet; on an H100 (bench/results/2026-11-23-h100-anysize2) 2D C2C
+// 1080x1920 (sides of primes 2, 3 and 5) ran at 1253 GB/s and R2C at 1083, against 1397-1423 and
+// 1222-1324 for 2048²: 1.12-1.2 a plane, about 1.06 a side. Radix 7 is unmeasured; its codelet takes
+// 88 real operations for 7 points (radix 5: 44 for 5, radix 8: 56 for 8), so a little more.
+// Round trip: on an H200 (bench/results/2026-11-29-h200-planner-frames, RGBA 1080x1920 with 63- and
+// 127-pixel filters, rows of 2048 both ways) the round trip of 1125 columns took 0.041 ms more than
+// that of 2048 at 0.55x the values, of 1250 0.014 ms more: 4.1x and 2.3x a value.
+const PaddingWeights& measured_padding_weights() {
+  static const PaddingWeights weights{{{2, 1.00}, {3, 1.06}, {5, 1.06}, {7, 1.10}}, 3.0};
+  return weights;
+}
+
 }  // namespace fftgen

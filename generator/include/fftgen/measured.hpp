@@ -97,4 +97,17 @@ const MeasuredRow* measured_choice(MeasuredDecision decision, const MeasuredFact
 /// A yes/no decision: the row's `yes`, or `otherwise` where no row applies.
 bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool otherwise = false);
 
+/// The weights a convolution's padded plane is chosen by (padding.cpp), measured like the rows above.
+/// side_factors: relative time per value of a padded side by its largest prime factor (2, 3, 5, 7);
+/// mixed_round_trip: relative time per value of a column round trip whose height is not a power of two.
+struct PaddingWeights {
+  struct SideFactor {
+    uint32_t largest_prime;
+    double factor;
+  };
+  std::vector<SideFactor> side_factors;
+  double mixed_round_trip;
+};
+const PaddingWeights& measured_padding_weights();
+
 }  // namespace fftgen
