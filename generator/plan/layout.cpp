@@ -4,9 +4,11 @@
 #include <cmath>
 #include <complex>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "fftgen/cost_model.hpp"
 #include "fftgen/measured.hpp"
 
 namespace fftgen {
@@ -370,11 +372,18 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   return column_passes(ny, max_bits);
 }
 
+std::vector<uint32_t> modelled_radices(const KernelSpec& spec, uint32_t m, uint32_t budget);
+
 // The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
-// measured split where the table has one (MeasuredDecision::row_split), the search's otherwise.
-std::vector<uint32_t> single_pass_radices(const KernelSpec& spec, uint32_t m) {
+// measured split where the table has one (MeasuredDecision::row_split); for the fp32 rows of a 1D
+// kernel, the order of codelets the cost model ranks fastest; the search's split otherwise.
+std::vector<uint32_t> single_pass_radices(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
-  return row ? row->choice.radices : auto_radices(m, false);
+  if (row) return row->choice.radices;
+  // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
+  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
+    return modelled_radices(spec, m, budget);
+  return auto_radices(m, false);
 }
 
 // Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
@@ -415,7 +424,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (n <= 2 * budget) {
     // An explicit workgroup_size keeps the search's split, whose invocations per transform it was
     // chosen for.
-    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(spec, n) : auto_radices(n, false));
+    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(spec, n, budget) : auto_radices(n, false));
   } else if (!is_power_of_two(n)) {
     split.radices = column_passes(n, max_bits);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
@@ -622,6 +631,42 @@ void make_stages(PassLayout& pass, const std::vector<uint32_t>& radices) {
     pass.stages.push_back(stage);
     ns *= r;
   }
+}
+
+// A one-pass transform of m with these stages, tiled as add_axis_passes tiles it, for the cost
+// model to rank; nullopt where the stages cannot run in one workgroup (invocations, shared memory).
+std::optional<PassLayout> trial_pass(const KernelSpec& spec, uint32_t m, const std::vector<uint32_t>& radices,
+                                     uint32_t budget) {
+  PassLayout pass;
+  pass.length = pass.size = m;
+  pass.store_exchange = spec.transform != Transform::c2c;
+  make_stages(pass, radices);
+  try {
+    const ExchangeChoice choice = choose_tiling(spec, pass, radices, 1, budget, 0);
+    pass.shared = shared_memory_scheme(pass, radices, choice, false, spec.shared_memory_bytes);
+  } catch (const PlanError&) {
+    return std::nullopt;
+  }
+  return pass;
+}
+
+// The cost model's choice among every order of the splits of m into codelets with at most one
+// stage more than the fewest (powers of two: radices 2 to 16), against the search's split
+// (auto_radices), which stands unless a candidate is predicted faster by the model's margin.
+std::vector<uint32_t> modelled_radices(const KernelSpec& spec, uint32_t m, uint32_t budget) {
+  const std::vector<uint32_t> structural = auto_radices(m, false);
+  const CostModel& model = measured_cost_model();
+  auto cost = [&](const std::vector<uint32_t>& radices) {
+    const std::optional<PassLayout> pass = trial_pass(spec, m, radices, budget);
+    return pass ? pass_cost(pass_features(*pass, kElementBytes), model) : HUGE_VAL;
+  };
+  std::vector<uint32_t> candidates = mixed_radix_candidates();
+  if (is_power_of_two(m)) candidates = {2, 4, 8, 16};
+  std::vector<uint32_t> best = structural;
+  double best_cost = cost(structural) - model.margin;
+  for (const auto& radices : radix_orders(m, candidates, 1))
+    if (const double c = cost(radices); c < best_cost) best = radices, best_cost = c;
+  return best;
 }
 
 // Step 4: the stages' twiddles, placed in the kernel's table (stage twiddles [r-1][k], then the

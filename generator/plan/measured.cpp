@@ -239,4 +239,17 @@ const PaddingWeights& measured_padding_weights() {
   return weights;
 }
 
+// The cost model (fftgen/cost_model.hpp), fitted by bench/fit_cost_model.py to 387 one-pass 1D
+// kernels timed on an H200 (bench/results/2026-11-29-h200-cost-model: radix orders and workgroup
+// sizes of 13 lengths of 16 to 128 points, c2c and r2c; 23 mixed-radix lengths of 90 to 8000; and
+// the 38 lengths whose split a first fit changed, before and after). Least squares on the log of
+// the time with one constant per length. Left-one-length-out, with the margin below, its choices
+// among the measured ones ran 1.12x as fast as the search's split (geometric mean of 55 lengths),
+// from 4.2x (16) to 0.91x (96). The margin keeps the search's split unless the model predicts a
+// gain of 6% (C2C 160: 16x10 measured 8% faster than 10x16, predicted 5.4% slower).
+const CostModel& measured_cost_model() {
+  static const CostModel nvidia{"nvidia", "2026-11-29-h200-cost-model", 0.514, 0.135, 0.111, 0.146, 1.064, 0.294, 0.06};
+  return nvidia;
+}
+
 }  // namespace fftgen

@@ -17,6 +17,11 @@ struct Src
     float2 data[1];
 };
 
+struct Twiddles
+{
+    float2 data[1];
+};
+
 struct Dst
 {
     float2 data[1];
@@ -24,88 +29,72 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    uint _330 = ((gl_WorkGroupID.x + params.group_offset) << 8u) + gl_LocalInvocationID.x;
-    bool _338 = _330 < params.batch;
-    uint _344 = _330 * params.src_stride;
-    float2 _786;
-    float2 _787;
-    float2 _788;
-    float2 _789;
-    float2 _790;
-    float2 _791;
-    float2 _792;
-    float2 _793;
-    if (_338)
+    threadgroup float2 sh[1024];
+    uint _211 = gl_LocalInvocationID.x & 1u;
+    uint _214 = gl_LocalInvocationID.x >> 1u;
+    uint _220 = ((gl_WorkGroupID.x + params.group_offset) << 7u) + _214;
+    bool _228 = _220 < params.batch;
+    uint _236 = (_220 * params.src_stride) + _211;
+    float2 _744;
+    float2 _745;
+    float2 _746;
+    float2 _747;
+    if (_228)
     {
-        _793 = src.data[_344 + 7u];
-        _792 = src.data[_344 + 6u];
-        _791 = src.data[_344 + 5u];
-        _790 = src.data[_344 + 4u];
-        _789 = src.data[_344 + 3u];
-        _788 = src.data[_344 + 2u];
-        _787 = src.data[_344 + 1u];
-        _786 = src.data[_344];
+        _747 = src.data[_236 + 6u];
+        _746 = src.data[_236 + 4u];
+        _745 = src.data[_236 + 2u];
+        _744 = src.data[_236];
     }
     else
     {
-        _793 = float2(0.0);
-        _792 = float2(0.0);
-        _791 = float2(0.0);
-        _790 = float2(0.0);
-        _789 = float2(0.0);
-        _788 = float2(0.0);
-        _787 = float2(0.0);
-        _786 = float2(0.0);
+        _747 = float2(0.0);
+        _746 = float2(0.0);
+        _745 = float2(0.0);
+        _744 = float2(0.0);
     }
-    float _538 = _786.x + _790.x;
-    float _543 = _786.y + _790.y;
-    float _548 = _786.x - _790.x;
-    float _553 = _786.y - _790.y;
-    float _558 = _788.x + _792.x;
-    float _563 = _788.y + _792.y;
-    float _568 = _788.x - _792.x;
-    float _573 = _788.y - _792.y;
-    float _576 = _538 + _558;
-    float _579 = _543 + _563;
-    float _582 = _538 - _558;
-    float _585 = _543 - _563;
-    float _588 = _548 + _573;
-    float _591 = _553 - _568;
-    float _594 = _548 - _573;
-    float _597 = _553 + _568;
-    float _602 = _787.x + _791.x;
-    float _607 = _787.y + _791.y;
-    float _612 = _787.x - _791.x;
-    float _617 = _787.y - _791.y;
-    float _622 = _789.x + _793.x;
-    float _627 = _789.y + _793.y;
-    float _632 = _789.x - _793.x;
-    float _637 = _789.y - _793.y;
-    float _640 = _602 + _622;
-    float _643 = _607 + _627;
-    float _646 = _602 - _622;
-    float _649 = _607 - _627;
-    float _676 = _612 + _617;
-    float _679 = _617 - _612;
-    float _686 = _637 - _632;
-    float _689 = _632 + _637;
-    float _696 = fma(0.707106769084930419921875, _676, 0.707106769084930419921875 * _686);
-    float _699 = fma(0.707106769084930419921875, _679, _689 * (-0.707106769084930419921875));
-    float _702 = fma(0.707106769084930419921875, _676, _686 * (-0.707106769084930419921875));
-    float _705 = fma(0.707106769084930419921875, _679, 0.707106769084930419921875 * _689);
-    if (_338)
+    float _498 = _744.x + _746.x;
+    float _503 = _744.y + _746.y;
+    float _508 = _744.x - _746.x;
+    float _513 = _744.y - _746.y;
+    float _518 = _745.x + _747.x;
+    float _523 = _745.y + _747.y;
+    float _528 = _745.x - _747.x;
+    float _533 = _745.y - _747.y;
+    uint _288 = _211 & 3u;
+    float2 _297 = tw.data[_288];
+    uint _300 = _211 + 2u;
+    uint _303 = _300 & 3u;
+    float2 _308 = tw.data[_303];
+    uint _315 = _214 * 8u;
+    uint _317 = _211 << 2u;
+    sh[(_315 + _317) + (_317 >> 4u)] = float2(_498 + _518, _503 + _523);
+    uint _335 = _317 + 1u;
+    sh[(_315 + _335) + (_335 >> 4u)] = float2(_508 + _533, _513 - _528);
+    uint _350 = _317 + 2u;
+    sh[(_315 + _350) + (_350 >> 4u)] = float2(_498 - _518, _503 - _523);
+    uint _365 = _317 + 3u;
+    sh[(_315 + _365) + (_365 >> 4u)] = float2(_508 - _533, _513 + _528);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint _384 = (_315 + _211) + (_211 >> 4u);
+    uint _395 = (_315 + _300) + (_300 >> 4u);
+    uint _401 = _211 + 4u;
+    uint _406 = (_315 + _401) + (_401 >> 4u);
+    uint _412 = _211 + 6u;
+    uint _417 = (_315 + _412) + (_412 >> 4u);
+    float _589 = fma(sh[_406].x, _297.x, -(sh[_406].y * _297.y));
+    float _600 = fma(sh[_406].x, _297.y, sh[_406].y * _297.x);
+    float _652 = fma(sh[_417].x, _308.x, -(sh[_417].y * _308.y));
+    float _663 = fma(sh[_417].x, _308.y, sh[_417].y * _308.x);
+    if (_228)
     {
-        uint _436 = _330 * params.dst_stride;
-        dst.data[_436] = float2(_576 + _640, _579 + _643);
-        dst.data[_436 + 1u] = float2(_588 + _696, _591 + _699);
-        dst.data[_436 + 2u] = float2(_582 + _649, _585 - _646);
-        dst.data[_436 + 3u] = float2(_594 + _705, _597 - _702);
-        dst.data[_436 + 4u] = float2(_576 - _640, _579 - _643);
-        dst.data[_436 + 5u] = float2(_588 - _696, _591 - _699);
-        dst.data[_436 + 6u] = float2(_582 - _649, _585 + _646);
-        dst.data[_436 + 7u] = float2(_594 - _705, _597 + _702);
+        uint _454 = (_220 * params.dst_stride) + _211;
+        dst.data[_454] = float2(sh[_384].x + _589, sh[_384].y + _600);
+        dst.data[_454 + 2u] = float2(sh[_395].x + _652, sh[_395].y + _663);
+        dst.data[_454 + 4u] = float2(sh[_384].x - _589, sh[_384].y - _600);
+        dst.data[_454 + 6u] = float2(sh[_395].x - _652, sh[_395].y - _663);
     }
 }
 

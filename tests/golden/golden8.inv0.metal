@@ -17,6 +17,11 @@ struct Src
     float2 data[1];
 };
 
+struct Twiddles
+{
+    float2 data[1];
+};
+
 struct Dst
 {
     float2 data[1];
@@ -24,88 +29,74 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    uint _330 = ((gl_WorkGroupID.x + params.group_offset) << 8u) + gl_LocalInvocationID.x;
-    bool _338 = _330 < params.batch;
-    uint _344 = _330 * params.src_stride;
-    float2 _795;
-    float2 _796;
-    float2 _797;
-    float2 _798;
-    float2 _799;
-    float2 _800;
-    float2 _801;
-    float2 _802;
-    if (_338)
+    threadgroup float2 sh[1024];
+    uint _216 = gl_LocalInvocationID.x & 1u;
+    uint _219 = gl_LocalInvocationID.x >> 1u;
+    uint _225 = ((gl_WorkGroupID.x + params.group_offset) << 7u) + _219;
+    bool _233 = _225 < params.batch;
+    uint _241 = (_225 * params.src_stride) + _216;
+    float2 _768;
+    float2 _769;
+    float2 _770;
+    float2 _771;
+    if (_233)
     {
-        _802 = src.data[_344 + 7u];
-        _801 = src.data[_344 + 6u];
-        _800 = src.data[_344 + 5u];
-        _799 = src.data[_344 + 4u];
-        _798 = src.data[_344 + 3u];
-        _797 = src.data[_344 + 2u];
-        _796 = src.data[_344 + 1u];
-        _795 = src.data[_344];
+        _771 = src.data[_241 + 6u];
+        _770 = src.data[_241 + 4u];
+        _769 = src.data[_241 + 2u];
+        _768 = src.data[_241];
     }
     else
     {
-        _802 = float2(0.0);
-        _801 = float2(0.0);
-        _800 = float2(0.0);
-        _799 = float2(0.0);
-        _798 = float2(0.0);
-        _797 = float2(0.0);
-        _796 = float2(0.0);
-        _795 = float2(0.0);
+        _771 = float2(0.0);
+        _770 = float2(0.0);
+        _769 = float2(0.0);
+        _768 = float2(0.0);
     }
-    float _547 = _795.x + _799.x;
-    float _552 = _795.y + _799.y;
-    float _557 = _795.x - _799.x;
-    float _562 = _795.y - _799.y;
-    float _567 = _797.x + _801.x;
-    float _572 = _797.y + _801.y;
-    float _577 = _797.x - _801.x;
-    float _582 = _797.y - _801.y;
-    float _585 = _547 + _567;
-    float _588 = _552 + _572;
-    float _591 = _547 - _567;
-    float _594 = _552 - _572;
-    float _597 = _557 - _582;
-    float _600 = _562 + _577;
-    float _603 = _557 + _582;
-    float _606 = _562 - _577;
-    float _611 = _796.x + _800.x;
-    float _616 = _796.y + _800.y;
-    float _621 = _796.x - _800.x;
-    float _626 = _796.y - _800.y;
-    float _631 = _798.x + _802.x;
-    float _636 = _798.y + _802.y;
-    float _641 = _798.x - _802.x;
-    float _646 = _798.y - _802.y;
-    float _649 = _611 + _631;
-    float _652 = _616 + _636;
-    float _655 = _611 - _631;
-    float _658 = _616 - _636;
-    float _685 = _621 - _626;
-    float _688 = _621 + _626;
-    float _695 = _641 + _646;
-    float _698 = _641 - _646;
-    float _705 = fma(0.707106769084930419921875, _685, _695 * (-0.707106769084930419921875));
-    float _708 = fma(0.707106769084930419921875, _688, 0.707106769084930419921875 * _698);
-    float _711 = fma(0.707106769084930419921875, _685, 0.707106769084930419921875 * _695);
-    float _714 = fma(0.707106769084930419921875, _688, _698 * (-0.707106769084930419921875));
-    if (_338)
+    float _508 = _768.x + _770.x;
+    float _513 = _768.y + _770.y;
+    float _518 = _768.x - _770.x;
+    float _523 = _768.y - _770.y;
+    float _528 = _769.x + _771.x;
+    float _533 = _769.y + _771.y;
+    float _538 = _769.x - _771.x;
+    float _543 = _769.y - _771.y;
+    uint _293 = _216 & 3u;
+    float2 _302 = tw.data[_293];
+    uint _305 = _216 + 2u;
+    uint _308 = _305 & 3u;
+    float2 _313 = tw.data[_308];
+    uint _320 = _219 * 8u;
+    uint _322 = _216 << 2u;
+    sh[(_320 + _322) + (_322 >> 4u)] = float2(_508 + _528, _513 + _533);
+    uint _340 = _322 + 1u;
+    sh[(_320 + _340) + (_340 >> 4u)] = float2(_518 - _543, _523 + _538);
+    uint _355 = _322 + 2u;
+    sh[(_320 + _355) + (_355 >> 4u)] = float2(_508 - _528, _513 - _533);
+    uint _370 = _322 + 3u;
+    sh[(_320 + _370) + (_370 >> 4u)] = float2(_518 + _543, _523 - _538);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint _389 = (_320 + _216) + (_216 >> 4u);
+    uint _400 = (_320 + _305) + (_305 >> 4u);
+    uint _406 = _216 + 4u;
+    uint _411 = (_320 + _406) + (_406 >> 4u);
+    uint _417 = _216 + 6u;
+    uint _422 = (_320 + _417) + (_417 >> 4u);
+    float _588 = -_302.y;
+    float _604 = fma(sh[_411].x, _302.x, -(sh[_411].y * _588));
+    float _615 = fma(sh[_411].x, _588, sh[_411].y * _302.x);
+    float _656 = -_313.y;
+    float _672 = fma(sh[_422].x, _313.x, -(sh[_422].y * _656));
+    float _683 = fma(sh[_422].x, _656, sh[_422].y * _313.x);
+    if (_233)
     {
-        uint _436 = _330 * params.dst_stride;
-        dst.data[_436] = float2(_585 + _649, _588 + _652) * 0.125;
-        dst.data[_436 + 1u] = float2(_597 + _705, _600 + _708) * 0.125;
-        dst.data[_436 + 2u] = float2(_591 - _658, _594 + _655) * 0.125;
-        dst.data[_436 + 3u] = float2(_603 - _714, _606 + _711) * 0.125;
-        dst.data[_436 + 4u] = float2(_585 - _649, _588 - _652) * 0.125;
-        dst.data[_436 + 5u] = float2(_597 - _705, _600 - _708) * 0.125;
-        dst.data[_436 + 6u] = float2(_591 + _658, _594 - _655) * 0.125;
-        dst.data[_436 + 7u] = float2(_603 + _714, _606 - _711) * 0.125;
+        uint _459 = (_225 * params.dst_stride) + _216;
+        dst.data[_459] = float2(sh[_389].x + _604, sh[_389].y + _615) * 0.125;
+        dst.data[_459 + 2u] = float2(sh[_400].x + _672, sh[_400].y + _683) * 0.125;
+        dst.data[_459 + 4u] = float2(sh[_389].x - _604, sh[_389].y - _615) * 0.125;
+        dst.data[_459 + 6u] = float2(sh[_400].x - _672, sh[_400].y - _683) * 0.125;
     }
 }
 

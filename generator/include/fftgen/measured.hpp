@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "fftgen/cost_model.hpp"
 #include "fftgen/types.hpp"
 
 namespace fftgen {
@@ -109,5 +110,8 @@ struct PaddingWeights {
   double mixed_round_trip;
 };
 const PaddingWeights& measured_padding_weights();
+
+/// The cost model's weights for the device class kernels are planned for (fftgen/cost_model.hpp).
+const CostModel& measured_cost_model();
 
 }  // namespace fftgen
