@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Bloom on a photograph, as an engine composes it (Python standard library only): the photo is
 expanded to linear HDR (sRGB -> linear, then an inverse Reinhard tonemap lifts the highlights far
 above 1), a bright pass keeps what lies above a threshold, that part is convolved with a star
