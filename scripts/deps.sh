@@ -12,6 +12,12 @@ packages=(
 if [ "${FFTGEN_FUZZ:-0}" = 1 ]; then
   packages+=(clang)
 fi
+# Optional: the photographs examples/bloom blooms with --photo (scikit-image's astronaut.png and
+# coffee.png; without them it blooms its synthetic scene and the test example_bloom_photo is
+# skipped): FFTGEN_PHOTOS=1 bash scripts/deps.sh
+if [ "${FFTGEN_PHOTOS:-0}" = 1 ]; then
+  packages+=(python3-skimage)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -186,6 +186,50 @@ TEST_CASE("convolution: the fused chain equals a direct convolution in double", 
   }
 }
 
+TEST_CASE("convolution: the library's Convolution on an engine's buffers and command buffers", "[gpu][convolution]") {
+  Manifest m = load_manifest(output_dir());
+  Convolution conv(device(), m, "rgba");
+  const ConvolutionInfo& c = conv.geometry();
+  const Image image = random_image(c.image_h, c.image_w, c.channels, 5);
+  Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 6);
+  // The engine's buffers: the input at an offset inside a larger one, the output another buffer.
+  const VkDeviceSize offset = 256;
+  Buffer frame(device(), offset + conv.image_bytes()), result(device(), conv.image_bytes());
+  upload(device(), frame.handle(), image.values.data(), conv.image_bytes(), offset);
+  const ConvolutionBindings bindings = conv.bind({frame.handle(), offset}, {result.handle(), 0});
+  CHECK_THROWS_WITH(conv.record(VK_NULL_HANDLE, bindings), Catch::Contains("rgba") && Catch::Contains("set_filter"));
+  CHECK_THROWS_WITH(conv.set_filter(filter.values.data(), 3), Catch::Contains("3 values") && Catch::Contains("24"));
+  std::vector<float> out(image.values.size());
+  for (int frame_index = 0; frame_index < 2; ++frame_index) {
+    if (frame_index == 1)  // a new filter, the bindings kept
+      for (float& v : filter.values) v -= 0.5f;
+    conv.set_filter(filter.values.data(), filter.values.size());
+    device().run_commands([&](VkCommandBuffer cmd) {
+      record_transfer_to_compute_barrier(cmd);
+      conv.record(cmd, bindings);
+      record_compute_barrier(cmd);
+      conv.record(cmd, bindings);  // twice in one command buffer: the same result
+      record_compute_to_transfer_barrier(cmd);
+    });
+    download(device(), result.handle(), out.data(), conv.image_bytes());
+    INFO("frame " << frame_index);
+    CHECK(rel_l2(out, direct_convolution(c, image, filter)) < 2e-6);
+  }
+  // run(): bind, record and wait in one call.
+  std::fill(out.begin(), out.end(), 0.0f);
+  fill(device(), result.handle(), kNanPattern, conv.image_bytes());
+  conv.run({frame.handle(), offset}, {result.handle(), 0});
+  download(device(), result.handle(), out.data(), conv.image_bytes());
+  CHECK(rel_l2(out, direct_convolution(c, image, filter)) < 2e-6);
+  CHECK_THROWS_WITH(Convolution(device(), m, "rgba__filter"), Catch::Contains("not a convolution"));
+  CHECK_THROWS_WITH(Convolution(device(), m, "nope"), Catch::Contains("nope"));
+  std::string messages;
+  for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
+  device().clear_validation_messages();
+  INFO(messages);
+  CHECK(messages.empty());
+}
+
 TEST_CASE("convolution: the filter is planned as [KH, KW] or [KH, KW, C], and the padded size fits",
           "[gpu][convolution]") {
   Manifest m = load_manifest(output_dir());

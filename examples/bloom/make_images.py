@@ -101,8 +101,9 @@ def scene(n, seed=7):
     return img
 
 
-def glare(k):
-    """A glare filter of k x k taps (k odd): a sharp core, a soft halo and four streaks, summing to 1."""
+def glare(k, core=0.6):
+    """A glare filter of k x k taps (k odd): a sharp core (`core` on the centre tap), a soft halo and
+    four streaks, summing to 1. core=0: a star filter for a bright pass, all halo and streaks."""
     c = (k - 1) // 2
     f = [[0.0] * k for _ in range(k)]
     for y in range(k):
@@ -116,8 +117,8 @@ def glare(k):
                 v += 0.05 * math.exp(-across / 0.6) / (1.0 + along / (0.03 * k))
             f[y][x] = v
     total = sum(map(sum, f))
-    f = [[v / total * 0.4 for v in row] for row in f]
-    f[c][c] += 0.6  # the image itself stays sharp
+    f = [[v / total * (1.0 - core) for v in row] for row in f]
+    f[c][c] += core  # the image itself stays sharp
     return f
 
 
@@ -138,9 +139,14 @@ def main():
     c = (a.filter - 1) // 2
     peak = max(v for row in f for v in row if v != f[c][c]) or 1.0
     write_png(os.path.join(a.outdir, "glare.png"), [[math.sqrt(min(v / peak, 1.0)) for v in row] for row in f], 1)
-    plan = {"kernels": [{"name": "bloom", "convolution": {"image": [a.size, a.size], "filter": [a.filter, a.filter],
+    write_plan(os.path.join(a.outdir, "plan.json"), a.size, a.size, a.filter)
+
+
+def write_plan(path, height, width, k):
+    """The fftgen plan of kernel "bloom": RGB images of height x width, a k x k filter."""
+    plan = {"kernels": [{"name": "bloom", "convolution": {"image": [height, width], "filter": [k, k],
                                                           "channels": 3, "mode": "same"}}]}
-    with open(os.path.join(a.outdir, "plan.json"), "w") as out:
+    with open(path, "w") as out:
         json.dump(plan, out, indent=2)
         out.write("\n")
 

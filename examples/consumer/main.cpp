@@ -1,7 +1,8 @@
 // A program that ships fftgen kernels inside its binary. consumer_kernels.hpp, written at build
 // time by fftgen_add_kernels(... AS_HEADERS), holds plan.json's SPIR-V, twiddle tables and
 // manifest; nothing is read from disk. Every kernel runs forward and inverse through
-// fftgen::runtime, and each result is checked against a direct DFT in double.
+// fftgen::runtime, and each result is checked against a direct DFT in double; the convolution
+// runs through fftgen::vk::Convolution and is checked against a direct convolution in double.
 // Exit status: 0 when every check passes, 1 otherwise.
 #include <cmath>
 #include <complex>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <exception>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "consumer_kernels.hpp"
@@ -75,6 +77,58 @@ bool check(vk::Device& device, const vk::Kernel& kernel, vk::Direction direction
   return ok;
 }
 
+
+// out = image ⊛ filter per channel ("same": the filter's centre on the output pixel), in double.
+double convolution_error(const vk::ConvolutionInfo& c, const std::vector<float>& image,
+                         const std::vector<float>& filter, const std::vector<float>& out) {
+  const int cy = static_cast<int>(c.filter_h - 1) / 2, cx = static_cast<int>(c.filter_w - 1) / 2;
+  const int h = static_cast<int>(c.image_h), w = static_cast<int>(c.image_w), ch = static_cast<int>(c.channels);
+  double err = 0, ref_norm = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      for (int k = 0; k < ch; ++k) {
+        double ref = 0;
+        for (int ky = 0; ky < static_cast<int>(c.filter_h); ++ky)
+          for (int kx = 0; kx < static_cast<int>(c.filter_w); ++kx) {
+            const int sy = y + cy - ky, sx = x + cx - kx;
+            if (sy >= 0 && sy < h && sx >= 0 && sx < w)
+              ref += double{filter[ky * c.filter_w + kx]} * image[(sy * w + sx) * ch + k];
+          }
+        const size_t i = (static_cast<size_t>(y) * w + x) * ch + k;
+        err += (out[i] - ref) * (out[i] - ref);
+        ref_norm += ref * ref;
+      }
+  return std::sqrt(err / ref_norm);
+}
+
+// A convolution as an engine runs one: the filter's spectrum made once, then the fused chain
+// recorded into a command buffer on the program's own buffers (a one-channel filter).
+bool check_convolution(vk::Device& device, const vk::Manifest& manifest, const std::string& name) {
+  vk::Convolution glow(device, manifest, name);
+  std::vector<float> image(glow.image_bytes() / 4), filter(glow.filter_bytes() / 4), out(image.size());
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uniform;
+  for (float& v : image) v = uniform(rng);
+  for (float& v : filter) v = uniform(rng);
+
+  vk::Buffer frame(device, glow.image_bytes()), glowing(device, glow.image_bytes());
+  vk::upload(device, frame.handle(), image.data(), glow.image_bytes());
+  glow.set_filter(filter.data(), filter.size());  // the filter's spectrum, once
+  const vk::ConvolutionBindings bindings = glow.bind({frame.handle(), 0}, {glowing.handle(), 0});
+  device.run_commands([&](VkCommandBuffer cmd) {  // every frame, into the engine's command buffer
+    vk::record_transfer_to_compute_barrier(cmd);
+    glow.record(cmd, bindings);
+    vk::record_compute_to_transfer_barrier(cmd);
+  });
+  vk::download(device, glowing.handle(), out.data(), glow.image_bytes());
+
+  const double error = convolution_error(glow.geometry(), image, filter, out);
+  const bool ok = error <= kTolerance;
+  std::printf("%-10s %-8s %ux%ux%u relative L2 error %.2e  %s\n", name.c_str(), "convolve", glow.geometry().image_h,
+              glow.geometry().image_w, glow.geometry().channels, error, ok ? "ok" : "FAILED");
+  return ok;
+}
+
 }  // namespace
 
 int main() {
@@ -89,6 +143,8 @@ int main() {
                                 vk::FileSource::in_memory(consumer_kernels::files));
     bool ok = !manifest.kernels.empty();
     for (const vk::KernelInfo& info : manifest.kernels) {
+      if (info.transform == "convolution") ok &= check_convolution(device, manifest, info.name);
+      if (info.convolution) continue;  // its filter kernel runs inside the Convolution
       const vk::Kernel kernel(device, manifest, info.name);
       for (vk::Direction direction : info.directions) ok &= check(device, kernel, direction);
     }

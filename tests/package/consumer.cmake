@@ -29,5 +29,5 @@ endif()
 set(ENV{FFTGEN_CONSUMER_VALIDATION} 1)
 run("running the consumer" out ${build}/consumer)
 message(STATUS "${out}")
-expect_match("the consumer's output" "${out}" "ocean256 +forward .* ok" "bloom32k +inverse .* ok"
+expect_match("the consumer's output" "${out}" "ocean256 +forward .* ok" "bloom32k +inverse .* ok" "glow +convolve .* ok"
              "every kernel matches the direct DFT")

@@ -2,6 +2,7 @@
 // them into Vulkan command buffers. Depends only on the Vulkan loader and nlohmann_json.
 #pragma once
 #include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/convolution.hpp"
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/error.hpp"
 #include "fftgen/runtime/kernel.hpp"

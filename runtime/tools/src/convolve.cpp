@@ -192,85 +192,48 @@ std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& im
 
 ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, const KernelInfo& apply,
                                    const ShaderLoader& loader)
-    : device_(device), info_(apply) {
-  if (!apply.convolution || apply.transform != "convolution")
-    throw UsageError("kernel '" + apply.name + "' is not a convolution (transform " + apply.transform +
-                     "); `fftgen-vk convolve` takes the kernel a plan's \"convolution\" field names");
-  const ConvolutionInfo& c = *apply.convolution;
-  filter_kernel_ = std::make_unique<Kernel>(device, manifest.kernel(c.filter_kernel), manifest.files, loader);
-  apply_kernel_ = std::make_unique<Kernel>(device, apply, manifest.files, loader);
-  const uint64_t spectrum_bytes = apply.forward_output.bytes();
-  const uint64_t image_bytes = uint64_t{c.image_h} * c.image_w * c.channels * 4;
-  filter_in_ = Buffer(device, uint64_t{c.filter_h} * c.filter_w * c.filter_channels * 4);
-  filter_spectrum_ = Buffer(device, spectrum_bytes * c.filter_channels);
-  image_in_ = Buffer(device, image_bytes);
-  spectrum_ = Buffer(device, spectrum_bytes * c.planes);
-  image_out_ = Buffer(device, image_bytes);
-  // The rows of the padded plane below the image are neither written nor read by the passes that
-  // skip them: NaN there shows in the result if one did read them.
-  fill(device, spectrum_.handle(), nan_pattern(apply.forward_output.element), spectrum_.size());
-  auto bind = [](const Kernel& kernel, Direction d, const Buffer& in, const Buffer& out, uint32_t batch,
-                 VkBuffer filter_spectrum_buffer) {
-    KernelIo io;
-    io.input = {in.handle(), 0};
-    io.output = {out.handle(), 0};
-    io.filter = {filter_spectrum_buffer, 0};
-    io.max_batch = batch;
-    io.directions = {d};
-    return kernel.bind(io);
-  };
-  filter_bindings_ = bind(*filter_kernel_, Direction::forward, filter_in_, filter_spectrum_, c.filter_channels, VK_NULL_HANDLE);
-  forward_bindings_ = bind(*apply_kernel_, Direction::forward, image_in_, spectrum_, c.planes, filter_spectrum_.handle());
-  inverse_bindings_ = bind(*apply_kernel_, Direction::inverse, spectrum_, image_out_, c.planes, VK_NULL_HANDLE);
-}
+    : device_(device),
+      convolution_(device, manifest, apply, loader),
+      image_in_(device, convolution_.image_bytes()),
+      image_out_(device, convolution_.image_bytes()),
+      bindings_(convolution_.bind({image_in_.handle(), 0}, {image_out_.handle(), 0})) {}
 
 ConvolutionChain::~ConvolutionChain() = default;
 
 void ConvolutionChain::check(const Image& image, const Image& filter) const {
-  const ConvolutionInfo& c = *info_.convolution;
+  const ConvolutionInfo& c = convolution_.geometry();
+  const std::string& name = info().name;
   if (image.height != c.image_h || image.width != c.image_w || image.channels != c.channels)
-    throw UsageError("the image is " + dims(image.height, image.width, image.channels) + "; kernel '" + info_.name +
+    throw UsageError("the image is " + dims(image.height, image.width, image.channels) + "; kernel '" + name +
                      "' convolves images of " + dims(c.image_h, c.image_w, c.channels) + " ([H, W, C], C = " +
                      std::to_string(c.channels) + " channels)");
   if (filter.height != c.filter_h || filter.width != c.filter_w || filter.channels != c.filter_channels)
-    throw UsageError("the filter is " + dims(filter.height, filter.width, filter.channels) + "; kernel '" +
-                     info_.name + "' was planned for a filter of " + dims(c.filter_h, c.filter_w, c.filter_channels) +
+    throw UsageError("the filter is " + dims(filter.height, filter.width, filter.channels) + "; kernel '" + name +
+                     "' was planned for a filter of " + dims(c.filter_h, c.filter_w, c.filter_channels) +
                      (c.filter_channels == 1 ? " (one channel for every image channel)" : " (one channel per image channel)"));
 }
 
-void ConvolutionChain::set_filter(const Image& filter) {
-  const ConvolutionInfo& c = *info_.convolution;
-  upload(device_, filter_in_.handle(), filter.values.data(), filter.values.size() * 4);
-  device_.run_commands([&](VkCommandBuffer cmd) {
-    record_transfer_to_compute_barrier(cmd);
-    filter_kernel_->record(cmd, Direction::forward, filter_bindings_, c.filter_channels);
-    record_compute_barrier(cmd);  // the spectrum is read by the apply kernel's later submissions
-  });
-}
+void ConvolutionChain::set_filter(const Image& filter) { convolution_.set_filter(filter.values.data(), filter.values.size()); }
 
 void ConvolutionChain::set_image(const Image& image) {
   upload(device_, image_in_.handle(), image.values.data(), image.values.size() * 4);
 }
 
 void ConvolutionChain::record(VkCommandBuffer cmd, const RecordOptions& options) const {
-  const uint32_t planes = info_.convolution->planes;
-  apply_kernel_->record(cmd, Direction::forward, forward_bindings_, planes, options);
-  record_compute_barrier(cmd);
-  apply_kernel_->record(cmd, Direction::inverse, inverse_bindings_, planes, options);
+  convolution_.record(cmd, bindings_, options);
 }
 
 Image ConvolutionChain::result() {
-  const ConvolutionInfo& c = *info_.convolution;
+  const ConvolutionInfo& c = convolution_.geometry();
   Image out{c.image_h, c.image_w, c.channels, std::vector<float>(uint64_t{c.image_h} * c.image_w * c.channels)};
   download(device_, image_out_.handle(), out.values.data(), out.values.size() * 4);
   return out;
 }
 
-bool ConvolutionChain::half_planes() const { return is_half(info_.forward_output.element); }
-
 std::vector<std::complex<float>> ConvolutionChain::filter_spectrum() {
-  return download_pairs(device_, filter_spectrum_.handle(), info_.forward_output.element,
-                        info_.forward_output.elements * info_.convolution->filter_channels);
+  const KernelInfo& apply = info();
+  return download_pairs(device_, convolution_.filter_spectrum().handle(), apply.forward_output.element,
+                        apply.forward_output.elements * apply.convolution->filter_channels);
 }
 
 namespace {

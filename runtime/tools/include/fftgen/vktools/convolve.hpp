@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fftgen/runtime/buffer.hpp"
+#include "fftgen/runtime/convolution.hpp"
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/vktools/bench.hpp"
@@ -49,10 +50,10 @@ std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& im
 /// origin): rounding ~1e-15, for sizes where the direct sum would take too long.
 std::vector<double> fftw_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter);
 
-/// The filter kernel and the apply kernel of one convolution with their buffers, bound once:
-/// set_filter() makes the filter's spectrum (once), set_image() uploads an image, record() the
-/// fused chain (forward with the product, inverse with the crop) into a command buffer, result()
-/// downloads the output. What convolve() and the benchmark use.
+/// A Convolution (fftgen/runtime/convolution.hpp) with an input and an output buffer of its own,
+/// bound once, for Images: set_filter() makes the filter's spectrum (once), set_image() uploads an
+/// image, record() the fused chain into a command buffer, result() downloads the output. What
+/// convolve(), verify and the benchmark use.
 class ConvolutionChain {
  public:
   /// `apply` is a kernel of transform "convolution"; UsageError otherwise.
@@ -66,16 +67,15 @@ class ConvolutionChain {
   Image result();
   /// The filter kernel's output: filter_channels planes of padded_h × (padded_w/2 + 1) values.
   std::vector<std::complex<float>> filter_spectrum();
-  const KernelInfo& info() const { return info_; }
+  const KernelInfo& info() const { return convolution_.info(); }
   /// Whether the padded planes and the filter's spectrum are half floats (a plan's precision fp16).
-  bool half_planes() const;
+  bool half_planes() const { return convolution_.half_planes(); }
 
  private:
   Device& device_;
-  KernelInfo info_;
-  std::unique_ptr<Kernel> filter_kernel_, apply_kernel_;
-  Buffer filter_in_, filter_spectrum_, image_in_, spectrum_, image_out_;
-  KernelBindings filter_bindings_, forward_bindings_, inverse_bindings_;
+  Convolution convolution_;
+  Buffer image_in_, image_out_;
+  ConvolutionBindings bindings_;
 };
 
 /// Runs `apply` (a kernel of transform "convolution") and its filter kernel on the device:
