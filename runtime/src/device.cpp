@@ -109,8 +109,14 @@ std::vector<PhysicalDeviceSummary> Device::list_physical_devices() {
     for (size_t i = 0; i < devices.size(); ++i) {
       VkPhysicalDeviceProperties p;
       vkGetPhysicalDeviceProperties(devices[i], &p);
-      out.push_back({static_cast<int>(i), p.deviceName, p.deviceType, p.apiVersion});
+      out.push_back({static_cast<int>(i), p.deviceName, p.deviceType, p.apiVersion,
+                     p.limits.maxComputeSharedMemorySize});
     }
+    // As Device picks without an index: the first of the lowest type_rank.
+    auto best = std::min_element(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return type_rank(a.type) < type_rank(b.type);
+    });
+    if (best != out.end()) best->preferred = true;
   } catch (...) {
     vkDestroyInstance(instance, nullptr);
     throw;

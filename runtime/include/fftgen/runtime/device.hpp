@@ -52,6 +52,8 @@ struct PhysicalDeviceSummary {
   std::string name;
   VkPhysicalDeviceType type;
   uint32_t api_version;
+  uint32_t max_shared_memory_bytes = 0;  ///< maxComputeSharedMemorySize
+  bool preferred = false;                ///< the device taken without a device index
 };
 
 /// "discrete GPU", "integrated GPU", "CPU", ...
