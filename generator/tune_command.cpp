@@ -332,9 +332,11 @@ void choose_winner(Tuned& t, Session& s) {
   e["winner"] = "defaults";
   if (!base) return;
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (size_t i = 0; i < ranked.size() && i < kMaxVerified; ++i) {
-    const auto& [gbps, c] = ranked[i];
-    if (c == &t.candidates.front() || gbps < *base * (1 + s.args.min_gain)) return;
+  size_t tried = 0;
+  for (const auto& [gbps, c] : ranked) {
+    if (gbps < *base * (1 + s.args.min_gain) || tried == kMaxVerified) return;
+    if (c == &t.candidates.front()) continue;
+    ++tried;
     if (auto error = verified(*c, s)) {
       t.winner = c->label;
       e["winner"] = c->fields;
@@ -407,9 +409,11 @@ CLI::App* add_tune_command(CLI::App& app, TuneArguments& args) {
       ->capture_default_str()
       ->check(CLI::Validator(byte_size_error, "SIZE"));
   tune->add_option("--trials", args.trials, "fftgen-vk bench --trials")->capture_default_str()->check(CLI::Range(1u, 1000000u));
-  tune->add_option("--min-gain", args.min_gain, "least gain over the defaults a winner needs (a fraction)")
+  tune->add_option("--min-gain", args.min_gain,
+                   "least gain over the defaults a winner needs (a fraction; negative: the fastest other candidate\n"
+                   "wins even when slower, a check of the pipeline rather than a tuning)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 10.0));
+      ->check(CLI::Range(-1.0, 10.0));
   tune->add_flag("--fresh", args.fresh, "time every candidate again, ignoring the work folder's timings");
   tune->add_option("-j,--jobs", args.jobs, "candidates generated at once (default 0: one per core)");
   tune->add_flag("-q,--quiet", args.quiet, "print nothing but errors");

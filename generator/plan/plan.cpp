@@ -1313,9 +1313,9 @@ std::map<std::string, WisdomEntry> parse_wisdom(const std::string& text, const s
   reject_unknown_fields(doc, kWisdomTopFields, top, "top-level wisdom");
   // min_gain (what the tuner required of a winner over the default, a fraction) is a record, not
   // an input, but a table that says something else of it is not one a tuner wrote.
-  if (auto gain = doc.find("min_gain"); gain != doc.end() && (!gain->is_number() || gain->get<double>() < 0))
+  if (auto gain = doc.find("min_gain"); gain != doc.end() && (!gain->is_number() || gain->get<double>() < -1))
     top.fail("min_gain", "must be a number, the least gain a winner needed over the default, got " + describe(*gain),
-             "a number >= 0, e.g. 0.003 for 0.3 %");
+             "a number >= -1, e.g. 0.003 for 0.3 % (negative: a check of the tuning, winners slower than the defaults)");
   const size_t runs = read_runs(doc, top);
   auto sizes = doc.find("sizes");
   if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured kernels in 'sizes'", kAllowedEntries);
