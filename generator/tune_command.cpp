@@ -53,7 +53,7 @@ struct Tuned {
 
 struct VkDevice {
   int index = -1;
-  std::string name;
+  std::string name, driver;
   uint32_t max_shared = 0;
 };
 
@@ -83,7 +83,8 @@ VkDevice find_device(const Session& s) {
   const json& list = doc["devices"];
   for (const json& d : list)
     if (s.args.device >= 0 ? d.value("index", -1) == s.args.device : d.value("preferred", false))
-      return {d.value("index", 0), d.value("name", std::string()), d.value("max_shared_memory_bytes", 0u)};
+      return {d.value("index", 0), d.value("name", std::string()), d.value("driver_version", std::string()),
+              d.value("max_shared_memory_bytes", 0u)};
   fail(fmt::format("--device {}: there are {} Vulkan devices, 0 to {} (fftgen-vk devices lists them)", s.args.device,
                    list.size(), list.size() - 1));
 }
@@ -234,9 +235,10 @@ void generate_candidates(std::vector<Tuned>& tuned, const fftgen::Plan& plan, co
   fftgen::write_output(output, s.work / "kernels");
 }
 
-// work/timings.json, kept where it was measured with this device, --bytes and --trials.
+// work/timings.json, kept where it was measured with this device and driver, --bytes and --trials.
 json load_cache(const Session& s) {
-  json fresh{{"device", s.device.name}, {"bytes", s.args.bytes}, {"trials", s.args.trials}, {"figures", json::object()}};
+  json fresh{{"device", s.device.name}, {"driver", s.device.driver}, {"bytes", s.args.bytes}, {"trials", s.args.trials},
+             {"figures", json::object()}};
   const fs::path path = s.work / "timings.json";
   if (s.args.fresh || !fs::exists(path)) return fresh;
   json cache;
@@ -245,7 +247,7 @@ json load_cache(const Session& s) {
   } catch (const json::exception&) {
     return fresh;  // a file of ours that is not JSON: time again
   }
-  for (const char* key : {"device", "bytes", "trials"})
+  for (const char* key : {"device", "driver", "bytes", "trials"})
     if (!cache.is_object() || cache.value(key, json()) != fresh[key]) return fresh;
   if (!cache.contains("figures") || !cache["figures"].is_object()) return fresh;
   return cache;
@@ -279,7 +281,6 @@ void time_candidates(Tuned& t, Session& s) {
     if (!figures.contains(c.digest)) names.push_back(c.name);
   if (names.empty()) return;
   const json bench = run_vk(s, "bench", names, fmt::format(" --bytes {} --trials {}", shell_quote(s.args.bytes), s.args.trials));
-  s.cache["driver"] = bench.value("driver_version", std::string());
   std::map<std::string, json> by_name;
   for (const json& r : bench.value("results", json::array())) by_name[r.value("name", std::string())] = r;
   for (const Candidate& c : t.candidates) {
@@ -379,7 +380,7 @@ void check_writable(const fs::path& output) {
 }
 
 ojson table_of(const std::vector<Tuned>& tuned, const Session& s, const std::string& command) {
-  ojson run{{"device", s.device.name}, {"driver", s.cache.value("driver", std::string())}, {"date", utc_now()},
+  ojson run{{"device", s.device.name}, {"driver", s.device.driver}, {"date", utc_now()},
             {"command", command}, {"fftgen", FFTGEN_VERSION}, {"bytes", s.args.bytes}, {"trials", s.args.trials}};
   ojson sizes = ojson::array();
   for (const Tuned& t : tuned) sizes.push_back(t.entry);

@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices and their indices");
   std::string devices_json;
   devices->add_option("--json", devices_json,
-                      "Also write them as JSON: index, name, type, api_version, max_shared_memory_bytes, and\n"
-                      "preferred (the device taken without --device)");
+                      "Also write them as JSON: index, name, type, api_version, driver_version, max_shared_memory_bytes,\n"
+                      "and preferred (the device taken without --device)");
 
   RunRequest run;
   std::string run_manifest, run_input, run_output;
@@ -193,7 +193,8 @@ int main(int argc, char** argv) {
                                 std::to_string(VK_API_VERSION_MINOR(d.api_version));
         std::cout << d.index << ": " << d.name << " (" << to_string(d.type) << ", Vulkan " << api << ")\n";
         listed.push_back({{"index", d.index}, {"name", d.name}, {"type", to_string(d.type)}, {"api_version", api},
-                          {"max_shared_memory_bytes", d.max_shared_memory_bytes}, {"preferred", d.preferred}});
+                          {"driver_version", d.driver}, {"max_shared_memory_bytes", d.max_shared_memory_bytes},
+                          {"preferred", d.preferred}});
       }
       if (!devices_json.empty()) write_json(devices_json, {{"devices", listed}});
       return 0;
