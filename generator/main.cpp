@@ -110,7 +110,9 @@ void print_variants(const fftgen::Plan& plan, const std::string& source, bool as
   nlohmann::ordered_json variants = nlohmann::ordered_json::array();
   for (const fftgen::KernelSpec& k : plan.kernels)
     variants.push_back({{"name", k.name}, {"stem", k.name}, {"plan_kernel", k.plan_name},
-                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields}});
+                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields},
+                        // A convolution's filter kernel takes its apply kernel's entry: none of its own.
+                        {"wisdom_key", k.convolution_filter ? nlohmann::ordered_json() : fftgen::wisdom_key(k)}});
   nlohmann::ordered_json doc{{"plan", source}, {"fields", fields}, {"variants", variants}};
   if (!plan.wisdom.empty()) doc["wisdom"] = plan.wisdom;
   fmt::print("{}\n", doc.dump(1));
@@ -164,7 +166,7 @@ int main(int argc, char** argv) {
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
   app.add_flag("--list-variants", list_variants,
                "list every variant the plan expands to with its field values and file stem, write nothing");
-  app.add_flag("--json", as_json, "with --list-variants: print JSON (bench/wisdom.py reads it)");
+  app.add_flag("--json", as_json, "with --list-variants: print JSON, each variant's wisdom_key too (bench/wisdom.py reads it)");
   app.add_option("--wisdom", wisdom_path,
                  "per-device wisdom table (`fftgen tune` writes one; e.g. bench/wisdom/nvidia-h100.json): each kernel\n"
                  "takes the fields of the measured winner for its kind (transform, shape, precision, io, or convolution),\n"

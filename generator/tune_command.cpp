@@ -7,6 +7,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -379,6 +380,22 @@ void check_writable(const fs::path& output) {
     fail(fmt::format("cannot write -o '{}': the folder '{}' is not writable", output.string(), folder.string()));
 }
 
+// The table's text, each list of numbers on one line ("shape": [256, 256]). Only lists the dump
+// spread over lines are joined: a string holds no raw line break.
+std::string table_text(const ojson& table) {
+  static const std::regex list(R"(\[\n\s*(-?[0-9][0-9.eE+-]*(?:,\n\s*-?[0-9][0-9.eE+-]*)*)\n\s*\])");
+  static const std::regex gap(R"(,\n\s*)");
+  const std::string text = table.dump(1) + "\n";
+  std::string out;
+  auto begin = text.cbegin();
+  for (std::sregex_iterator it(text.begin(), text.end(), list), end; it != end; ++it) {
+    out.append(begin, (*it)[0].first);
+    out += "[" + std::regex_replace((*it)[1].str(), gap, ", ") + "]";
+    begin = (*it)[0].second;
+  }
+  return out.append(begin, text.cend());
+}
+
 ojson table_of(const std::vector<Tuned>& tuned, const Session& s, const std::string& command) {
   ojson run{{"device", s.device.name}, {"driver", s.device.driver}, {"date", utc_now()},
             {"command", command}, {"fftgen", FFTGEN_VERSION}, {"bytes", s.args.bytes}, {"trials", s.args.trials}};
@@ -440,7 +457,7 @@ int run_tune(const TuneArguments& args, const char* argv0, const std::string& co
     timed += tuned[i].timed, reused += tuned[i].reused;
     if (!args.quiet) report(tuned[i], i, tuned.size());
   }
-  fftgen::write_file_replacing(args.output, table_of(tuned, s, command).dump(1) + "\n");
+  fftgen::write_file_replacing(args.output, table_text(table_of(tuned, s, command)));
   if (!args.quiet)
     fmt::print(stderr, "fftgen: tune: wrote {}: {} kernels, {} winners; {} candidates timed, {} reused from {}\n",
                args.output, tuned.size(), winners, timed, reused, (s.work / "timings.json").string());
