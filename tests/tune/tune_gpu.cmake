@@ -1,7 +1,7 @@
 # fftgen tune on the Vulkan device (lavapipe in CI): a 1D c2c, a 1D r2c and a 2D kernel, tuned with
 # small buffers and two trials. The table parses and names its run; `fftgen --wisdom` applies its
-# winners (a printed line and different kernels for each, the defaults' kernels unchanged); a rerun
-# times nothing again; --fresh does.
+# winners (a printed line and, for each, a kernel byte-identical to the candidate measured; the
+# defaults' kernels unchanged); a rerun times nothing again; --fresh does.
 cmake_minimum_required(VERSION 3.20)
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -83,6 +83,18 @@ foreach(kernel c64 r256 g)
   if(kernel IN_LIST winners)
     if(NOT out MATCHES "fftgen: wisdom wisdom.json: ${kernel}: " OR with STREQUAL without)
       message(FATAL_ERROR "--wisdom: ${kernel} has a winner, but no line or an unchanged kernel:\n${out}")
+    endif()
+    # ... and is, byte for byte, one of the candidates that were timed.
+    file(GLOB candidates ${table}.work/kernels/${kernel}__t*.fwd0.spv)
+    set(measured_one FALSE)
+    foreach(candidate IN LISTS candidates)
+      file(SHA256 ${candidate} hash)
+      if(hash STREQUAL with)
+        set(measured_one TRUE)
+      endif()
+    endforeach()
+    if(NOT measured_one)
+      message(FATAL_ERROR "--wisdom built ${kernel} as none of the candidates tune measured")
     endif()
   elseif(out MATCHES "wisdom.json: ${kernel}:" OR NOT with STREQUAL without)
     message(FATAL_ERROR "--wisdom changed ${kernel}, whose winner is the defaults:\n${out}")
