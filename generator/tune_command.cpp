@@ -82,10 +82,13 @@ VkDevice find_device(const Session& s) {
                      "lavapipe runs on any CPU: mesa-vulkan-drivers)",
                      s.vk, status, (s.work / "fftgen-vk.log").string()));
   const json& list = doc["devices"];
+  auto device_of = [](const json& d) {
+    return VkDevice{d.value("index", 0), d.value("name", std::string()), d.value("driver_version", std::string()),
+                    d.value("max_shared_memory_bytes", 0u)};
+  };
   for (const json& d : list)
-    if (s.args.device >= 0 ? d.value("index", -1) == s.args.device : d.value("preferred", false))
-      return {d.value("index", 0), d.value("name", std::string()), d.value("driver_version", std::string()),
-              d.value("max_shared_memory_bytes", 0u)};
+    if (s.args.device >= 0 ? d.value("index", -1) == s.args.device : d.value("preferred", false)) return device_of(d);
+  if (s.args.device < 0) return device_of(list.front());  // a listing that marks none preferred
   fail(fmt::format("--device {}: there are {} Vulkan devices, 0 to {} (fftgen-vk devices lists them)", s.args.device,
                    list.size(), list.size() - 1));
 }
@@ -113,8 +116,8 @@ std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k,
     std::vector<uint32_t> order = layout.radices;
     std::sort(order.begin(), order.end());
     do {
-      if (order != layout.radices && values.size() <= kMaxRadixOrders) values.emplace_back(order);
-    } while (std::next_permutation(order.begin(), order.end()));
+      if (order != layout.radices) values.emplace_back(order);
+    } while (values.size() <= kMaxRadixOrders && std::next_permutation(order.begin(), order.end()));
     out.emplace_back("radices", values);
   }
   if (free("twiddles") && k.precision == fftgen::Precision::fp16) {

@@ -704,6 +704,9 @@ TEST_CASE("wisdom keys and runs: malformed entries are one-line errors naming th
   CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10], "filter": [3, 3]}, "shape": [16, 16],
                                         "winner": "defaults"})")),
              Catch::Contains("sizes[0]: field 'shape': a convolution entry's plane, transform and io follow from its"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10], "filter": [3, 3]}, "winner": {"radices": [4, 4]}})")),
+             Catch::Contains("sizes[0] (convolution [10, 10] * [3, 3], 1 channel, same): winner: field 'radices': radices "
+                             "set the split of a 1D kernel"));
   CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10]}, "winner": "defaults"})")),
              Catch::Contains("sizes[0]: field 'convolution': 'filter' is missing"));
   const std::string run = R"({"device": "GPU", "driver": "1", "date": "2026-11-29T08:00:00Z", "command": "fftgen tune p.json -o w.json"})";

@@ -1208,6 +1208,7 @@ KernelSpec read_entry_kind(const json& e, const Where& at) {
       if (e.contains(other))
         at.fail(other, "a convolution entry's plane, transform and io follow from its 'convolution'; leave it out");
     probe.convolution = parse_convolution(*conv, at);
+    probe.shape = {probe.convolution->padded_h, probe.convolution->padded_w};  // 2D, for the winner's checks
     probe.transform = probe.convolution->pairs ? Transform::c2c : Transform::r2c;
     read_key_field(e, "precision", at, probe);
     return probe;
