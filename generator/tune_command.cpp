@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -453,8 +454,13 @@ int run_tune(const TuneArguments& args, const char* argv0, const std::string& co
   for (Tuned& t : tuned) enumerate(t, s.device.max_shared ? s.device.max_shared : 65536);
   generate_candidates(tuned, plan, source, s);
   size_t winners = 0, timed = 0, reused = 0;
+  const bool live = !args.quiet && isatty(STDERR_FILENO) && !std::getenv("CI");
   for (size_t i = 0; i < tuned.size(); ++i) {
+    if (live)
+      fmt::print(stderr, "fftgen: tune: [{}/{}] {}: timing {} candidates ...", i + 1, tuned.size(), tuned[i].kernel->name,
+                 tuned[i].candidates.size());
     time_candidates(tuned[i], s);
+    if (live) fmt::print(stderr, "\r\x1b[2K");
     choose_winner(tuned[i], s);
     winners += tuned[i].entry["winner"].is_object();
     timed += tuned[i].timed, reused += tuned[i].reused;
