@@ -333,7 +333,9 @@ void choose_winner(Tuned& t, Session& s) {
       ranked.emplace_back(*g, &c);
     }
   e["measured"] = measured;
-  const std::optional<double> base = t.candidates.empty() ? std::nullopt : gbps_of(s, t.candidates.front());
+  // The defaults are the first candidate, unless they failed to generate.
+  const bool has_defaults = !t.candidates.empty() && t.candidates.front().fields.empty();
+  const std::optional<double> base = has_defaults ? gbps_of(s, t.candidates.front()) : std::nullopt;
   if (base) e["default_gbps"] = rounded(*base);
   e["winner"] = "defaults";
   if (!base) return;
