@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""Per-device "wisdom": which plan-field variant measured fastest for each 1D transform and N.
+"""A wisdom table from a sweep measured elsewhere: which plan-field variant was fastest per kind of kernel.
 
-fftgen's `auto` choices encode what was measured on the GPUs we had; where a choice cannot be
-known in advance (the shared-memory budget a device allows, a radix split, twiddle source), it
-is a plan field, and this table records the measured winner per device so a plan can name it.
+`fftgen tune PLAN -o TABLE` is the way to make a wisdom table on a device: it picks the candidates,
+times them through fftgen-vk, verifies the winners and resumes (docs/cli.md, "Tuning"). This script
+turns a sweep already measured (`fftgen-vk bench --json` over the kernels of a plan whose fields are
+lists, possibly on another machine) into the same format, choosing winners the same way.
 
 usage: wisdom.py SWEEP.json PLAN.json KERNELS_DIR [--min-gain 0.003] [--fixed twiddles=table] [--fftgen PATH]
             > bench/wisdom/<device>.json
   SWEEP.json   `fftgen-vk bench --json` over the generated PLAN (e.g. bench/plans/sweep_1d.json)
-  PLAN.json    the plan; its variants, their names and field values come from
+  PLAN.json    the plan; its variants, their names, field values and wisdom keys come from
                `fftgen --list-variants PLAN --json` (fftgen's field registry)
   KERNELS_DIR  the plan's generated folder: variants whose SPIR-V is identical (a field that
                resolved to what `auto` picks anyway) are one kernel, and count as the default
-Entries are per transform and N: c2c kernels' entries carry no "transform", r2c kernels' carry
-"transform": "r2c" (fftgen applies each to 1D kernels of its own transform; 2D and r2c_pair
-variants are left out). A variant is recorded as the winner only if it beats the defaults by --min-gain (0.3%: the widest
-spread seen between three processes timing the same kernel on the H100 once every timer warmed
-up for 250 ms, 16384: 2731-2739 GB/s; most kernels spread under 0.1%). --fixed keeps a field at a value whatever was faster:
-by default twiddles stay `auto` (the table for the fp32 kernels measured), because `computed`
-(native sin/cos) misses the accuracy target (error ≤ 0.6 × VkFFT's); a sweep plan lists
-"auto" among its twiddle sources."""
+Entries are per kind of kernel, as fftgen spells it (the variant's "wisdom_key": shape, transform,
+io, precision, or convolution), each naming the table's one run (device and driver from the sweep,
+the date of SWEEP.json, this command). A variant is recorded as the winner only if it beats the
+defaults by --min-gain (0.3%: the widest spread seen between three processes timing the same kernel
+on the H100 once every timer warmed up for 250 ms, 16384: 2731-2739 GB/s; most kernels spread
+under 0.1%). --fixed keeps a field at a value whatever was faster: by default twiddles stay `auto`
+(the table for the fp32 kernels measured), because `computed` (native sin/cos) misses the accuracy
+target (error <= 0.6 x VkFFT's); a sweep plan lists "auto" among its twiddle sources."""
 import argparse
+import datetime
 import hashlib
 import os
 import json
@@ -76,27 +78,26 @@ def main(argv=None):
     measured = {name: same[key(name)] for name in measured}
     listing = list_variants(find_fftgen(a.fftgen), a.plan)
     defaults = {f["name"]: f["default"] for f in listing["fields"] if f["wisdom_tunable"]}
-    by_n = {}  # (transform, N) -> [(name, field values, GB/s)]
+    by_kind = {}  # wisdom key (JSON text, in plan order) -> [(name, field values, GB/s)]
+    kinds = {}
     for variant in listing["variants"]:
-        name, values = variant["name"], variant["fields"]
-        one_d = len(values["shape"]) == 1 and values.get("transform", "c2c") in ("c2c", "r2c")
-        if one_d and name in measured and all(str(values[f]) == v for f, v in fixed.items()):
-            key = (values.get("transform", "c2c"), values["shape"][-1])
-            by_n.setdefault(key, []).append((name, values, measured[name]))
-    if measured and not by_n:
+        name, values, kind = variant["name"], variant["fields"], variant.get("wisdom_key")
+        if kind and name in measured and all(str(values[f]) == v for f, v in fixed.items()):
+            text = json.dumps(kind)
+            kinds.setdefault(text, kind)
+            by_kind.setdefault(text, []).append((name, values, measured[name]))
+    if measured and not by_kind:
         sys.exit("wisdom.py: no measured variant has %s; list those values in the plan or give --fixed"
                  % ", ".join("%s=%s" % kv for kv in fixed.items()))
     is_default = lambda r: all(r[1][f] == d for f, d in defaults.items())
     table = []
-    for transform, n in sorted(by_n, key=lambda k: (k[0] != "c2c", k[1])):
-        rows = by_n[(transform, n)]
+    for text, rows in by_kind.items():
         default_digests = {digest.get(r[0]) for r in rows if is_default(r)}
         default = max((r for r in rows if is_default(r) or digest.get(r[0]) in default_digests),
                       key=lambda r: r[2], default=None)
         best = max(rows, key=lambda r: r[2])
-        entry = {"n": n}
-        if transform != "c2c":
-            entry["transform"] = transform
+        entry = dict(kinds[text])
+        entry["run"] = 0
         entry["measured"] = {r[0]: round(r[2], 1) for r in rows}
         if default:
             entry["default_gbps"] = round(default[2], 1)
@@ -106,8 +107,12 @@ def main(argv=None):
         else:
             entry["winner"] = "defaults"
         table.append(entry)
-    json.dump({"device": sweep.get("device"), "driver": sweep.get("driver_version"),
-               "min_gain": a.min_gain, "fixed": fixed, "source": os.path.basename(a.sweep), "sizes": table}, sys.stdout, indent=1)
+    date = datetime.datetime.fromtimestamp(os.path.getmtime(a.sweep), datetime.timezone.utc)
+    run = {"device": sweep.get("device") or "", "driver": sweep.get("driver_version") or "",
+           "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "command": " ".join(["bench/wisdom.py"] + [os.path.basename(x) if x in (a.sweep, a.plan) else x
+                                                     for x in (argv if argv is not None else sys.argv[1:])])}
+    json.dump({"runs": [run], "min_gain": a.min_gain, "fixed": fixed, "sizes": table}, sys.stdout, indent=1)
     print()
 
 

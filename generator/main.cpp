@@ -23,6 +23,8 @@
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 #include "sweep_command.hpp"
+#include "tune_command.hpp"
+#include "vk_tools.hpp"
 #include "fftgen/write_output.hpp"
 
 namespace {
@@ -108,7 +110,9 @@ void print_variants(const fftgen::Plan& plan, const std::string& source, bool as
   nlohmann::ordered_json variants = nlohmann::ordered_json::array();
   for (const fftgen::KernelSpec& k : plan.kernels)
     variants.push_back({{"name", k.name}, {"stem", k.name}, {"plan_kernel", k.plan_name},
-                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields}});
+                        {"fields", fftgen::variant_fields(k)}, {"explicit_fields", k.explicit_fields},
+                        // A convolution's filter kernel takes its apply kernel's entry: none of its own.
+                        {"wisdom_key", k.convolution_filter ? nlohmann::ordered_json() : fftgen::wisdom_key(k)}});
   nlohmann::ordered_json doc{{"plan", source}, {"fields", fields}, {"variants", variants}};
   if (!plan.wisdom.empty()) doc["wisdom"] = plan.wisdom;
   fmt::print("{}\n", doc.dump(1));
@@ -134,6 +138,18 @@ std::vector<fftgen::Target> parse_targets_option(const std::string& csv) {
   return targets;
 }
 
+// The command as typed, for the record a wisdom table keeps of its run: "fftgen tune plan.json -o w.json".
+std::string command_line(int argc, char** argv) {
+  std::string line = "fftgen";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789-_./=,:+@%") == std::string::npos;
+    line += " " + (plain ? arg : fftgen_cli::shell_quote(arg));
+  }
+  return line;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -150,11 +166,11 @@ int main(int argc, char** argv) {
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
   app.add_flag("--list-variants", list_variants,
                "list every variant the plan expands to with its field values and file stem, write nothing");
-  app.add_flag("--json", as_json, "with --list-variants: print JSON (bench/wisdom.py reads it)");
+  app.add_flag("--json", as_json, "with --list-variants: print JSON, each variant's wisdom_key too (bench/wisdom.py reads it)");
   app.add_option("--wisdom", wisdom_path,
-                 "per-device wisdom table (e.g. bench/wisdom/nvidia-h100.json): each 1D c2c or r2c kernel takes the\n"
-                 "fields of the measured winner for its transform and N, except fields the plan sets itself; prints\n"
-                 "what it changed");
+                 "per-device wisdom table (`fftgen tune` writes one; e.g. bench/wisdom/nvidia-h100.json): each kernel\n"
+                 "takes the fields of the measured winner for its kind (transform, shape, precision, io, or convolution),\n"
+                 "except fields the plan sets itself; prints what it changed");
   auto* targets_option = app.add_option("--targets", targets_csv,
                                         "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
   app.add_flag("-q,--quiet", quiet, "print nothing but errors");
@@ -181,10 +197,13 @@ int main(int argc, char** argv) {
   app.add_option("--stamp", build_step.stamp, "rewrite this file after every successful run (a build system's output)");
   fftgen_cli::SweepArguments sweep_args;
   CLI::App* sweep = fftgen_cli::add_sweep_command(app, sweep_args);
+  fftgen_cli::TuneArguments tune_args;
+  CLI::App* tune = fftgen_cli::add_tune_command(app, tune_args);
   app.footer(
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
       "Example: fftgen generated/default.json -o out/\n"
-      "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100");
+      "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100\n"
+      "         fftgen tune plan.json -o wisdom.json   # then: fftgen plan.json --wisdom wisdom.json -o out/");
 
   // A file-size limit (ulimit -f) then fails the write with EFBIG, reported and undone, instead of
   // killing the process.
@@ -202,6 +221,7 @@ int main(int argc, char** argv) {
 
   try {
     if (sweep->parsed()) return fftgen_cli::run_sweep(sweep_args, argv[0]);
+    if (tune->parsed()) return fftgen_cli::run_tune(tune_args, argv[0], command_line(argc, argv));
     if (print_default) {
       fmt::print("{}", fftgen::default_plan_text());
       return 0;

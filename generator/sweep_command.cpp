@@ -7,8 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -16,45 +14,12 @@
 #include "fftgen/plan.hpp"
 #include "fftgen/sweep.hpp"
 #include "fftgen/write_output.hpp"
+#include "vk_tools.hpp"
 
 namespace fftgen_cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// `what` names the file in the message: "plan", "results file".
-std::string read_text(const fs::path& path, const char* what) {
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))  // a FIFO would block the open
-    throw fftgen::PlanError(fmt::format("{} '{}' is not a regular file (a folder, device, FIFO or socket)", what,
-                                        path.string()));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw fftgen::PlanError(fmt::format("cannot read {} '{}': {}", what, path.string(), std::strerror(errno)));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// fftgen-vk: --vk, else beside this fftgen in a build tree (build/generator/fftgen ->
-// build/runtime/fftgen-vk) or an install (bin/), else on PATH.
-std::string find_vk(const std::string& given, const char* argv0) {
-  if (!given.empty()) {
-    if (!fs::exists(given)) throw fftgen::PlanError(fmt::format("--vk: no such file '{}'", given));
-    return given;
-  }
-  std::error_code ec;
-  const fs::path self = fs::canonical("/proc/self/exe", ec);
-  const fs::path dir = ec ? fs::path(argv0).parent_path() : self.parent_path();
-  for (const fs::path& candidate : {dir / "fftgen-vk", dir / ".." / "runtime" / "fftgen-vk"})
-    if (fs::exists(candidate)) return candidate.string();
-  return "fftgen-vk";
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // Runs one fftgen-vk subcommand with --json into `dir`, its output appended to fftgen-vk.log.
 // Returns the JSON it wrote, or null (and says why) where it wrote none.
@@ -66,33 +31,14 @@ nlohmann::json run_vk(const std::string& vk, const std::string& subcommand, cons
                                     shell_quote(json_path.string()));
   if (args.device >= 0) command += fmt::format(" --device {}", args.device);
   command += extra;
-  const std::string log = shell_quote((dir / "fftgen-vk.log").string());
-  const int status = std::system(fmt::format("echo '$ '{} >> {}; {} >> {} 2>&1", shell_quote(command), log, command, log).c_str());
+  const int status = run_logged(command, dir / "fftgen-vk.log");
   if (!fs::exists(json_path)) {
     if (!args.quiet)
       fmt::print(stderr, "fftgen: sweep: fftgen-vk {} wrote no results (exit status {}); see {}\n", subcommand, status,
                  (dir / "fftgen-vk.log").string());
     return nullptr;
   }
-  try {
-    return nlohmann::json::parse(read_text(json_path, "fftgen-vk results"));
-  } catch (const nlohmann::json::exception& e) {
-    throw fftgen::PlanError(fmt::format("fftgen-vk {} wrote unreadable JSON to {}: {}", subcommand, json_path.string(), e.what()));
-  }
-}
-
-// fftgen-vk bench --bytes, checked before anything is generated (a bad size made bench fail and
-// the sweep end with exit 0 and no device figures): a positive number of bytes below 2^63, with
-// an optional unit.
-std::string byte_size_error(const std::string& text) {
-  static const std::regex size(R"(\s*(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*(B|KiB|MiB|GiB|KB|MB|GB|K|M|G)?\s*)",
-                               std::regex::icase);
-  std::smatch m;
-  if (!std::regex_match(text, m, size))
-    return fmt::format("'{}' is not a size (e.g. 64MiB, 1GiB, 1000000); units: B, KiB, MiB, GiB, KB, MB, GB", text);
-  const double value = std::stod(text);
-  if (!(value > 0) || !(value < 9.2e18)) return fmt::format("'{}' must be positive and below 2^63 bytes", text);
-  return "";
+  return read_vk_json(json_path, "fftgen-vk " + subcommand);
 }
 
 // What a --results file may hold where the sweep report takes it: names are strings, figures

@@ -635,6 +635,113 @@ TEST_CASE("an r2c entry tunes r2c kernels of its N, a c2c entry c2c kernels only
   CHECK(plan.kernels[4].shared_memory_bytes == 32768);              // 2D: no entry applies
 }
 
+TEST_CASE("wisdom keys: an entry matches kernels of its transform, shape, precision and io", "[plan][wisdom][unit]") {
+  Plan plan = parse_plan(R"({"kernels": [
+    {"name": "grid", "shape": [256, 256]},
+    {"name": "grid16", "shape": [256, 256], "precision": "fp16"},
+    {"name": "rgrid", "shape": [256, 256], "transform": "r2c"},
+    {"name": "tex", "shape": [64, 64], "io": "image"},
+    {"name": "buf", "shape": [64, 64]},
+    {"name": "line", "shape": [1000]}]})", "plan.json");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(R"(
+    {"shape": [256, 256], "winner": {"workgroup_size": 128}},
+    {"shape": [256, 256], "precision": "fp16", "winner": {"twiddles": "table"}},
+    {"shape": [64, 64], "io": "image", "winner": {"workgroup_size": 512}},
+    {"shape": [1000], "winner": {"radices": [10, 10, 10]}})"), "gpu.json");
+  std::vector<std::string> changed;
+  for (const auto& c : changes) changed.push_back(c.kernel);
+  CHECK(changed == std::vector<std::string>{"grid", "grid16", "tex", "line"});
+  CHECK(plan.kernels[0].workgroup_size == 128);
+  CHECK(plan.kernels[1].workgroup_size == 0);  // fp16: its own entry
+  CHECK(plan.kernels[1].twiddles == fftgen::TwiddleSource::table);
+  CHECK(plan.kernels[2].workgroup_size == 0);  // r2c: no entry
+  CHECK(plan.kernels[3].workgroup_size == 512);
+  CHECK(plan.kernels[4].workgroup_size == 0);  // buffer: the image entry is not its
+  CHECK(plan.kernels[5].radices == std::vector<uint32_t>{10, 10, 10});
+  // The key spells every part, defaults included, in the table's order.
+  CHECK(fftgen::wisdom_key(plan.kernels[1]).dump() ==
+        R"({"shape":[256,256],"transform":"c2c","io":"buffer","precision":"fp16"})");
+}
+
+TEST_CASE("wisdom keys: a convolution entry tunes both kernels of its convolution", "[plan][wisdom][unit]") {
+  Plan plan = parse_plan(R"({"kernels": [
+    {"name": "blur", "convolution": {"image": [100, 100], "filter": [9, 9], "channels": 2}},
+    {"name": "other", "convolution": {"image": [100, 100], "filter": [9, 9], "channels": 2, "packing": "r2c"}}]})",
+                         "plan.json");
+  auto changes = fftgen::apply_wisdom(plan, wisdom_of(R"(
+    {"convolution": {"image": [100, 100], "filter": [9, 9], "channels": 2}, "winner": {"shared_memory_bytes": 16384}})"),
+                                      "gpu.json");
+  REQUIRE(changes.size() == 2);  // packing "pairs" (the default for two channels), not "r2c"
+  CHECK(changes[0].kernel == "blur__filter");
+  CHECK(changes[1].kernel == "blur");
+  CHECK(plan.kernels[2].shared_memory_bytes == 32768);
+  CHECK(fftgen::wisdom_key(plan.kernels[1]).dump() ==
+        R"({"convolution":{"image":[100,100],"filter":[9,9],"channels":2,"mode":"same","packing":"pairs"},"precision":"fp32"})");
+}
+
+TEST_CASE("wisdom keys: \"n\" is the older spelling of \"shape\": [N]", "[plan][wisdom][unit]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})", "plan.json");
+  CHECK(fftgen::apply_wisdom(plan, wisdom_of(R"({"shape": [4096], "winner": {"shared_memory_bytes": 49152}})"),
+                             "gpu.json").size() == 1);
+  CHECK(plan.kernels[0].shared_memory_bytes == 49152);
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [4096], "winner": "defaults"}, {"n": 4096, "winner": "defaults"})")),
+             Catch::Contains("sizes[1] (n = 4096): sizes[0] names the same kind of kernel"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [4096], "n": 4096, "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'n': give 'shape' or the older 'n', not both"));
+}
+
+TEST_CASE("wisdom keys and runs: malformed entries are one-line errors naming the key", "[plan][wisdom][unit][errors]") {
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [16384, 2], "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'shape': NY = 16384 is too large"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [[64], [128]], "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'shape': an entry names one kind of kernel, got a list of 2 values"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [64], "precision": "fp64", "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'precision': unknown value 'fp64'; allowed: fp32, fp16"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [64], "io": "texture", "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'io': unknown value 'texture'"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [64, 64], "winner": {"radices": [8, 8]}})")),
+             Catch::Contains("sizes[0] (shape = [64, 64]): winner: field 'radices': radices set the split of a 1D kernel"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10], "filter": [3, 3]}, "shape": [16, 16],
+                                        "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'shape': a convolution entry's plane, transform and io follow from its"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10], "filter": [3, 3]}, "winner": {"radices": [4, 4]}})")),
+             Catch::Contains("sizes[0] (convolution [10, 10] * [3, 3], 1 channel, same): winner: field 'radices': radices "
+                             "set the split of a 1D kernel"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"convolution": {"image": [10, 10]}, "winner": "defaults"})")),
+             Catch::Contains("sizes[0]: field 'convolution': 'filter' is missing"));
+  const std::string run = R"({"device": "GPU", "driver": "1", "date": "2026-11-29T08:00:00Z", "command": "fftgen tune p.json -o w.json"})";
+  auto table = [](const std::string& runs, const std::string& entry) {
+    return R"({"runs": )" + runs + R"(, "sizes": [)" + entry + "]}";
+  };
+  Plan plan = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})", "plan.json");
+  CHECK(fftgen::apply_wisdom(plan, table("[" + run + "]", R"({"shape": [4096], "run": 0, "winner": {"workgroup_size": 256}})"),
+                             "gpu.json").size() == 1);
+  CHECK_THAT(wisdom_error(table("[" + run + "]", R"({"shape": [4096], "winner": "defaults"})")),
+             Catch::Contains("sizes[0] (n = 4096): field 'run': missing; every entry of a table with 'runs' names the run"));
+  CHECK_THAT(wisdom_error(table("[" + run + "]", R"({"shape": [4096], "run": 1, "winner": "defaults"})")),
+             Catch::Contains("field 'run': run = 1 is too large; allowed: an index into 'runs', 0 to 0"));
+  CHECK_THAT(wisdom_error(wisdom_of(R"({"shape": [4096], "run": 0, "winner": "defaults"})")),
+             Catch::Contains("field 'run': the table has no 'runs' list to refer to"));
+  CHECK_THAT(wisdom_error(table(R"([{"device": "GPU", "driver": "1", "date": "today"}])", R"({"shape": [4096], "run": 0, "winner": "defaults"})")),
+             Catch::Contains("gpu.json: runs[0]: field 'command': missing"));
+  CHECK_THAT(wisdom_error(table(R"({"device": "GPU"})", "")), Catch::Contains("gpu.json: field 'runs': must be a list"));
+}
+
+TEST_CASE("set_tunable_field sets what wisdom may set, and nothing else", "[plan][wisdom][unit]") {
+  Plan plan = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})", "plan.json");
+  fftgen::KernelSpec k = plan.kernels[0];
+  fftgen::set_tunable_field(k, "radices", nlohmann::json::array({16, 16, 16}));
+  fftgen::set_tunable_field(k, "workgroup_size", 256);
+  CHECK(k.radices == std::vector<uint32_t>{16, 16, 16});
+  CHECK(k.workgroup_size == 256);
+  CHECK_NOTHROW(fftgen::check_buildable(k));
+  CHECK_THROWS_WITH(fftgen::set_tunable_field(k, "direction", "forward"),
+                    Catch::Contains("field 'direction' is not one wisdom may set"));
+  CHECK_THROWS_WITH(fftgen::set_tunable_field(k, "workgroup_size", 100), Catch::Contains("is not a power of two"));
+  fftgen::set_tunable_field(k, "shared_memory_bytes", 1024);
+  CHECK_THROWS_AS(fftgen::check_buildable(k), PlanError);
+}
+
 TEST_CASE("a malformed wisdom file is a PlanError naming the file and the problem", "[plan][wisdom][errors]") {
   auto starts = [](const std::string& msg) { return msg.rfind("gpu.json: ", 0) == 0; };
   SECTION("not JSON, empty, wrong top level") {
@@ -653,25 +760,25 @@ TEST_CASE("a malformed wisdom file is a PlanError naming the file and the proble
   SECTION("entries") {
     CHECK_THAT(wisdom_error(wisdom_of("4096")), Catch::Contains("gpu.json: sizes[0]: an entry must be an object"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"winner": "defaults"})")),
-               Catch::Contains("gpu.json: sizes[0]: field 'n': missing"));
+               Catch::Contains("gpu.json: sizes[0]: field 'shape': missing; every entry names the shape it was measured at"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": "4096", "winner": "defaults"})")),
                Catch::Contains("gpu.json: sizes[0]: field 'n': n must be an integer, got the string '4096'"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096.5, "winner": "defaults"})")),
                Catch::Contains("sizes[0]: field 'n': n = 4096.5 is not an integer"));
-    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 1000, "winner": "defaults"})")),
-               Catch::Contains("sizes[0]: field 'n': n = 1000 is not a power of two"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 1, "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'n': n = 1 is too small"));
     CHECK_THAT(wisdom_error(wisdom_of(kWisdom4096 + R"(, {"n": 4096, "winner": "defaults"})")),
-               Catch::Contains("gpu.json: sizes[1] (n = 4096): field 'n': n = 4096 is also the n of sizes[0]"));
+               Catch::Contains("gpu.json: sizes[1] (n = 4096): sizes[0] names the same kind of kernel; give each kind once"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c", "winner": "defaults"},
                                           {"n": 4096, "transform": "r2c", "winner": "defaults"})")),
-               Catch::Contains("gpu.json: sizes[1] (r2c, n = 4096): field 'n': r2c, n = 4096 is also the r2c, n of sizes[0]"));
+               Catch::Contains("gpu.json: sizes[1] (r2c, n = 4096): sizes[0] names the same kind of kernel"));
     // c2c and r2c entries of one N are two entries.
     Plan both = parse_plan(R"({"kernels": [{"name": "fft4096", "shape": [4096]}]})", "plan.json");
     CHECK(fftgen::apply_wisdom(both, wisdom_of(kWisdom4096 + R"(, {"n": 4096, "transform": "r2c", "winner": "defaults"})"),
                                "gpu.json").size() == 1);
-    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c_pair", "winner": "defaults"})")),
-               Catch::Contains("sizes[0]: field 'transform': unknown value 'r2c_pair'") &&
-                   Catch::Contains("allowed: c2c (the default) or r2c"));
+    CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "c2r", "winner": "defaults"})")),
+               Catch::Contains("sizes[0]: field 'transform': unknown value 'c2r'") &&
+                   Catch::Contains("allowed: c2c, r2c, r2c_pair"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": 2, "winner": "defaults"})")),
                Catch::Contains("sizes[0]: field 'transform': must be a string, got"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "transform": "r2c", "winner": {"radices": [16, 16, 16]}})")),
@@ -680,7 +787,7 @@ TEST_CASE("a malformed wisdom file is a PlanError naming the file and the proble
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winer": "defaults"})")),
                Catch::Contains("sizes[0]: unknown field 'winer' (did you mean 'winner'?)"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": "defaults", "winner_gbps": "fast"})")),
-               Catch::Contains("sizes[0] (n = 4096): field 'winner_gbps': must be a number"));
+               Catch::Contains("sizes[0] (n = 4096): field 'winner_gbps': must be a non-negative number"));
   }
   SECTION("winner neither \"defaults\" nor an object") {
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096})")),

@@ -37,10 +37,16 @@ using json = nlohmann::json;
 
 // The kernel fields (name, shape, ...) and which of them wisdom may set come from the field
 // registry (plan_fields(), below the parsers); these are the other keys a plan or a wisdom table may hold.
-const std::vector<std::string> kWisdomEntryFields{"n", "transform", "measured", "default_gbps", "winner", "winner_gbps"};
-// The top level of a wisdom table: what bench/wisdom.py writes, and a schema and description.
-const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver",
-                                                "min_gain", "fixed",       "source", "sizes"};
+// An entry: the kind of kernel it applies to (wisdom_key(): "shape", or the older "n", "transform",
+// "precision", "io", or "convolution"), the run it came from, its measurements and winner.
+const std::vector<std::string> kWisdomEntryFields{"shape",        "n",      "transform",   "precision",
+                                                  "io",           "convolution", "run", "measured",
+                                                  "default_gbps", "winner", "winner_gbps", "winner_rel_l2"};
+// The top level of a wisdom table: what fftgen tune and bench/wisdom.py write ("runs": where each
+// entry was measured; "device", "driver", "source": the single run of an older table), and a schema
+// and description.
+const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver", "min_gain",
+                                                "fixed",   "source",      "runs",   "sizes"};
 const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
                                                "targets",          "hlsl_shader_model", "msl_version"};
 const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
@@ -1078,9 +1084,7 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
       try {
-        if (v.io == Io::image) check_image_program(v, make_program(v));
-        else if (v.pass_sync == PassSync::counters) (void)make_program(v);  // refuses what counters cannot run
-        else (void)make_layout(v);
+        check_buildable(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());
         plan.skipped.push_back({v.name, source + ": " + e.what()});
@@ -1112,11 +1116,14 @@ json parse_json_text(const std::string& text, const std::string& source, const s
 
 const std::string kAllowedWinner =
     "\"defaults\" or an object of plan fields, e.g. {\"shared_memory_bytes\": 49152}";
+const std::string kAllowedEntries =
+    "a list of entries like {\"shape\": [4096], \"winner\": {\"shared_memory_bytes\": 49152}} (fftgen tune writes them)";
 
 // One entry of a wisdom table, validated.
 struct WisdomEntry {
   size_t index = 0;
   std::string where;                                   // "sizes[4] (n = 4096)"
+  std::string key;                                     // wisdom_key() of the kernels it applies to, as text
   std::vector<std::pair<std::string, Choice>> winner;  // in kWisdomFields order; empty for "defaults"
   std::optional<double> winner_gbps, default_gbps;
 };
@@ -1132,14 +1139,18 @@ std::string field_text(const KernelSpec& k, const std::string& field) {
 std::optional<double> read_gbps(const json& entry, const Where& where, const char* field) {
   auto it = entry.find(field);
   if (it == entry.end()) return std::nullopt;
-  if (!it->is_number()) where.fail(field, "must be a number (GB/s), got " + describe(*it));
+  if (!it->is_number() || it->get<double>() < 0) where.fail(field, "must be a non-negative number, got " + describe(*it));
   return it->get<double>();
 }
 
-// `n`: the entry's N. An r2c kernel's radices multiply to the N/2 points of its complex FFT.
-std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, Transform transform,
-                                                         uint32_t n) {
-  const uint32_t points = transform == Transform::r2c ? n / 2 : n;
+// The length the radices of a 1D kernel multiply to: N, or N/2 for an r2c kernel of even N.
+uint32_t radices_length(const KernelSpec& k) {
+  return k.transform == Transform::r2c && k.n() % 2 == 0 ? k.n() / 2 : k.n();
+}
+
+// The winner's fields, each checked as the plan parser checks it, against the kind of kernel the
+// entry names (`probe`): radices multiply to its length, and set a 1D kernel's split only.
+std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, const Where& at, const KernelSpec& probe) {
   if (winner.is_string()) {
     if (winner.get_ref<const std::string&>() != "defaults")
       at.fail("winner", "unknown value " + quote(winner.get_ref<const std::string&>()), kAllowedWinner);
@@ -1163,23 +1174,137 @@ std::vector<std::pair<std::string, Choice>> parse_winner(const json& winner, con
     std::vector<Choice> choices = parse_kernel_field(key, &*it, in_winner);
     if (choices.size() != 1)
       in_winner.fail(key, fmt::format("a winner gives one value per field, got a list of {} values", choices.size()));
-    KernelSpec probe;
-    probe.shape = {n};
-    choices.front().apply(probe);
-    const std::string mismatch = radices_mismatch(probe.radices, points);
+    KernelSpec k = probe;
+    choices.front().apply(k);
+    if (!k.radices.empty() && k.is_2d())
+      in_winner.fail(key, "radices set the split of a 1D kernel; this entry is of a 2D kernel", kAllowedRadices);
+    const std::string mismatch = radices_mismatch(k.radices, radices_length(k));
     if (!mismatch.empty())
-      in_winner.fail(key, fmt::format("{}, but the entry's n = {}{}", mismatch, n, transform == Transform::r2c ? " (r2c: N/2)" : ""),
+      in_winner.fail(key, fmt::format("{}, but the entry's n = {}{}", mismatch, k.n(),
+                                      radices_length(k) != k.n() ? " (r2c: N/2)" : ""),
                      kAllowedRadices);
     out.emplace_back(key, choices.front());
   }
   return out;
 }
 
-// The whole table, validated: (transform, N) -> its entry.
-using WisdomKey = std::pair<Transform, uint32_t>;
-std::map<WisdomKey, WisdomEntry> parse_wisdom(const std::string& text, const std::string& source) {
-  const std::string allowed_sizes =
-      "a list of entries like {\"n\": 4096, \"winner\": {\"shared_memory_bytes\": 49152}} (bench/wisdom.py writes them)";
+// One key field of an entry ("transform", "precision", "io", "shape"), read as the plan reads the
+// kernel field and set on `probe`; absent, the plan's default.
+void read_key_field(const json& e, const std::string& field, const Where& at, KernelSpec& probe) {
+  auto it = e.find(field);
+  std::vector<Choice> choices = parse_kernel_field(field, it == e.end() ? nullptr : &*it, at);
+  if (choices.size() != 1)
+    at.fail(field, fmt::format("an entry names one kind of kernel, got a list of {} values", choices.size()));
+  choices.front().apply(probe);
+}
+
+// The kind of kernel an entry was measured on, as a kernel of that kind (the probe): a transform
+// ("shape" [N] or [NY, NX], or the older "n": N for [N]; "transform", "precision", "io") or a
+// convolution ("convolution": image, filter, channels, mode, packing; "precision").
+KernelSpec read_entry_kind(const json& e, const Where& at) {
+  KernelSpec probe;
+  if (auto conv = e.find("convolution"); conv != e.end()) {
+    for (const char* other : {"n", "shape", "transform", "io"})
+      if (e.contains(other))
+        at.fail(other, "a convolution entry's plane, transform and io follow from its 'convolution'; leave it out");
+    probe.convolution = parse_convolution(*conv, at);
+    probe.shape = {probe.convolution->padded_h, probe.convolution->padded_w};  // 2D, for the winner's checks
+    probe.transform = probe.convolution->pairs ? Transform::c2c : Transform::r2c;
+    read_key_field(e, "precision", at, probe);
+    return probe;
+  }
+  const bool has_n = e.contains("n"), has_shape = e.contains("shape");
+  if (has_n == has_shape)
+    at.fail(has_n ? "n" : "shape",
+            has_n ? "give 'shape' or the older 'n', not both" : "missing; every entry names the shape it was measured at",
+            "\"shape\": [N] or [NY, NX] (or \"n\": N), or \"convolution\": {...}");
+  if (has_n)
+    probe.shape = {static_cast<uint32_t>(read_in_range(e["n"], at, "n", "n", kMinN, kMaxN, false, kAllowedN))};
+  else
+    read_key_field(e, "shape", at, probe);
+  for (const char* field : {"transform", "precision", "io"}) read_key_field(e, field, at, probe);
+  return probe;
+}
+
+// "n = 4096", "r2c, shape = [512, 512], fp16, image", "convolution [1080, 1920] * [64, 64], 4 channels, same".
+std::string entry_kind_text(const KernelSpec& k) {
+  std::vector<std::string> parts;
+  if (k.convolution) {
+    const ConvolutionSpec& c = *k.convolution;
+    parts.push_back(fmt::format("convolution [{}, {}] * [{}, {}]", c.image_h, c.image_w, c.filter_h, c.filter_w));
+    parts.push_back(fmt::format("{} channel{}", c.channels, c.channels == 1 ? "" : "s"));
+    parts.push_back(c.circular ? "circular" : "same");
+  } else {
+    if (k.transform != Transform::c2c) parts.emplace_back(to_string(k.transform));
+    parts.push_back(k.is_2d() ? fmt::format("shape = [{}, {}]", k.ny(), k.n()) : fmt::format("n = {}", k.n()));
+    if (k.io != Io::buffer) parts.emplace_back(to_string(k.io));
+  }
+  if (k.precision != Precision::fp32) parts.emplace_back(to_string(k.precision));
+  return join(parts);
+}
+
+// A table's runs ("runs": [{"device", "driver", "date", "command", ...}]): how many there are.
+size_t read_runs(const json& doc, const Where& top) {
+  const std::vector<std::string> known{"device", "driver", "date", "command", "fftgen", "bytes", "trials"};
+  const std::string allowed = "a list of objects {\"device\", \"driver\", \"date\", \"command\"} (strings), "
+                              "optionally \"fftgen\", \"bytes\", \"trials\"";
+  auto runs = doc.find("runs");
+  if (runs == doc.end()) return 0;
+  if (!runs->is_array()) top.fail("runs", "must be a list, got " + describe(*runs), allowed);
+  for (size_t i = 0; i < runs->size(); ++i) {
+    const json& r = (*runs)[i];
+    Where at{top.source, fmt::format("runs[{}]", i)};
+    if (!r.is_object()) at.fail("", "a run must be an object, got " + describe(r), allowed);
+    reject_unknown_fields(r, known, at, "run");
+    for (const char* key : {"device", "driver", "date", "command", "fftgen", "bytes"}) {
+      auto it = r.find(key);
+      const bool required = std::string_view(key) != "fftgen" && std::string_view(key) != "bytes";
+      if (it == r.end() && required) at.fail(key, "missing; a run names its device, driver, date and command", allowed);
+      if (it != r.end() && !it->is_string()) at.fail(key, "must be a string, got " + describe(*it), allowed);
+    }
+    if (auto t = r.find("trials"); t != r.end()) (void)read_in_range(*t, at, "trials", "trials", 1, 1000000, false, "1 to 1000000");
+  }
+  return runs->size();
+}
+
+// "run": the index of the entry's run in "runs"; required where the table has runs.
+void read_entry_run(const json& e, const Where& at, size_t runs) {
+  auto it = e.find("run");
+  if (it == e.end()) {
+    if (runs) at.fail("run", "missing; every entry of a table with 'runs' names the run it came from",
+                      fmt::format("an index into 'runs', 0 to {}", runs - 1));
+    return;
+  }
+  if (!runs) at.fail("run", "the table has no 'runs' list to refer to", "leave it out, or add 'runs'");
+  (void)read_in_range(*it, at, "run", "run", 0, runs - 1, false, fmt::format("an index into 'runs', 0 to {}", runs - 1));
+}
+
+// One entry of "sizes", validated.
+WisdomEntry read_entry(const json& e, size_t i, const std::string& source, size_t runs) {
+  Where at{source, fmt::format("sizes[{}]", i)};
+  if (!e.is_object()) at.fail("", "an entry must be an object with 'shape' and 'winner', got " + describe(e), kAllowedEntries);
+  reject_unknown_fields(e, kWisdomEntryFields, at, "entry");
+  const KernelSpec probe = read_entry_kind(e, at);
+  WisdomEntry entry;
+  entry.index = i;
+  entry.where = fmt::format("sizes[{}] ({})", i, entry_kind_text(probe));
+  entry.key = wisdom_key(probe).dump();
+  Where named{source, entry.where};
+  read_entry_run(e, named, runs);
+  auto measured = e.find("measured");
+  if (measured != e.end() && !measured->is_object())
+    named.fail("measured", "must be an object of candidate -> GB/s, got " + describe(*measured));
+  entry.default_gbps = read_gbps(e, named, "default_gbps");
+  entry.winner_gbps = read_gbps(e, named, "winner_gbps");
+  (void)read_gbps(e, named, "winner_rel_l2");
+  auto winner = e.find("winner");
+  if (winner == e.end()) named.fail("winner", "missing; every entry names its winner", kAllowedWinner);
+  entry.winner = parse_winner(*winner, named, probe);
+  return entry;
+}
+
+// The whole table, validated: wisdom_key() text -> its entry.
+std::map<std::string, WisdomEntry> parse_wisdom(const std::string& text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw PlanError(source + ": the wisdom file is empty; expected a JSON object with a 'sizes' list");
   const json doc = parse_json_text(text, source, "wisdom file");
@@ -1187,51 +1312,22 @@ std::map<WisdomKey, WisdomEntry> parse_wisdom(const std::string& text, const std
   if (!doc.is_object())
     top.fail("", "the top level of a wisdom file must be a JSON object with a 'sizes' list, got " + describe(doc));
   reject_unknown_fields(doc, kWisdomTopFields, top, "top-level wisdom");
-  // min_gain (what bench/wisdom.py required of a winner over the default, a fraction) is a record,
-  // not an input, but a table that says something else of it is not one that tool wrote.
-  if (auto gain = doc.find("min_gain"); gain != doc.end() && (!gain->is_number() || gain->get<double>() < 0))
+  // min_gain (what the tuner required of a winner over the default, a fraction) is a record, not
+  // an input, but a table that says something else of it is not one a tuner wrote.
+  if (auto gain = doc.find("min_gain"); gain != doc.end() && (!gain->is_number() || gain->get<double>() < -1))
     top.fail("min_gain", "must be a number, the least gain a winner needed over the default, got " + describe(*gain),
-             "a number >= 0, e.g. 0.003 for 0.3 %");
+             "a number >= -1, e.g. 0.003 for 0.3 % (negative: a check of the tuning, winners slower than the defaults)");
+  const size_t runs = read_runs(doc, top);
   auto sizes = doc.find("sizes");
-  if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured sizes in 'sizes'", allowed_sizes);
-  if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), allowed_sizes);
-
-  std::map<WisdomKey, WisdomEntry> table;
+  if (sizes == doc.end()) top.fail("sizes", "missing; a wisdom file lists its measured kernels in 'sizes'", kAllowedEntries);
+  if (!sizes->is_array()) top.fail("sizes", "must be a list, got " + describe(*sizes), kAllowedEntries);
+  std::map<std::string, WisdomEntry> table;
   for (size_t i = 0; i < sizes->size(); ++i) {
-    const json& e = (*sizes)[i];
-    Where at{source, fmt::format("sizes[{}]", i)};
-    if (!e.is_object()) at.fail("", "an entry must be an object with 'n' and 'winner', got " + describe(e), allowed_sizes);
-    reject_unknown_fields(e, kWisdomEntryFields, at, "entry");
-    auto n_it = e.find("n");
-    if (n_it == e.end()) at.fail("n", "missing; every entry needs the transform length N it was measured at", kAllowedN);
-    const auto n = static_cast<uint32_t>(read_in_range(*n_it, at, "n", "n", kMinN, kMaxN, true, kAllowedN));
-    // The transform the entry was measured on: c2c (the default) or r2c, 1D both.
-    Transform transform = Transform::c2c;
-    if (auto t = e.find("transform"); t != e.end()) {
-      const std::string allowed_transforms = "c2c (the default) or r2c: 1D kernels' own measurements";
-      if (!t->is_string()) at.fail("transform", "must be a string, got " + describe(*t), allowed_transforms);
-      const auto parsed = parse_transform(t->get_ref<const std::string&>());
-      if (!parsed || *parsed == Transform::r2c_pair)
-        at.fail("transform", "unknown value " + quote(t->get_ref<const std::string&>()), allowed_transforms);
-      transform = *parsed;
-    }
-    const std::string kind = transform == Transform::c2c ? "" : std::string(to_string(transform)) + ", ";
-    WisdomEntry entry;
-    entry.index = i;
-    entry.where = fmt::format("sizes[{}] ({}n = {})", i, kind, n);
-    Where named{source, entry.where};
-    if (auto seen = table.find({transform, n}); seen != table.end())
-      named.fail("n", fmt::format("{}n = {} is also the {}n of sizes[{}]; give each size once", kind, n, kind,
-                                  seen->second.index));
-    auto measured = e.find("measured");
-    if (measured != e.end() && !measured->is_object())
-      named.fail("measured", "must be an object of variant name -> GB/s, got " + describe(*measured));
-    entry.default_gbps = read_gbps(e, named, "default_gbps");
-    entry.winner_gbps = read_gbps(e, named, "winner_gbps");
-    auto winner = e.find("winner");
-    if (winner == e.end()) named.fail("winner", "missing; every entry names its winner", kAllowedWinner);
-    entry.winner = parse_winner(*winner, named, transform, n);
-    table.emplace(WisdomKey{transform, n}, std::move(entry));
+    WisdomEntry entry = read_entry((*sizes)[i], i, source, runs);
+    if (auto seen = table.find(entry.key); seen != table.end())
+      Where{source, entry.where}.fail("", fmt::format("sizes[{}] names the same kind of kernel; give each kind once",
+                                                      seen->second.index));
+    table.emplace(entry.key, std::move(entry));
   }
   return table;
 }
@@ -1285,8 +1381,39 @@ Plan parse_plan(const char* text, const std::string& source) {
   return parse_plan(std::string(text ? text : ""), source);
 }
 
+nlohmann::ordered_json wisdom_key(const KernelSpec& k) {
+  nlohmann::ordered_json key;
+  if (k.convolution) {
+    const json spelt = field_entry("convolution").spell(k);
+    nlohmann::ordered_json c;
+    for (const char* part : {"image", "filter", "channels", "mode", "packing"}) c[part] = spelt[part];
+    key["convolution"] = c;
+  } else {
+    key["shape"] = k.shape;
+    key["transform"] = to_string(k.transform);
+    key["io"] = to_string(k.io);
+  }
+  key["precision"] = to_string(k.precision);
+  return key;
+}
+
+void check_buildable(const KernelSpec& k) {
+  if (k.io == Io::image) check_image_program(k, make_program(k));
+  else if (k.pass_sync == PassSync::counters || k.convolution) (void)make_program(k);  // refuses what counters cannot run
+  else (void)make_layout(k);
+}
+
+void set_tunable_field(KernelSpec& k, const std::string& field, const nlohmann::json& value) {
+  if (std::find(kWisdomFields.begin(), kWisdomFields.end(), field) == kWisdomFields.end())
+    throw PlanError(fmt::format("field '{}' is not one wisdom may set; allowed: {}", field, join(kWisdomFields)));
+  const std::string source = "candidate";
+  const std::vector<Choice> choices = parse_kernel_field(field, &value, Where{source, "kernel " + quote(k.name)});
+  if (choices.size() != 1) throw PlanError(fmt::format("field '{}': one value, not a list", field));
+  choices.front().apply(k);
+}
+
 std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_text, const std::string& wisdom_name) {
-  std::map<WisdomKey, WisdomEntry> table;
+  std::map<std::string, WisdomEntry> table;
   try {
     table = parse_wisdom(wisdom_text, wisdom_name);
   } catch (const json::exception& e) {
@@ -1296,9 +1423,7 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
   std::vector<KernelSpec> kernels = plan.kernels;
   std::vector<WisdomChange> changes;
   for (KernelSpec& k : kernels) {
-    // The tables are measured on 1D c2c and r2c kernels; they say nothing about 2D or pair kernels.
-    if (k.is_2d() || k.transform == Transform::r2c_pair) continue;
-    auto it = table.find({k.transform, k.n()});
+    auto it = table.find(wisdom_key(k).dump());
     if (it == table.end()) continue;
     const WisdomEntry& entry = it->second;
     WisdomChange change{k.name, entry.index, {}, entry.winner_gbps, entry.default_gbps};
@@ -1311,7 +1436,7 @@ std::vector<WisdomChange> apply_wisdom(Plan& plan, const std::string& wisdom_tex
     }
     if (change.fields.empty()) continue;
     try {
-      (void)make_layout(k);
+      check_buildable(k);
     } catch (const PlanError& e) {
       std::vector<std::string> applied;
       for (const auto& [field, value] : change.fields) applied.push_back(field + " = " + value);

@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
   };
 
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices and their indices");
+  std::string devices_json;
+  devices->add_option("--json", devices_json,
+                      "Also write them as JSON: index, name, type, api_version, driver_version, max_shared_memory_bytes,\n"
+                      "and preferred (the device taken without --device)");
 
   RunRequest run;
   std::string run_manifest, run_input, run_output;
@@ -183,10 +187,16 @@ int main(int argc, char** argv) {
 
   try {
     if (*devices) {
-      for (const auto& d : Device::list_physical_devices())
-        std::cout << d.index << ": " << d.name << " (" << to_string(d.type) << ", Vulkan "
-                  << VK_API_VERSION_MAJOR(d.api_version) << '.'
-                  << VK_API_VERSION_MINOR(d.api_version) << ")\n";
+      nlohmann::json listed = nlohmann::json::array();
+      for (const auto& d : Device::list_physical_devices()) {
+        const std::string api = std::to_string(VK_API_VERSION_MAJOR(d.api_version)) + '.' +
+                                std::to_string(VK_API_VERSION_MINOR(d.api_version));
+        std::cout << d.index << ": " << d.name << " (" << to_string(d.type) << ", Vulkan " << api << ")\n";
+        listed.push_back({{"index", d.index}, {"name", d.name}, {"type", to_string(d.type)}, {"api_version", api},
+                          {"driver_version", d.driver}, {"max_shared_memory_bytes", d.max_shared_memory_bytes},
+                          {"preferred", d.preferred}});
+      }
+      if (!devices_json.empty()) write_json(devices_json, {{"devices", listed}});
       return 0;
     }
     if (*run_cmd) {

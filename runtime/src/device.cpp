@@ -78,6 +78,30 @@ std::vector<VkQueueFamilyProperties> queue_families(VkPhysicalDevice physical_de
   return families;
 }
 
+// "580.159.4 (NVIDIA, 580.159.04)": the version as the vendor writes it, then the driver's name and info.
+std::string driver_text(VkPhysicalDevice physical_device, const VkPhysicalDeviceProperties& properties) {
+  const uint32_t v = properties.driverVersion;
+  std::ostringstream out;
+  if (properties.vendorID == 0x10DE) {  // NVIDIA: 10.8.8.6 bits
+    out << (v >> 22) << '.' << ((v >> 14) & 0xff) << '.' << ((v >> 6) & 0xff);
+  } else if (properties.vendorID == 0x8086) {  // Intel on Windows: 18.14 bits
+    out << (v >> 14) << '.' << (v & 0x3fff);
+  } else {
+    out << VK_API_VERSION_MAJOR(v) << '.' << VK_API_VERSION_MINOR(v) << '.'
+        << VK_API_VERSION_PATCH(v);
+  }
+  if (properties.apiVersion >= VK_API_VERSION_1_2) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(physical_device, &p2);
+    out << " (" << driver.driverName;
+    if (driver.driverInfo[0]) out << ", " << driver.driverInfo;
+    out << ')';
+  }
+  return out.str();
+}
+
 VkInstance create_bare_instance() {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "fftgen";
@@ -109,8 +133,14 @@ std::vector<PhysicalDeviceSummary> Device::list_physical_devices() {
     for (size_t i = 0; i < devices.size(); ++i) {
       VkPhysicalDeviceProperties p;
       vkGetPhysicalDeviceProperties(devices[i], &p);
-      out.push_back({static_cast<int>(i), p.deviceName, p.deviceType, p.apiVersion});
+      out.push_back({static_cast<int>(i), p.deviceName, p.deviceType, p.apiVersion,
+                     p.limits.maxComputeSharedMemorySize, false, driver_text(devices[i], p)});
     }
+    // As Device picks without an index: the first of the lowest type_rank.
+    auto best = std::min_element(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      return type_rank(a.type) < type_rank(b.type);
+    });
+    if (best != out.end()) best->preferred = true;
   } catch (...) {
     vkDestroyInstance(instance, nullptr);
     throw;
@@ -354,28 +384,7 @@ void Device::destroy() {
   instance_ = VK_NULL_HANDLE;
 }
 
-std::string Device::driver_version() const {
-  const uint32_t v = properties_.driverVersion;
-  std::ostringstream out;
-  if (properties_.vendorID == 0x10DE) {  // NVIDIA: 10.8.8.6 bits
-    out << (v >> 22) << '.' << ((v >> 14) & 0xff) << '.' << ((v >> 6) & 0xff);
-  } else if (properties_.vendorID == 0x8086) {  // Intel on Windows: 18.14 bits
-    out << (v >> 14) << '.' << (v & 0x3fff);
-  } else {
-    out << VK_API_VERSION_MAJOR(v) << '.' << VK_API_VERSION_MINOR(v) << '.'
-        << VK_API_VERSION_PATCH(v);
-  }
-  if (properties_.apiVersion >= VK_API_VERSION_1_2) {
-    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    p2.pNext = &driver;
-    vkGetPhysicalDeviceProperties2(physical_device_, &p2);
-    out << " (" << driver.driverName;
-    if (driver.driverInfo[0]) out << ", " << driver.driverInfo;
-    out << ')';
-  }
-  return out.str();
-}
+std::string Device::driver_version() const { return driver_text(physical_device_, properties_); }
 
 VkDeviceSize Device::device_local_heap_bytes() const {
   VkDeviceSize best = 0;

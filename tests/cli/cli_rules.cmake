@@ -81,13 +81,13 @@ endif()
 expect_error("plan '${WORK_DIR}' is a folder; give the plan itself" ${WORK_DIR} -o ${WORK_DIR}/t)
 expect_error("wisdom file '${WORK_DIR}' is a folder" ${plan} --wisdom ${WORK_DIR} -o ${WORK_DIR}/t)
 file(WRITE ${WORK_DIR}/wisdom.json [[{"device": "x", "colour": "blue", "sizes": []}]])
-expect_error("wisdom.json: unknown field 'colour'; known top-level wisdom fields: $schema, description, device, driver, min_gain, fixed, source, sizes"
+expect_error("wisdom.json: unknown field 'colour'; known top-level wisdom fields: $schema, description, device, driver, min_gain, fixed, source, runs, sizes"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 file(WRITE ${WORK_DIR}/wisdom.json [[{"min_gain": "x", "sizes": []}]])
 expect_error("wisdom.json: field 'min_gain': must be a number, the least gain a winner needed over the default, got the string 'x'"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 file(WRITE ${WORK_DIR}/wisdom.json [[{"sizes": [{"n": 64, "winner": "defaults", "speed": 1}]}]])
-expect_error("wisdom.json: sizes[0]: unknown field 'speed'; known entry fields: n, transform, measured, default_gbps, winner, winner_gbps"
+expect_error("wisdom.json: sizes[0]: unknown field 'speed'; known entry fields: shape, n, transform, precision, io, convolution, run, measured, default_gbps, winner, winner_gbps, winner_rel_l2"
              ${plan} --wisdom ${WORK_DIR}/wisdom.json -o ${WORK_DIR}/t)
 
 # 100,000 radices: the message shows 16 of them and the count.

@@ -97,9 +97,10 @@ if(NOT w64 STREQUAL "defaults" OR NOT w256 MATCHES "\"index_math\" : \"divmod\""
   message(FATAL_ERROR "wisdom.py winners: 64 -> ${w64}, 256 -> ${w256}\n${wisdom}")
 endif()
 
-# c2c and r2c variants of one N are two entries: the r2c one says so, and fftgen applies each to its
-# own transform only. 2D variants are left out. Made-up figures: at 256 c2c the 48 KB budget wins,
-# r2c the defaults; at 1024 r2c 64 invocations win.
+# c2c and r2c variants of one N are two entries, each naming its kind as fftgen does (wisdom_key),
+# and fftgen applies each to its own transform only; a 2D kernel is an entry of its own. Made-up
+# figures: at 256 c2c the 48 KB budget wins, r2c the defaults; at 1024 r2c 64 invocations win; the
+# 64 x 64 grid takes 48 KB.
 file(WRITE ${WORK_DIR}/plan_r2c.json [=[
 {"targets": ["spirv"], "kernels": [
   {"name": "c", "shape": [256], "shared_memory_bytes": [32768, 49152], "direction": "forward"},
@@ -125,19 +126,25 @@ string(JSON c256 GET "${wisdom}" sizes 0 winner)
 string(JSON r256_transform GET "${wisdom}" sizes 1 transform)
 string(JSON r256 GET "${wisdom}" sizes 1 winner)
 string(JSON r1024 GET "${wisdom}" sizes 2 winner)
-string(JSON c256_transform ERROR_VARIABLE c256_has_no_transform GET "${wisdom}" sizes 0 transform)
-if(NOT entries EQUAL 3 OR NOT c256 MATCHES "\"shared_memory_bytes\" : 49152" OR NOT r256_transform STREQUAL "r2c" OR
-   NOT r256 STREQUAL "defaults" OR NOT r1024 MATCHES "\"workgroup_size\" : 64" OR NOT c256_has_no_transform)
+string(JSON c256_transform GET "${wisdom}" sizes 0 transform)
+string(JSON grid_shape GET "${wisdom}" sizes 3 shape)
+string(JSON grid GET "${wisdom}" sizes 3 winner)
+string(JSON run_device GET "${wisdom}" runs 0 device)
+string(JSON run GET "${wisdom}" sizes 3 run)
+if(NOT entries EQUAL 4 OR NOT c256 MATCHES "\"shared_memory_bytes\" : 49152" OR NOT r256_transform STREQUAL "r2c" OR
+   NOT r256 STREQUAL "defaults" OR NOT r1024 MATCHES "\"workgroup_size\" : 64" OR NOT c256_transform STREQUAL "c2c" OR
+   NOT grid_shape MATCHES "64, 64" OR NOT grid MATCHES "\"shared_memory_bytes\" : 49152" OR
+   NOT run_device STREQUAL "test" OR NOT run EQUAL 0)
   message(FATAL_ERROR "wisdom.py's c2c and r2c entries:\n${wisdom}")
 endif()
 file(WRITE ${WORK_DIR}/wisdom_r2c.json "${wisdom}")
 set(EXPECT_RUN_PROGRAM ${FFTGEN})
 file(WRITE ${WORK_DIR}/apply_r2c.json [=[
 {"targets": ["spirv"], "kernels": [{"name": "c256", "shape": [256]}, {"name": "r256", "shape": [256], "transform": "r2c"},
-  {"name": "r1024", "shape": [1024], "transform": "r2c"}]}
+  {"name": "r1024", "shape": [1024], "transform": "r2c"}, {"name": "grid", "shape": [64, 64]}]}
 ]=])
 expect_run(0 applied ${WORK_DIR}/apply_r2c.json --wisdom ${WORK_DIR}/wisdom_r2c.json -o ${WORK_DIR}/applied)
 if(NOT applied MATCHES "c256: shared_memory_bytes = 49152" OR NOT applied MATCHES "r1024: workgroup_size = 64" OR
-   applied MATCHES "r256:")
+   NOT applied MATCHES "grid: shared_memory_bytes = 49152" OR applied MATCHES "r256:")
   message(FATAL_ERROR "fftgen --wisdom with c2c and r2c entries:\n${applied}")
 endif()

@@ -185,12 +185,27 @@ struct WisdomChange {
   std::optional<double> default_gbps;
 };
 
-/// Applies a per-device wisdom table (bench/wisdom/<device>.json, written by bench/wisdom.py) to
-/// every kernel variant of `plan`: the entry whose "n" is the variant's N sets each field of its
-/// winner (radices, index_math, twiddles, workgroup_size, shared_memory_bytes: fields that change
-/// how fast a kernel runs, never what it computes) that the plan did not set for that kernel
-/// (KernelSpec::explicit_fields). Sizes the table lacks are left alone; entries for sizes the plan
-/// does not use are ignored. The whole table is validated first, through the plan parser's field
+/// The kind of kernel a wisdom entry applies to, spelt as a table entry spells it (docs/plan.md,
+/// "Wisdom tables"), every part given: {"shape": [NY, NX] or [N], "transform", "io", "precision"},
+/// or for both kernels of a convolution {"convolution": {"image", "filter", "channels", "mode",
+/// "packing"}, "precision"}. Kernels of equal keys take the same entry.
+nlohmann::ordered_json wisdom_key(const KernelSpec& kernel);
+
+/// Throws PlanError, with the generator's reason, where the generator cannot build `kernel` (the
+/// check the plan parser makes of every variant: its layout, or its program for image, counters
+/// and convolution kernels).
+void check_buildable(const KernelSpec& kernel);
+
+/// Sets a wisdom-tunable field (PlanField::wisdom_tunable) of `kernel` to `value`, spelt as in a
+/// plan ("auto", 256, [8, 8, 16]); throws PlanError for another field or a bad value.
+void set_tunable_field(KernelSpec& kernel, const std::string& field, const nlohmann::json& value);
+
+/// Applies a per-device wisdom table (bench/wisdom/<device>.json, written by `fftgen tune`) to
+/// every kernel variant of `plan`: the entry whose key is the variant's wisdom_key() sets each
+/// field of its winner (radices, index_math, twiddles, workgroup_size, shared_memory_bytes: fields
+/// that change how fast a kernel runs, never what it computes) that the plan did not set for that
+/// kernel (KernelSpec::explicit_fields). Kernels the table lacks are left alone; entries for kinds
+/// the plan does not use are ignored. The whole table is validated first, through the plan parser's field
 /// checks; a malformed table, a bad value or a combination the layout cannot build throws
 /// PlanError naming `wisdom_name`, the entry and the field, and leaves `plan` unchanged. Returns
 /// one change per variant that wisdom changed, in plan order (a winner value equal to the

@@ -52,6 +52,9 @@ struct PhysicalDeviceSummary {
   std::string name;
   VkPhysicalDeviceType type;
   uint32_t api_version;
+  uint32_t max_shared_memory_bytes = 0;  ///< maxComputeSharedMemorySize
+  bool preferred = false;                ///< the device taken without a device index
+  std::string driver;                    ///< as Device::driver_version() says it
 };
 
 /// "discrete GPU", "integrated GPU", "CPU", ...

@@ -1,0 +1,40 @@
+# fftgen tune refuses bad input with one line and writes no table: a missing plan, an -o it cannot
+# write, no fftgen-vk or no Vulkan device (a stand-in fftgen-vk that lists none), a device index
+# past the list, a bad --bytes. No Vulkan device is needed.
+cmake_minimum_required(VERSION 3.20)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+include(${CMAKE_CURRENT_LIST_DIR}/include/expect_run.cmake)
+
+file(WRITE ${WORK_DIR}/plan.json [=[{"targets": ["spirv"], "kernels": [{"name": "c64", "shape": [64]}]}]=])
+# Stand-ins for fftgen-vk: one that finds no device, one that lists a single device.
+file(WRITE ${WORK_DIR}/none.sh "#!/bin/sh\necho 'fftgen-vk: error: no Vulkan device' >&2\nexit 1\n")
+file(WRITE ${WORK_DIR}/one.sh "#!/bin/sh\n[ \"$1\" = devices ] && printf '{\"devices\": [{\"index\": 0, \"name\": \"Stand-in\", \"preferred\": true, \"max_shared_memory_bytes\": 32768}]}' > \"$3\"\n")
+file(CHMOD ${WORK_DIR}/none.sh ${WORK_DIR}/one.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+
+function(expect_refusal pattern)
+  expect_run(1 out ${ARGN})
+  string(REGEX MATCHALL "\n" lines "${out}")
+  list(LENGTH lines count)
+  if(NOT out MATCHES "^fftgen: error: ${pattern}" OR count GREATER 1)
+    message(FATAL_ERROR "fftgen ${ARGN}: expected one line 'fftgen: error: ${pattern}', got:\n${out}")
+  endif()
+endfunction()
+
+set(table ${WORK_DIR}/w.json)
+expect_refusal("cannot read plan '[^']*no-such-plan.json'" tune ${WORK_DIR}/no-such-plan.json -o ${table})
+expect_refusal("cannot write -o '[^']*no-such-folder/w.json': no folder" tune ${WORK_DIR}/plan.json -o ${WORK_DIR}/no-such-folder/w.json)
+expect_refusal("--vk: no such file" tune ${WORK_DIR}/plan.json -o ${table} --vk ${WORK_DIR}/no-such-vk)
+expect_refusal("no Vulkan device: .* found none" tune ${WORK_DIR}/plan.json -o ${table} --vk ${WORK_DIR}/none.sh)
+expect_refusal("--device 3: there are 1 Vulkan devices, 0 to 0" tune ${WORK_DIR}/plan.json -o ${table} --vk ${WORK_DIR}/one.sh --device 3)
+expect_run(1 out tune ${WORK_DIR}/plan.json -o ${table} --bytes 12parsecs)
+if(NOT out MATCHES "'12parsecs' is not a size")
+  message(FATAL_ERROR "--bytes 12parsecs: unclear message:\n${out}")
+endif()
+expect_run(1 out tune ${WORK_DIR}/plan.json)
+if(NOT out MATCHES "--output is required")
+  message(FATAL_ERROR "tune without -o: unclear message:\n${out}")
+endif()
+if(EXISTS ${table})
+  message(FATAL_ERROR "a refused tune wrote ${table}")
+endif()
