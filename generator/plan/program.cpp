@@ -688,10 +688,8 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
   return whole_sectors && measured_yes(MeasuredDecision::column_tiles, facts) ? tile : 0;
 }
 
-// A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
-// decides whether the passes share a dispatch.
-KernelProgram make_dispatch_program(const KernelSpec& spec) {
-  KernelLayout laid_out = make_layout(spec);
+// What a dispatch kernel cannot combine with a side through Bluestein's algorithm.
+void check_chirp_sides(const KernelSpec& spec, const KernelLayout& laid_out) {
   if (spec.intermediate_layout == IntermediateLayout::column_tiles &&
       (laid_out.chirp_sides_2d || laid_out.bluestein_n != 0))
     throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs one X pass and one Y "
@@ -705,26 +703,43 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
                                 "reads the values the first left in the output, and an image output holds none; use "
                                 "\"io\": \"buffer\", or sides whose prime factors are at most {} (an even NX for r2c)",
                                 spec.name, kMaxPrimeFactor, kMaxPrimeFactor));
-  if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
-  if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
-  KernelProgram program;
-  program.layout = std::move(laid_out);
+}
+
+// column_tiles asked for, and not possible for this kernel's passes.
+void check_column_tiles(const KernelSpec& spec, const KernelProgram& program) {
+  if (spec.intermediate_layout != IntermediateLayout::column_tiles || program.column_tiles != 0) return;
   const KernelLayout& layout = program.layout;
-  const uint32_t nx = spec.n(), ny = layout.ny;
+  throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs a direction of one X "
+                              "pass (in rows, each invocation's values a whole tile of the Y pass's columns "
+                              "apart) followed by one Y pass; {}; use \"auto\" or \"rows\"",
+                              spec.name,
+                              layout.passes.size() == 1
+                                  ? "this kernel's grid is one pass (it fits one workgroup)"
+                                  : fmt::format("this kernel has {} X pass(es) of {} points and {} Y pass(es) "
+                                                "of {} columns per workgroup",
+                                                layout.x_passes(), layout.passes.front().size,
+                                                layout.passes.size() - layout.x_passes(),
+                                                layout.passes.back().columns_per_workgroup)));
+}
+
+// What the passes of a dispatch kernel share: the kernel's kind and sizes.
+struct DispatchShape {
+  bool full_real = false;  ///< a full-length r2c kernel: a c2c kernel of N apart from its first and last views
+  bool real = false;       ///< r2c of N/2 complex points
+  bool pair = false;       ///< r2c_pair
+  uint64_t spectrum = 0;   ///< complex values per row after the X passes (the rows the Y passes transform)
+  ElementType complex_data = ElementType::complex64;  ///< input, output and values between passes, stored at the precision
+};
+
+// The kernel's input and output buffers, per transform.
+void set_kernel_buffers(const KernelSpec& spec, const DispatchShape& shape, KernelProgram& program) {
   const uint64_t points = spec.points();
-  // A full-length r2c kernel is a c2c kernel of N apart from its first and last views.
-  const bool full_real = layout.real_full_length;
-  const bool real = spec.transform == Transform::r2c && !full_real, pair = spec.transform == Transform::r2c_pair;
-  // Complex values per row after the X passes (the rows the Y passes transform).
-  const uint64_t spectrum = uint64_t{layout.columns} * ny;
-  // The kernel's data, input, output and values between passes, are stored at its precision.
-  const ElementType complex_data = stored_as(ElementType::complex64, spec.precision);
   const ElementType real_data = stored_as(ElementType::float32, spec.precision);
-  program.forward_input = real ? KernelBuffer{real_data, points} : KernelBuffer{complex_data, points};
-  program.forward_output = real ? KernelBuffer{complex_data, spectrum}
-                           : pair ? KernelBuffer{complex_data, uint64_t{nx} + 2}
-                                  : KernelBuffer{complex_data, points};
-  if (full_real) set_real_buffers(program, nx);
+  program.forward_input = shape.real ? KernelBuffer{real_data, points} : KernelBuffer{shape.complex_data, points};
+  program.forward_output = shape.real ? KernelBuffer{shape.complex_data, shape.spectrum}
+                           : shape.pair ? KernelBuffer{shape.complex_data, uint64_t{spec.n()} + 2}
+                                        : KernelBuffer{shape.complex_data, points};
+  if (shape.full_real) set_real_buffers(program, spec.n());
   // A convolution's real side is the image (the filter, for the filter kernel), not the padded plane:
   // per transform one channel, or two when the channels are packed in pairs.
   if (spec.convolution) {
@@ -733,8 +748,254 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
                                                        ? uint64_t{c.filter_h} * c.filter_w
                                                        : uint64_t{c.image_h} * c.image_w * (c.pairs ? 2 : 1)};
   }
+}
+
+// One direction's passes before they become PassPrograms: their order, what each reads and writes,
+// the buffers they use, the column tiles between them and each pass's share of the scale.
+struct DirectionPlan {
+  Direction direction = Direction::forward;
+  std::vector<size_t> order;  ///< layout passes in the order they run
+  std::vector<PassIo> io;
+  std::vector<std::pair<BufferRole, BufferRole>> roles;
+  uint32_t tiles = 0, tile_rows = 0;
+  bool scratch_halves = false;
+  uint64_t scratch_half = 0;
+  uint64_t in_vec2 = 0, out_vec2 = 0;  ///< vec2 values of the input and output, per transform
+  std::vector<double> pass_scales;
+};
+
+// Pass order: X then Y; the inverse of an r2c kernel (c2r) runs Y first and ends along X. So does a
+// convolution packed in pairs (a c2c kernel): its inverse rows write the image.
+std::vector<size_t> pass_order(const KernelSpec& spec, const KernelLayout& layout, const DispatchShape& shape,
+                               Direction d) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < layout.passes.size(); ++i) order.push_back(i);
+  const bool y_first = shape.real || (spec.convolution && !spec.convolution_filter);
+  if (y_first && d == Direction::inverse)
+    std::rotate(order.begin(), order.begin() + static_cast<long>(layout.x_passes()), order.end());
+  return order;
+}
+
+// What each pass reads and writes (vec2 values per transform) and whether it may work in place.
+std::vector<PassIo> pass_io(const KernelProgram& program, const DispatchShape& shape, const DirectionPlan& plan) {
+  const KernelLayout& layout = program.layout;
+  const bool forward = plan.direction == Direction::forward;
+  std::vector<PassIo> io;
+  for (size_t i = 0; i < plan.order.size(); ++i) {
+    const PassLayout& fft = layout.passes[plan.order[i]];
+    const uint64_t along = fft.axis == 0 ? uint64_t{layout.n} * layout.ny : shape.spectrum;
+    PassIo p{plan.order[i], along, along, fft.in_place_safe()};
+    if (i == 0) p.reads = plan.in_vec2;
+    if (i + 1 == plan.order.size()) p.writes = plan.out_vec2;
+    // The separation passes change the element count. Only the last pass of a multi-pass r2c
+    // works in place: its mirrored tiles write the frequencies they read (and X[N/2] besides).
+    const bool separates =
+        fft.axis == 0 && (shape.real || shape.pair) && (forward ? fft.store_exchange : fft.stride == 1);
+    if (separates) {
+      p.in_place = forward && fft.mirror_tiles();
+      if (shape.real) (forward ? p.writes : p.reads) = shape.spectrum;
+    }
+    if (program.filter_by_columns && i + 1 == plan.order.size()) p.in_place = false;
+    io.push_back(p);
+  }
+  return io;
+}
+
+// fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and a
+// sub-FFT of M points grows coherent values M times, noise sqrt(M) times: an fp16 kernel that
+// normalises scales each pass's store by its share of the scale (scale^(log M_i / log of all M),
+// the last pass taking what rounding left), so the values stored between passes stay about as
+// large as the input and the output.
+std::vector<double> pass_scales(const KernelSpec& spec, const KernelLayout& layout, const std::vector<size_t>& order,
+                                Direction d) {
+  std::vector<double> scales(order.size(), 1.0);
+  const double scale = direction_scale(spec, d);
+  if (spec.precision != Precision::fp16 || scale == 1.0) {
+    scales.back() = scale;
+    return scales;
+  }
+  double log_points = 0, applied = 1;
+  for (size_t i : order) log_points += std::log(static_cast<double>(layout.passes[i].size));
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
+    scales[i] = std::pow(scale, std::log(static_cast<double>(layout.passes[order[i]].size)) / log_points);
+    applied *= scales[i];
+  }
+  scales.back() = scale / applied;
+  return scales;
+}
+
+DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, const DispatchShape& shape, Direction d,
+                             uint64_t& scratch_vec2) {
+  const KernelLayout& layout = program.layout;
+  DirectionPlan plan;
+  plan.direction = d;
+  plan.order = pass_order(spec, layout, shape, d);
+  auto vec2_of = [](const KernelBuffer& b) {
+    return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element);
+  };
+  plan.in_vec2 = vec2_of(program.input(d));
+  plan.out_vec2 = vec2_of(program.output(d));
+  plan.io = pass_io(program, shape, plan);
+  // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it. Tiles hold
+  // a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the NY/2 rows of
+  // each parity: the X pass's transforms y + c * NY/2 (c = 0, 1) then lie in the tiles of parity
+  // c, and the Y pass's column j = c * NX + x reads tile j div C of them.
+  plan.tiles = shape.full_real ? 0 : intermediate_tiles(spec, layout, plan.order);
+  const uint32_t first_pairs = layout.passes[plan.order[0]].pair_rows;
+  plan.tile_rows = first_pairs != 0 ? first_pairs : layout.ny;
+  if (plan.tiles != 0) {
+    plan.io[1].in_place = false;
+    plan.io[0].writes = plan.io[1].reads = uint64_t{layout.ny} * ((layout.columns + plan.tiles - 1) / plan.tiles * plan.tiles);
+    program.column_tiles = plan.tiles;
+  }
+  // A full-length r2c kernel of three passes or more: its output (the half spectrum, the reals)
+  // holds none of the values between passes, so they alternate between the two halves of a
+  // scratch buffer of 2N values per transform, as Bluestein's do.
+  plan.scratch_halves = shape.full_real && plan.order.size() > 2;
+  plan.scratch_half = layout.n;  // N complex values
+  if (plan.scratch_halves) {
+    for (size_t i = 0; i < plan.order.size(); ++i)
+      plan.roles.push_back({i == 0 ? BufferRole::input : BufferRole::scratch,
+                            i + 1 == plan.order.size() ? BufferRole::output : BufferRole::scratch});
+    scratch_vec2 = 2 * plan.scratch_half;
+  } else {
+    assign_buffers(spec, plan.io, plan.out_vec2, spec.convolution && d == Direction::inverse, plan.roles, scratch_vec2);
+  }
+  plan.pass_scales = pass_scales(spec, layout, plan.order, d);
+  return plan;
+}
+
+// The load and store kinds of pass `fft`, and the table it reads.
+void set_pass_kinds(const DispatchShape& shape, bool forward, bool table, PassProgram& pass) {
+  const PassLayout& fft = pass.fft;
+  const bool along_x = fft.axis == 0;
+  pass.load.kind = along_x && !forward && fft.stride == 1
+                       ? (shape.real ? LoadKind::c2r : shape.pair ? LoadKind::pair_merge : LoadKind::plain)
+                       : LoadKind::plain;
+  pass.store.kind = along_x && forward && fft.store_exchange ? (shape.real ? StoreKind::r2c : StoreKind::pair_split)
+                    : fft.grid_ny != 0                        ? StoreKind::grid
+                    : fft.transposed_store()                  ? StoreKind::transposed
+                                                              : StoreKind::plain;
+  // Shared memory the layout keeps for the forward's separation exchange alone (a pass of one
+  // stage whose store exchanges, layout.cpp's uses_shared_memory) is not the inverse's: its
+  // pass over the same layout exchanges nothing, and its SPIR-V declares no shared array.
+  if (!forward && fft.store_exchange && fft.stages.size() <= 1 && !fft.transposed_store() && fft.grid_ny == 0)
+    pass.fft.shared = SharedMemoryMap{};
+  // The table is bound to the passes that read it.
+  bool reads_table = fft.stride > 1 || pass.load.kind == LoadKind::c2r || pass.store.kind == StoreKind::r2c;
+  for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
+  pass.twiddle_table = table && reads_table;
+}
+
+// Pass i's bindings: source, destination and (where it reads it) the twiddle table.
+void set_pass_bindings(const KernelProgram& program, const DispatchShape& shape, const DirectionPlan& plan, size_t i,
+                       PassProgram& pass) {
+  const KernelLayout& layout = program.layout;
+  const Direction d = plan.direction;
+  const bool last = i + 1 == plan.order.size();
+  // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
+  // written, and the buffers' element types.
+  const bool rows = pass.fft.axis == 0 && pass.fft.grid_ny == 0;
+  auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / layout.ny : per_transform; };
+  uint64_t reads = entry_of(plan.io[i].reads), writes = entry_of(plan.io[i].writes);
+  // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
+  auto element = [&](BufferRole role) {
+    return role == BufferRole::input                 ? program.input(d).element
+           : role == BufferRole::output && last ? program.output(d).element
+                                                     : shape.complex_data;
+  };
+  const BufferRole src_role = plan.roles[i].first, dst_role = plan.roles[i].second;
+  if (plan.scratch_halves && src_role == BufferRole::scratch) reads = 2 * plan.scratch_half;
+  if (plan.scratch_halves && dst_role == BufferRole::scratch) writes = 2 * plan.scratch_half;
+  // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
+  // output's transforms), whatever a pass reads or writes of each: every pass that works in
+  // place on a buffer then sees its transforms where the others left them. Scratch holds
+  // just what its passes exchange.
+  auto stride_in = [&](BufferRole role, uint64_t used) {
+    return role == BufferRole::input ? entry_of(plan.in_vec2) : role == BufferRole::output ? entry_of(plan.out_vec2) : used;
+  };
+  const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), "src_stride"};
+  const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, stride_in(dst_role, writes),
+                        "dst_stride"};
+  pass.bindings = {src, dst};
+  if (pass.twiddle_table)
+    pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
+}
+
+// Pass i's load and store views over its bindings.
+void set_pass_views(const KernelProgram& program, const DispatchShape& shape, const DirectionPlan& plan, size_t i,
+                    PassProgram& pass) {
+  const PassLayout& fft = pass.fft;
+  const PassBinding& src = pass.bindings[0];
+  const PassBinding& dst = pass.bindings[1];
+  // Column mode reads column j at j + i*columns_per_transform; row mode reads whole rows.
+  pass.load.view = {src, fft.columns_per_transform, 0, 0};
+  pass.load.pass_twiddle = fft.stride > 1;
+  // A c2r inverse whose X pass does the last Y stage: its Y pass (first) twiddles as it stores.
+  if (shape.real && plan.direction == Direction::inverse && fft.axis == 1 &&
+      program.layout.passes.front().pair_rows != 0) {
+    pass.load.pass_twiddle = false;
+    pass.store.pass_twiddle = true;
+  }
+  pass.pair_rows_interleaved = fft.pair_rows != 0 && plan.tiles == 0;
+  // Stockham: value i of column j goes to (j div S')*S'*M + (j mod S') + i*S', S' = S * interleave;
+  // the first pass of a multi-pass 1D kernel (S' = 1) writes y[j*M + i], through shared memory.
+  const uint32_t s = fft.stride * fft.interleave;
+  if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
+  else pass.store.view = {dst, s, s, s * fft.size};
+  if (plan.tiles != 0 && i == 0) {
+    pass.store.view.tile_columns = plan.tiles;
+    pass.store.view.tile_rows = plan.tile_rows;
+  }
+  if (plan.tiles != 0 && i == 1) pass.load.view = {src, plan.tiles, plan.tiles, plan.tile_rows * plan.tiles};
+  if (plan.scratch_halves) {
+    if (i > 0) pass.load.view.base = (i - 1) % 2 * plan.scratch_half;
+    if (i + 1 < plan.order.size()) pass.store.view.base = i % 2 * plan.scratch_half;
+  }
+}
+
+PassProgram make_dispatch_pass(const KernelSpec& spec, const KernelProgram& program, const DispatchShape& shape,
+                               const DirectionPlan& plan, size_t i) {
+  const KernelLayout& layout = program.layout;
+  const PassLayout& fft = layout.passes[plan.order[i]];
+  PassProgram pass;
+  pass.name = pass_name(plan.direction, i);
+  pass.direction = plan.direction;
+  pass.index = i;
+  pass.count = plan.order.size();
+  pass.fft = fft;
+  pass.twiddles = spec.twiddle_source();
+  pass.index_math = spec.index_math;
+  pass.n = static_cast<uint32_t>(spec.points());
+  pass.real_twiddle_offset = layout.real_twiddle_offset;
+  // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows (a grid
+  // done in one pass takes the whole transform).
+  pass.batch_scale = fft.axis == 0 && fft.grid_ny == 0 ? layout.ny : 1;
   const bool table = spec.twiddle_source() == TwiddleSource::table && layout.twiddles.count > 0;
-  const size_t x_passes = layout.x_passes();
+  set_pass_kinds(shape, plan.direction == Direction::forward, table, pass);
+  set_pass_bindings(program, shape, plan, i, pass);
+  set_pass_views(program, shape, plan, i, pass);
+  pass.store.scale = plan.pass_scales[i];
+  return pass;
+}
+
+// A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
+// decides whether the passes share a dispatch.
+KernelProgram make_dispatch_program(const KernelSpec& spec) {
+  KernelLayout laid_out = make_layout(spec);
+  check_chirp_sides(spec, laid_out);
+  if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
+  if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
+  KernelProgram program;
+  program.layout = std::move(laid_out);
+  const KernelLayout& layout = program.layout;
+  DispatchShape shape;
+  shape.full_real = layout.real_full_length;
+  shape.real = spec.transform == Transform::r2c && !shape.full_real;
+  shape.pair = spec.transform == Transform::r2c_pair;
+  shape.spectrum = uint64_t{layout.columns} * layout.ny;
+  shape.complex_data = stored_as(ElementType::complex64, spec.precision);
+  set_kernel_buffers(spec, shape, program);
   // A filter kernel lays out the filter's spectrum as its apply kernel reads it. Kept by columns,
   // it is written transposed: the last pass cannot work in place (other workgroups still read
   // where it writes), so the row pass leaves the plane in scratch.
@@ -744,185 +1005,15 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
     apply.direction = DirectionSet::both;
     program.filter_by_columns = make_program(apply).filter_by_columns;
   }
-
   uint64_t scratch_vec2 = 0;
   for (Direction d : directions_of(spec.direction)) {
-    const bool forward = d == Direction::forward;
-    // Pass order: X then Y; the inverse of an r2c kernel (c2r) runs Y first and ends along X.
-    std::vector<size_t> order;
-    for (size_t i = 0; i < layout.passes.size(); ++i) order.push_back(i);
-    // So does a convolution packed in pairs (a c2c kernel): its inverse rows write the image.
-    const bool y_first = real || (spec.convolution && !spec.convolution_filter);
-    if (y_first && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
-
-    // vec2 values of the input, output and the values between passes, per transform.
-    auto vec2_of = [](const KernelBuffer& b) {
-      return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element);
-    };
-    const uint64_t in_vec2 = vec2_of(program.input(d)), out_vec2 = vec2_of(program.output(d));
-    std::vector<PassIo> io;
-    for (size_t i = 0; i < order.size(); ++i) {
-      const PassLayout& fft = layout.passes[order[i]];
-      PassIo p{order[i], fft.axis == 0 ? uint64_t{layout.n} * ny : spectrum,
-               fft.axis == 0 ? uint64_t{layout.n} * ny : spectrum, fft.in_place_safe()};
-      if (i == 0) p.reads = in_vec2;
-      if (i + 1 == order.size()) p.writes = out_vec2;
-      // The separation passes change the element count. Only the last pass of a multi-pass r2c
-      // works in place: its mirrored tiles write the frequencies they read (and X[N/2] besides).
-      const bool separates = fft.axis == 0 && (real || pair) && (forward ? fft.store_exchange : fft.stride == 1);
-      if (separates) {
-        p.in_place = forward && fft.mirror_tiles();
-        if (real) (forward ? p.writes : p.reads) = spectrum;
-      }
-      if (program.filter_by_columns && i + 1 == order.size()) p.in_place = false;
-      io.push_back(p);
-    }
-    // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it.
-    const uint32_t tiles = full_real ? 0 : intermediate_tiles(spec, layout, order);
-    // Tiles hold a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the
-    // NY/2 rows of each parity: the X pass's transforms y + c * NY/2 (c = 0, 1) then lie in the
-    // tiles of parity c, and the Y pass's column j = c * NX + x reads tile j div C of them.
-    const uint32_t tile_rows = layout.passes[order[0]].pair_rows != 0 ? layout.passes[order[0]].pair_rows : ny;
-    if (tiles != 0) {
-      io[1].in_place = false;
-      io[0].writes = io[1].reads = uint64_t{ny} * ((layout.columns + tiles - 1) / tiles * tiles);
-      program.column_tiles = tiles;
-    }
-    std::vector<std::pair<BufferRole, BufferRole>> roles;
-    // A full-length r2c kernel of three passes or more: its output (the half spectrum, the reals)
-    // holds none of the values between passes, so they alternate between the two halves of a
-    // scratch buffer of 2N values per transform, as Bluestein's do.
-    const bool scratch_halves = full_real && order.size() > 2;
-    const uint64_t scratch_half = layout.n;  // N complex values
-    if (scratch_halves) {
-      for (size_t i = 0; i < order.size(); ++i)
-        roles.push_back({i == 0 ? BufferRole::input : BufferRole::scratch,
-                         i + 1 == order.size() ? BufferRole::output : BufferRole::scratch});
-      scratch_vec2 = 2 * scratch_half;
-    } else {
-      assign_buffers(spec, io, out_vec2, spec.convolution && !forward, roles, scratch_vec2);
-    }
-
-    // fp32 scales as the last pass stores. Half floats hold 6e-5 … 65504 at full precision, and
-    // a sub-FFT of M points grows coherent values M times, noise sqrt(M) times: an fp16 kernel
-    // that normalises scales each pass's store by its share of the scale (scale^(log M_i / log
-    // of all M), the last pass taking what rounding left), so the values stored between passes
-    // stay about as large as the input and the output.
-    std::vector<double> pass_scales(order.size(), 1.0);
-    const double scale = direction_scale(spec, d);
-    if (spec.precision == Precision::fp16 && scale != 1.0) {
-      double log_points = 0, applied = 1;
-      for (size_t i : order) log_points += std::log(static_cast<double>(layout.passes[i].size));
-      for (size_t i = 0; i + 1 < order.size(); ++i) {
-        pass_scales[i] = std::pow(scale, std::log(static_cast<double>(layout.passes[order[i]].size)) / log_points);
-        applied *= pass_scales[i];
-      }
-      pass_scales.back() = scale / applied;
-    } else {
-      pass_scales.back() = scale;
-    }
-
-    auto& passes = forward ? program.forward : program.inverse;
-    for (size_t i = 0; i < order.size(); ++i) {
-      const PassLayout& fft = layout.passes[order[i]];
-      PassProgram pass;
-      pass.name = pass_name(d, i);
-      pass.direction = d;
-      pass.index = i;
-      pass.count = order.size();
-      pass.fft = fft;
-      pass.twiddles = spec.twiddle_source();
-      pass.index_math = spec.index_math;
-      pass.n = static_cast<uint32_t>(points);
-      pass.real_twiddle_offset = layout.real_twiddle_offset;
-      const bool along_x = fft.axis == 0;
-      // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows (a grid
-      // done in one pass takes the whole transform).
-      const bool rows = along_x && fft.grid_ny == 0;
-      pass.batch_scale = rows ? ny : 1;
-      const bool last = i + 1 == order.size();
-      pass.load.kind = along_x && !forward && fft.stride == 1 ? (real ? LoadKind::c2r : pair ? LoadKind::pair_merge : LoadKind::plain)
-                                                              : LoadKind::plain;
-      pass.store.kind = along_x && forward && fft.store_exchange ? (real ? StoreKind::r2c : StoreKind::pair_split)
-                        : fft.grid_ny != 0                        ? StoreKind::grid
-                        : fft.transposed_store()                  ? StoreKind::transposed
-                                                                  : StoreKind::plain;
-      // Shared memory the layout keeps for the forward's separation exchange alone (a pass of one
-      // stage whose store exchanges, layout.cpp's uses_shared_memory) is not the inverse's: its
-      // pass over the same layout exchanges nothing, and its SPIR-V declares no shared array.
-      if (!forward && fft.store_exchange && fft.stages.size() <= 1 && !fft.transposed_store() && fft.grid_ny == 0)
-        pass.fft.shared = SharedMemoryMap{};
-      // The table is bound to the passes that read it.
-      bool reads_table = fft.stride > 1 || pass.load.kind == LoadKind::c2r || pass.store.kind == StoreKind::r2c;
-      for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
-      pass.twiddle_table = table && reads_table;
-      // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
-      // written, and the buffers' element types.
-      auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / ny : per_transform; };
-      uint64_t reads = entry_of(io[i].reads), writes = entry_of(io[i].writes);
-      // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
-      auto element = [&](BufferRole role) {
-        return role == BufferRole::input ? program.input(d).element : role == BufferRole::output && last ? program.output(d).element : complex_data;
-      };
-      const BufferRole src_role = roles[i].first, dst_role = roles[i].second;
-      if (scratch_halves && src_role == BufferRole::scratch) reads = 2 * scratch_half;
-      if (scratch_halves && dst_role == BufferRole::scratch) writes = 2 * scratch_half;
-      // Batch entries lie as far apart as the buffer's own layout puts them (the input's and the
-      // output's transforms), whatever a pass reads or writes of each: every pass that works in
-      // place on a buffer then sees its transforms where the others left them. Scratch holds
-      // just what its passes exchange.
-      auto stride_in = [&](BufferRole role, uint64_t used) {
-        return role == BufferRole::input ? entry_of(in_vec2) : role == BufferRole::output ? entry_of(out_vec2) : used;
-      };
-      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), "src_stride"};
-      const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, stride_in(dst_role, writes),
-                            "dst_stride"};
-      pass.bindings = {src, dst};
-      if (pass.twiddle_table)
-        pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count,
-                                 0, ""});
-
-      // Column mode reads column j at j + i*columns_per_transform; row mode reads whole rows.
-      pass.load.view = {src, fft.columns_per_transform, 0, 0};
-      pass.load.pass_twiddle = fft.stride > 1;
-      // A c2r inverse whose X pass does the last Y stage: its Y pass (first) twiddles as it stores.
-      if (real && !forward && fft.axis == 1 && layout.passes.front().pair_rows != 0) {
-        pass.load.pass_twiddle = false;
-        pass.store.pass_twiddle = true;
-      }
-      pass.pair_rows_interleaved = fft.pair_rows != 0 && tiles == 0;
-      // Stockham: value i of column j goes to (j div S')*S'*M + (j mod S') + i*S', S' = S * interleave;
-      // the first pass of a multi-pass 1D kernel (S' = 1) writes y[j*M + i], through shared memory.
-      const uint32_t s = fft.stride * fft.interleave;
-      if (fft.row_mode()) pass.store.view = {dst, 1, 0, 0};
-      else pass.store.view = {dst, s, s, s * fft.size};
-      if (tiles != 0 && i == 0) {
-        pass.store.view.tile_columns = tiles;
-        pass.store.view.tile_rows = tile_rows;
-      }
-      if (tiles != 0 && i == 1) pass.load.view = {src, tiles, tiles, tile_rows * tiles};
-      if (scratch_halves) {
-        if (i > 0) pass.load.view.base = (i - 1) % 2 * scratch_half;
-        if (!last) pass.store.view.base = i % 2 * scratch_half;
-      }
-      pass.store.scale = pass_scales[i];
-      passes.push_back(std::move(pass));
-    }
+    const DirectionPlan plan = plan_direction(spec, program, shape, d, scratch_vec2);
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    for (size_t i = 0; i < plan.order.size(); ++i) passes.push_back(make_dispatch_pass(spec, program, shape, plan, i));
   }
   program.scratch_elements = scratch_vec2;
-  if (spec.intermediate_layout == IntermediateLayout::column_tiles && program.column_tiles == 0)
-    throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs a direction of one X "
-                                "pass (in rows, each invocation's values a whole tile of the Y pass's columns "
-                                "apart) followed by one Y pass; {}; use \"auto\" or \"rows\"",
-                                spec.name,
-                                layout.passes.size() == 1
-                                    ? "this kernel's grid is one pass (it fits one workgroup)"
-                                    : fmt::format("this kernel has {} X pass(es) of {} points and {} Y pass(es) "
-                                                  "of {} columns per workgroup",
-                                                  layout.x_passes(), layout.passes.front().size,
-                                                  layout.passes.size() - layout.x_passes(),
-                                                  layout.passes.back().columns_per_workgroup)));
-  if (full_real) set_real_sides(program, nx);
+  check_column_tiles(spec, program);
+  if (shape.full_real) set_real_sides(program, spec.n());
   if (spec.convolution) fuse_convolution(spec, program);
   if (spec.io == Io::image) use_textures(spec, program);
   return program;
