@@ -530,6 +530,128 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
 // columns of the half spectrum. Its inverse (c2r) runs the Y side first, from the input into
 // scratch2 (the output, NY x NX reals, cannot hold NY x C complex values), then the X side from
 // there, with a half-spectrum load and a real store. Rows of odd NX lie NX + 1 reals apart.
+// One pass of a side of a chirp-sides kernel: its layout, the direction of its sub-FFT, its load and store.
+struct ChirpStep {
+  const PassLayout* fft;
+  Direction fft_direction;
+  LoadKind load;
+  StoreKind store;
+};
+
+// The passes of each side (axis) of direction d, in the order the sides run: along a side through
+// Bluestein's algorithm, the forward passes of M (the first loading through the chirp, the last
+// storing the product with the filter spectrum) and the inverse ones (the last cropping through the
+// chirp); along another side, its passes in direction d.
+std::vector<std::pair<uint32_t, std::vector<ChirpStep>>> chirp_side_steps(const KernelSpec& spec,
+                                                                          const KernelLayout& layout, Direction d) {
+  std::vector<std::pair<uint32_t, std::vector<ChirpStep>>> sides;
+  for (uint32_t a = 0; a < 2; ++a) {
+    std::vector<const PassLayout*> axis;
+    for (const PassLayout& p : layout.passes)
+      if (p.axis == a) axis.push_back(&p);
+    std::vector<ChirpStep> steps;
+    const bool chirp = layout.chirp_sides[a].n != 0;
+    for (const PassLayout* p : axis) steps.push_back({p, chirp ? Direction::forward : d, LoadKind::plain, StoreKind::plain});
+    if (chirp) {
+      for (const PassLayout* p : axis) steps.push_back({p, Direction::inverse, LoadKind::plain, StoreKind::plain});
+      steps.front().load = LoadKind::chirp;
+      steps[axis.size() - 1].store = StoreKind::chirp_filter;
+      steps.back().store = StoreKind::chirp_crop;
+    }
+    for (ChirpStep& s : steps)
+      if (s.store == StoreKind::plain && s.fft->transposed_store()) s.store = StoreKind::transposed;
+    sides.push_back({a, std::move(steps)});
+  }
+  if (spec.transform == Transform::r2c && d == Direction::inverse) std::swap(sides[0], sides[1]);  // c2r: Y, then X
+  return sides;
+}
+
+// What the passes of one side share.
+struct ChirpSide {
+  Direction direction = Direction::forward;
+  uint32_t axis = 0;
+  const std::vector<ChirpStep>* steps = nullptr;
+  bool last_side = false;
+  uint32_t halves = 1;    ///< scratch halves the side's passes alternate between
+  uint64_t half = 0;      ///< vec2 values of one half, per batch entry
+  BufferRole source = BufferRole::input, destination = BufferRole::output;  ///< what it reads first and writes last
+  size_t count = 0;       ///< passes of the direction
+};
+
+// vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
+// pairs), a transform along Y; scratch holds what the side's passes exchange, scratch2 (c2r) the
+// values between the sides.
+uint64_t chirp_entry(const KernelProgram& program, const KernelLayout& layout, const ChirpSide& side, BufferRole role) {
+  if (role == BufferRole::scratch) return side.halves * side.half;
+  const uint64_t spectrum = uint64_t{layout.columns} * layout.ny;
+  if (side.axis == 1) return spectrum;
+  const Direction d = side.direction;
+  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
+  const uint64_t whole = role == BufferRole::input ? vec2_of(program.input(d)) : vec2_of(program.output(d));
+  return role == BufferRole::scratch2 ? layout.columns : whole / layout.ny;
+}
+
+// The X side of an r2c kernel: reals and the half spectrum of each row (View::RealSide).
+void mark_real_side(View& view, PassBinding& binding, View::RealSide real_side, uint32_t nx) {
+  view.real_side = real_side;
+  view.real_n = nx;
+  binding.scalar = real_side == View::RealSide::reals;
+  view.binding = binding;
+}
+
+PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& program, const KernelLayout& layout,
+                                 const ChirpSide& side, size_t i, size_t index) {
+  const ChirpStep& step = (*side.steps)[i];
+  const PassLayout& fft = *step.fft;
+  const Direction d = side.direction;
+  const bool first = i == 0, last = i + 1 == side.steps->size();
+  const KernelLayout::ChirpSide chirp = layout.chirp_sides[side.axis];
+  PassProgram pass;
+  pass.index = index;
+  pass.name = pass_name(d, index);
+  pass.direction = step.fft_direction;
+  pass.count = side.count;
+  pass.fft = fft;
+  pass.batch_scale = side.axis == 0 ? layout.ny : 1;
+  pass.twiddles = spec.twiddle_source();
+  pass.index_math = spec.index_math;
+  pass.n = static_cast<uint32_t>(uint64_t{layout.n} * layout.ny);
+  pass.chirp = {chirp.n, chirp.chirp_offset, chirp.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
+  const BufferRole src_role = first ? side.source : BufferRole::scratch;
+  const BufferRole dst_role = last ? side.destination : BufferRole::scratch;
+  auto element = [&](BufferRole role) {
+    return role == BufferRole::input    ? program.input(d).element
+           : role == BufferRole::output ? program.output(d).element
+                                        : ElementType::complex64;
+  };
+  const uint64_t src_entry = chirp_entry(program, layout, side, src_role), dst_entry = chirp_entry(program, layout, side, dst_role);
+  pass.bindings = {{kSourceSlot, src_role, element(src_role), src_entry, src_entry, "src_stride"},
+                   {kDestinationSlot, dst_role, element(dst_role), dst_entry, dst_entry, "dst_stride"}};
+  // The table is bound to the passes that read it: the chirp passes, and table twiddles.
+  bool reads_table =
+      step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter || step.store == StoreKind::chirp_crop;
+  if (spec.twiddle_source() == TwiddleSource::table) {
+    reads_table = reads_table || fft.stride > 1;
+    for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
+  }
+  pass.twiddle_table = reads_table;
+  if (reads_table)
+    pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
+  pass.load = {step.load, {pass.bindings[0], fft.columns_per_transform, 0, 0}, fft.stride > 1, {}};
+  if (!first) pass.load.view.base = (i - 1) % 2 * side.half;
+  pass.store.kind = step.store;
+  const uint32_t s = fft.stride * fft.interleave;
+  pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
+  if (!last) pass.store.view.base = i % 2 * side.half;
+  pass.store.scale = side.last_side && last ? direction_scale(spec, d) : 1.0;
+  const bool real = spec.transform == Transform::r2c, forward = d == Direction::forward;
+  if (real && side.axis == 0 && first)
+    mark_real_side(pass.load.view, pass.bindings[0], forward ? View::RealSide::reals : View::RealSide::half_spectrum, layout.n);
+  if (real && side.axis == 0 && last)
+    mark_real_side(pass.store.view, pass.bindings[1], forward ? View::RealSide::half_spectrum : View::RealSide::reals, layout.n);
+  return pass;
+}
+
 KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const bool real = spec.transform == Transform::r2c;
@@ -539,113 +661,28 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
   program.forward_input = real ? KernelBuffer{ElementType::float32, uint64_t{nx + nx % 2} * ny}
                                : KernelBuffer{ElementType::complex64, points};
   program.forward_output = KernelBuffer{ElementType::complex64, spectrum};
-  struct Step {
-    const PassLayout* fft;
-    Direction fft_direction;
-    LoadKind load;
-    StoreKind store;
-  };
-  // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
-  // pairs), a transform along Y. Scratch holds what each side's passes exchange; scratch2 (c2r)
-  // the values between the sides.
-  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
   uint64_t scratch = 0;
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
     const bool forward = d == Direction::forward;
-    std::vector<std::pair<uint32_t, std::vector<Step>>> sides;
-    for (uint32_t a = 0; a < 2; ++a) {
-      std::vector<const PassLayout*> axis;
-      for (const PassLayout& p : layout.passes)
-        if (p.axis == a) axis.push_back(&p);
-      std::vector<Step> steps;
-      const bool chirp = layout.chirp_sides[a].n != 0;
-      for (const PassLayout* p : axis) steps.push_back({p, chirp ? Direction::forward : d, LoadKind::plain, StoreKind::plain});
-      if (chirp) {
-        for (const PassLayout* p : axis) steps.push_back({p, Direction::inverse, LoadKind::plain, StoreKind::plain});
-        steps.front().load = LoadKind::chirp;
-        steps[axis.size() - 1].store = StoreKind::chirp_filter;
-        steps.back().store = StoreKind::chirp_crop;
-      }
-      for (Step& s : steps)
-        if (s.store == StoreKind::plain && s.fft->transposed_store()) s.store = StoreKind::transposed;
-      sides.push_back({a, std::move(steps)});
-    }
-    if (real && !forward) std::swap(sides[0], sides[1]);  // c2r: Y, then X
+    const auto sides = chirp_side_steps(spec, layout, d);
     size_t count = 0;
-    for (const auto& side : sides) count += side.second.size();
+    for (const auto& s : sides) count += s.second.size();
     for (size_t side_index = 0; side_index < sides.size(); ++side_index) {
-      // Not a structured binding: the lambdas below capture the axis, which C++17 (and clang 14) forbid.
-      const uint32_t a = sides[side_index].first;
-      const auto& steps = sides[side_index].second;
-      const bool first_side = side_index == 0, last_side = side_index + 1 == sides.size();
-      const KernelLayout::ChirpSide side = layout.chirp_sides[a];
-      const uint32_t length = steps.front().fft->length;  // M, or the side
-      const uint32_t halves = steps.size() > 2 ? 2 : 1;
-      const uint64_t half = a == 0 ? length : uint64_t{length} * columns;
-      scratch = std::max(scratch, (a == 0 ? ny : 1) * halves * half);
-      // What the side reads first and writes last, per batch entry (a row along X).
-      const BufferRole source = first_side ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
-      const BufferRole destination = last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
-      auto data_entry = [&](BufferRole role) -> uint64_t {
-        if (a == 1) return spectrum;
-        const uint64_t whole = role == BufferRole::input ? vec2_of(program.input(d)) : vec2_of(program.output(d));
-        return role == BufferRole::scratch2 ? columns : whole / ny;
-      };
-      for (size_t i = 0; i < steps.size(); ++i) {
-        const Step& step = steps[i];
-        const PassLayout& fft = *step.fft;
-        const bool first = i == 0, last = i + 1 == steps.size();
-        PassProgram pass;
-        pass.index = passes.size();
-        pass.name = pass_name(d, pass.index);
-        pass.direction = step.fft_direction;
-        pass.count = count;
-        pass.fft = fft;
-        pass.batch_scale = a == 0 ? ny : 1;
-        pass.twiddles = spec.twiddle_source();
-        pass.index_math = spec.index_math;
-        pass.n = static_cast<uint32_t>(points);
-        pass.chirp = {side.n, side.chirp_offset, side.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
-        const BufferRole src_role = first ? source : BufferRole::scratch;
-        const BufferRole dst_role = last ? destination : BufferRole::scratch;
-        auto entry = [&](BufferRole role) { return role == BufferRole::scratch ? halves * half : data_entry(role); };
-        auto element = [&](BufferRole role) {
-          return role == BufferRole::input ? program.input(d).element
-                 : role == BufferRole::output ? program.output(d).element : ElementType::complex64;
-        };
-        pass.bindings = {{kSourceSlot, src_role, element(src_role), entry(src_role), entry(src_role), "src_stride"},
-                         {kDestinationSlot, dst_role, element(dst_role), entry(dst_role), entry(dst_role), "dst_stride"}};
-        // The table is bound to the passes that read it: the chirp passes, and table twiddles.
-        bool reads_table = step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter ||
-                           step.store == StoreKind::chirp_crop;
-        if (spec.twiddle_source() == TwiddleSource::table) {
-          reads_table = reads_table || fft.stride > 1;
-          for (const StageLayout& stage : fft.stages) reads_table = reads_table || stage.twiddle_stride() > 1;
-        }
-        pass.twiddle_table = reads_table;
-        if (reads_table)
-          pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
-        pass.load = {step.load, {pass.bindings[0], fft.columns_per_transform, 0, 0}, fft.stride > 1, {}};
-        if (!first) pass.load.view.base = (i - 1) % 2 * half;
-        pass.store.kind = step.store;
-        const uint32_t s = fft.stride * fft.interleave;
-        pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
-        if (!last) pass.store.view.base = i % 2 * half;
-        pass.store.scale = last_side && last ? direction_scale(spec, d) : 1.0;
-        // The X side of an r2c kernel: reals and the half spectrum of each row (View::RealSide).
-        auto mark = [&](View& view, PassBinding& binding, View::RealSide real_side) {
-          view.real_side = real_side;
-          view.real_n = nx;
-          binding.scalar = real_side == View::RealSide::reals;
-          view.binding = binding;
-        };
-        if (real && a == 0 && first)
-          mark(pass.load.view, pass.bindings[0], forward ? View::RealSide::reals : View::RealSide::half_spectrum);
-        if (real && a == 0 && last)
-          mark(pass.store.view, pass.bindings[1], forward ? View::RealSide::half_spectrum : View::RealSide::reals);
-        passes.push_back(std::move(pass));
-      }
+      ChirpSide side;
+      side.direction = d;
+      side.axis = sides[side_index].first;
+      side.steps = &sides[side_index].second;
+      side.last_side = side_index + 1 == sides.size();
+      side.count = count;
+      const uint32_t length = side.steps->front().fft->length;  // M, or the side
+      side.halves = side.steps->size() > 2 ? 2 : 1;
+      side.half = side.axis == 0 ? length : uint64_t{length} * columns;
+      scratch = std::max(scratch, (side.axis == 0 ? ny : 1) * side.halves * side.half);
+      side.source = side_index == 0 ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
+      side.destination = side.last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
+      for (size_t i = 0; i < side.steps->size(); ++i)
+        passes.push_back(make_chirp_side_pass(spec, program, layout, side, i, passes.size()));
     }
   }
   program.scratch_elements = std::max(scratch, real ? spectrum : 0);  // scratch2 has as much
