@@ -302,6 +302,7 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
         jobs.push_back({&p, std::move(code), &passes[i]});
       }
     }
+    device.notify_pipelines(jobs.size(), false);
     std::vector<std::future<void>> others;
     for (size_t j = 1; j < jobs.size(); ++j)
       others.push_back(std::async(std::launch::async,
@@ -319,6 +320,7 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
         if (!error) error = std::current_exception();
       }
     }
+    device.notify_pipelines(jobs.size(), true);
     if (error) std::rethrow_exception(error);
   } catch (...) {
     destroy();
