@@ -389,12 +389,23 @@ void Device::notify_pipelines(size_t pipelines, bool done) const {
   listener_({pipelines, done, file ? cache_file_->status().state : PipelineCacheState::off});
 }
 
+void Device::pipelines_created(size_t pipelines) {
+  if (listener_) unsettled_ += pipelines;
+}
+
+// After a waited submission: pipelines created before it, and recorded into it or an earlier one, have run.
+void Device::settle_pipelines() {
+  if (unsettled_ == 0 || !recorded_.exchange(false)) return;
+  notify_pipelines(unsettled_.exchange(0), true);
+}
+
 Device::~Device() { destroy(); }
 
 void Device::destroy() {
   // An adopted device is left alone but for the pool and fence made here. Nothing of ours is in
   // flight (every submission waits), and vkDeviceWaitIdle would need every queue of the engine's
   // device to be externally synchronised.
+  if (unsettled_ > 0) notify_pipelines(unsettled_.exchange(0), true);  // made and never run
   if (cache_file_) {  // before its device goes
     note(cache_file_->save());
     cache_file_.reset();
@@ -451,6 +462,7 @@ void Device::submit_and_wait(VkCommandBuffer cmd) {
   check(vkResetFences(device_, 1, &fence_), "vkResetFences");
   check(vkQueueSubmit(queue_, 1, &si, fence_), "vkQueueSubmit");
   check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  settle_pipelines();
 }
 
 void Device::run_commands(const std::function<void(VkCommandBuffer)>& record) {

@@ -320,8 +320,11 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
         if (!error) error = std::current_exception();
       }
     }
-    device.notify_pipelines(jobs.size(), true);
-    if (error) std::rethrow_exception(error);
+    if (error) {
+      device.notify_pipelines(jobs.size(), true);
+      std::rethrow_exception(error);
+    }
+    device.pipelines_created(jobs.size());
   } catch (...) {
     destroy();
     throw;
@@ -686,6 +689,7 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
   if (!has(direction))
     throw UsageError("kernel '" + info_.name + "' has no " + to_string(direction) + " direction");
   if (batch == 0) return;
+  device_.note_recorded();
   if (batch > bindings.max_batch_)
     throw UsageError("kernel '" + info_.name + "': batch " + std::to_string(batch) +
                      " exceeds the bindings' max_batch " + std::to_string(bindings.max_batch_));

@@ -72,9 +72,9 @@ void CompileNotice::on_creation(const PipelineCreation& event) {
   if (printed_ || event.pipelines == 0) return;
   const bool first_run = event.cache == PipelineCacheState::absent || event.cache == PipelineCacheState::ignored;
   if (first_run) return print_locked(event.pipelines, event.cache);
+  if (!compiling_) deadline_ = std::chrono::steady_clock::now() + delay_;  // from the first not yet run
   compiling_ = true;
   current_ = event;
-  deadline_ = std::chrono::steady_clock::now() + delay_;
   if (!watcher_.joinable()) watcher_ = std::thread([this] { watch(); });
   wake_.notify_all();
 }

@@ -2,6 +2,7 @@
 // validation layer whose messages are recorded (tests fail on any of them); or an engine's own
 // instance, device and queue, adopted without being owned.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -17,9 +18,11 @@
 
 namespace fftgen::vk {
 
-/// A Kernel creating its pipelines: told before (done false) and after (done true, also after a
-/// failure), on the thread making the Kernel. For a note while a driver compiles (fftgen-vk's
-/// "compiling 12 pipelines").
+/// A Kernel creating its pipelines: told before (done false, on the thread making the Kernel), and
+/// done once they have run: at the end of the first waited submission (submit_and_wait,
+/// run_commands) after a Kernel recorded, or at once if the creation failed. Some drivers compile at
+/// creation, others (lavapipe) at the first dispatch; between the two is the driver's compile.
+/// For a note while it lasts (fftgen-vk's "compiling 12 pipelines").
 struct PipelineCreation {
   size_t pipelines = 0;
   bool done = false;
@@ -122,6 +125,12 @@ class Device {
   void set_pipeline_listener(PipelineListener listener) { listener_ = std::move(listener); }
   /// Tells the listener, if any (Kernel calls it around its pipeline creation).
   void notify_pipelines(size_t pipelines, bool done) const;
+  /// Kernel calls these: `pipelines` created, to be reported done after their first waited run; a
+  /// Kernel recorded (only counted while some are waiting for that run).
+  void pipelines_created(size_t pipelines);
+  void note_recorded() {
+    if (unsettled_ > 0) recorded_ = true;
+  }
   /// DeviceOptions::pipeline_statistics was asked for and the device offers the extension.
   bool pipeline_statistics() const { return pipeline_statistics_; }
 
@@ -171,6 +180,7 @@ class Device {
   void create_command_objects();
   void open_cache_file(const std::filesystem::path& folder);
   void note(const std::string& text) const;
+  void settle_pipelines();
   static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(
       VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
@@ -188,6 +198,8 @@ class Device {
   std::unique_ptr<PipelineCacheFile> cache_file_;
   std::function<void(const std::string&)> notes_;
   PipelineListener listener_;
+  std::atomic<size_t> unsettled_{0};  ///< pipelines created, not yet through a waited submission
+  std::atomic<bool> recorded_{false};
   bool owns_device_ = true;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};

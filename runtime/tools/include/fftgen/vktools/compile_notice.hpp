@@ -20,8 +20,8 @@ namespace fftgen::vk {
 size_t count_pipelines(const Manifest& manifest, const std::vector<const KernelInfo*>& kernels);
 
 /// Prints "<program>: compiling 12 pipelines (first run on this device; cached for the next)" once:
-/// at the first Kernel where the device has no pipeline cache file yet (or ignored it), else when one
-/// Kernel's pipelines have taken longer than `delay`. `total` is what the command will create (the
+/// at the first Kernel where the device has no pipeline cache file yet (or ignored it), else when
+/// pipelines have not been created and run once within `delay` (PipelineCreation). `total` is what the command will create (the
 /// count said is what remains of it). Give listener() to DeviceOptions::pipeline_listener.
 class CompileNotice {
  public:
