@@ -13,12 +13,16 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/runtime.hpp"
+#include "fftgen/vktools/compile_notice.hpp"
+#include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
 
 using namespace fftgen::vk;
@@ -334,6 +338,47 @@ TEST_CASE("a Device keeps its pipeline cache in a file; a damaged or foreign one
   CHECK(default_pipeline_cache_folder() == folder);
   ::unsetenv("FFTGEN_PIPELINE_CACHE");
   fs::remove_all(folder);
+}
+
+TEST_CASE("pipelines are done once created and run; fftgen-vk's notice says so when that is slow", "[gpu]") {
+  std::vector<PipelineCreation> events;
+  DeviceOptions options;
+  options.pipeline_cache_file = false;
+  options.pipeline_listener = [&](const PipelineCreation& e) { events.push_back(e); };
+  Device device(options);
+  const Manifest manifest = memory_manifest();
+  const Kernel kernel(device, manifest, "fft64c");
+  REQUIRE(events.size() == 1);  // created, not yet run: lavapipe compiles at the first dispatch
+  CHECK((!events[0].done && events[0].pipelines == 2 && events[0].cache == PipelineCacheState::off));
+  execute(device, kernel, Direction::forward, std::vector<std::complex<float>>(64), 1);
+  REQUIRE(events.size() == 2);
+  CHECK((events[1].done && events[1].pipelines == 2));
+  execute(device, kernel, Direction::forward, std::vector<std::complex<float>>(64), 1);
+  CHECK(events.size() == 2);
+
+  const std::vector<const KernelInfo*> all{&manifest.kernel("fft256"), &manifest.kernel("fft64c")};
+  CHECK(count_pipelines(manifest, all) == 2 + 2);
+  std::ostringstream slow, quick, first;
+  {
+    CompileNotice notice("fftgen-vk", 4, slow, std::chrono::milliseconds(20));
+    notice.listener()({2, false, PipelineCacheState::loaded});
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    notice.listener()({2, true, PipelineCacheState::loaded});
+  }
+  CHECK(slow.str() == "fftgen-vk: compiling 4 pipelines (new to the pipeline cache; cached for the next)\n");
+  {
+    CompileNotice notice("fftgen-vk", 4, quick, std::chrono::milliseconds(5000));
+    notice.listener()({2, false, PipelineCacheState::loaded});
+    notice.listener()({2, true, PipelineCacheState::loaded});
+  }
+  CHECK(quick.str().empty());
+  {
+    CompileNotice notice("fftgen-vk", 4, first, std::chrono::milliseconds(5000));
+    notice.listener()({2, false, PipelineCacheState::absent});
+    notice.listener()({2, true, PipelineCacheState::absent});
+    notice.listener()({2, false, PipelineCacheState::absent});
+  }
+  CHECK(first.str() == "fftgen-vk: compiling 4 pipelines (first run on this device; cached for the next)\n");
 }
 
 TEST_CASE("an ExternalDevice with a null handle or a bad queue family is refused", "[gpu]") {
