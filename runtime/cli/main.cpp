@@ -73,6 +73,9 @@ void check_validation(const Device& device) {
 int main(int argc, char** argv) {
   CLI::App app{"fftgen-vk: run, verify and benchmark fftgen kernels (manifest.json) on Vulkan"};
   app.require_subcommand(1);
+  app.footer("The driver's compiled pipelines are kept between runs in $XDG_CACHE_HOME/fftgen (else ~/.cache/fftgen),\n"
+             "one file per device and driver; FFTGEN_PIPELINE_CACHE=off turns that off, FFTGEN_PIPELINE_CACHE=DIR\n"
+             "keeps them in DIR (docs/runtime.md, \"The pipeline cache\").");
   int device_index = -1;
   bool validation = false, quiet = false;
   auto add_common = [&](CLI::App* sub) {

@@ -90,6 +90,10 @@ if(NOT named)
   message(FATAL_ERROR "FFTGEN_PIPELINE_CACHE=${WORK_DIR}/named wrote no file there")
 endif()
 
+# --help says where the cache is and how to turn it off.
+expect_run(0 log --help)
+expect_in("${log}" "FFTGEN_PIPELINE_CACHE=off turns that off")
+
 # `run` of a convolution kernel (either direction, or its filter kernel): one line naming convolve.
 foreach(args "bloom" "bloom;--inverse" "bloom__filter")
   expect_run(1 log run ${out} ${args} -i ${WORK_DIR}/none.npy -o ${WORK_DIR}/y.npy)
