@@ -26,7 +26,8 @@ namespace fftgen::vk {
 struct PipelineCreation {
   size_t pipelines = 0;
   bool done = false;
-  PipelineCacheState cache = PipelineCacheState::off;  ///< the device's cache file, as it was found
+  /// The device's cache file as it was found (off while set_pipeline_cache's cache is in use).
+  PipelineCacheState cache = PipelineCacheState::off;
 };
 using PipelineListener = std::function<void(const PipelineCreation&)>;
 
@@ -64,7 +65,7 @@ struct ExternalDevice {
   VkQueue queue = VK_NULL_HANDLE;    ///< a queue of queue_family
   uint32_t queue_family = 0;         ///< must support compute
   /// Used for every pipeline the runtime creates (VK_NULL_HANDLE: none); see
-  /// Device::set_pipeline_cache().
+  /// Device::set_pipeline_cache(). An adopted device never reads or writes a cache file.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 };
 

@@ -14,7 +14,7 @@ namespace fftgen::vk {
 /// Where a Device's pipeline cache came from.
 enum class PipelineCacheState {
   off,      ///< no file: disabled (DeviceOptions::pipeline_cache_file, FFTGEN_PIPELINE_CACHE=off), or an
-            ///< adopted device (ExternalDevice), or the caller's own cache (set_pipeline_cache)
+            ///< adopted device (ExternalDevice), which uses the engine's cache or none
   absent,   ///< no file yet: the first run on this device and driver
   loaded,   ///< read from the file
   ignored,  ///< the file was unreadable, corrupt or another device's or driver's (the note says which)
