@@ -25,3 +25,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/fftgenConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/fftgenConfig.cmake ${PROJECT_BINARY_DIR}/fftgenConfigVersion.cmake
               ${CMAKE_CURRENT_LIST_DIR}/fftgenAddKernels.cmake
         DESTINATION ${FFTGEN_PACKAGE_DIR})
+
+# The documentation `fftgen --help` names: README.md, docs/ and the examples, in share/doc/fftgen.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

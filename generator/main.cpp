@@ -150,6 +150,27 @@ std::string command_line(int argc, char** argv) {
   return line;
 }
 
+// The documentation installed beside this binary (<prefix>/share/doc/fftgen), else the source tree's.
+std::string documentation_folder() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const std::filesystem::path docs = (exe.parent_path().parent_path() / FFTGEN_INSTALL_DOCDIR).lexically_normal();
+    if (std::filesystem::exists(docs / "README.md", ec)) return docs.string() + " (README.md, docs/*.md, examples/)";
+  }
+  return "README.md and docs/*.md of the fftgen source (installed: <prefix>/" FFTGEN_INSTALL_DOCDIR ")";
+}
+
+// A near miss of an option gets a hint instead of CLI11's "not expected".
+std::string option_hint(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--target" || arg.rfind("--target=", 0) == 0)
+      return "unknown option --target; did you mean --targets (e.g. --targets spirv,hlsl)?";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,7 +182,7 @@ int main(int argc, char** argv) {
   bool dry_run = false, quiet = false, print_default = false, explain_inverse = false, list_variants = false,
        as_json = false;
   uint32_t explain = 0;
-  app.add_option("plan", plan_path, "plan file (JSON); see README.md for the format");
+  app.add_option("plan", plan_path, "plan file (JSON); its format: docs/plan.md (documentation below)");
   app.add_option("-o,--output", out_dir, "output folder (created if missing)");
   app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
   app.add_flag("--list-variants", list_variants,
@@ -203,7 +224,8 @@ int main(int argc, char** argv) {
       "Exit status: 0 on success, 1 on bad usage or a bad plan, 2 if a generated shader fails to compile.\n"
       "Example: fftgen generated/default.json -o out/\n"
       "         fftgen generated/default.json --wisdom bench/wisdom/nvidia-h100.json -o out/h100\n"
-      "         fftgen tune plan.json -o wisdom.json   # then: fftgen plan.json --wisdom wisdom.json -o out/");
+      "         fftgen tune plan.json -o wisdom.json   # then: fftgen plan.json --wisdom wisdom.json -o out/\n"
+      "Documentation: " + documentation_folder());
 
   // A file-size limit (ulimit -f) then fails the write with EFBIG, reported and undone, instead of
   // killing the process.
@@ -215,7 +237,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "fftgen: error: %s (see fftgen --help)\n", e.what());
+    const std::string hint = option_hint(argc, argv);
+    std::fprintf(stderr, "fftgen: error: %s (see fftgen --help)\n", hint.empty() ? e.what() : hint.c_str());
     return kExitUsage;
   }
 

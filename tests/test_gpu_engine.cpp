@@ -5,13 +5,24 @@
 // the validation layer on; any validation message fails a test.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/runtime.hpp"
+#include "fftgen/vktools/compile_notice.hpp"
+#include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
 
 using namespace fftgen::vk;
@@ -238,6 +249,136 @@ TEST_CASE("a Device adopts an engine's instance, device and queue, and its pipel
   vkDestroyDevice(engine.device, nullptr);  // reports any object the Device left behind
   engine.device = VK_NULL_HANDLE;
   for (const auto& m : engine.messages) FAIL_CHECK(m);
+}
+
+namespace {
+
+std::vector<char> read_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::filesystem::path& path, const std::vector<char>& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A Device of `options` that makes kernel fft64c (two pipelines: both directions) and returns its cache status.
+PipelineCacheStatus make_kernel(const DeviceOptions& options) {
+  Device device(options);
+  const Kernel kernel(device, memory_manifest(), "fft64c");
+  return device.pipeline_cache_status();
+}
+
+}  // namespace
+
+TEST_CASE("a Device keeps its pipeline cache in a file; a damaged or foreign one is ignored with a note", "[gpu]") {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() / ("fftgen-test-pipeline-cache-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  std::vector<std::string> notes;
+  std::vector<PipelineCreation> events;
+  DeviceOptions options;
+  options.pipeline_cache_folder = folder;
+  options.notes = [&](const std::string& text) { notes.push_back(text); };
+  options.pipeline_listener = [&](const PipelineCreation& e) { events.push_back(e); };
+
+  const PipelineCacheStatus first = make_kernel(options);
+  CHECK(first.state == PipelineCacheState::absent);
+  CHECK(first.path.parent_path() == folder);
+  REQUIRE(fs::exists(first.path));
+  REQUIRE(events.size() == 2);
+  CHECK((!events[0].done && events[1].done && events[0].pipelines == 2 && events[0].cache == PipelineCacheState::absent));
+  CHECK(notes.empty());
+  const std::vector<char> whole = read_bytes(first.path);
+  CHECK(std::string(whole.data(), 8) == "FFTGENPC");
+
+  // Read back, and not rewritten when the driver's data did not change.
+  fs::last_write_time(first.path, fs::file_time_type::clock::now() - std::chrono::hours(24));
+  const auto stamp = fs::last_write_time(first.path);
+  CHECK(make_kernel(options).state == PipelineCacheState::loaded);
+  CHECK(fs::last_write_time(first.path) == stamp);
+  CHECK(notes.empty());
+
+  // Damaged or another device's: ignored with one note saying why, the kernel made all the same, the file rewritten.
+  auto damaged = [&](std::vector<char> bytes, const std::string& reason) {
+    write_bytes(first.path, bytes);
+    notes.clear();
+    const PipelineCacheStatus s = make_kernel(options);
+    INFO(reason << ": " << s.note);
+    CHECK(s.state == PipelineCacheState::ignored);
+    CHECK(s.note.find(reason) != std::string::npos);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] == s.note);
+    CHECK(read_bytes(first.path) == whole);
+  };
+  std::vector<char> bytes = whole;
+  bytes.back() ^= 1;
+  damaged(bytes, "corrupt (checksum differs)");
+  bytes = whole;
+  bytes[20] ^= 1;  // the driver version
+  damaged(bytes, "made by another device or driver");
+  bytes = whole;
+  bytes.pop_back();
+  damaged(bytes, "truncated");
+  damaged(std::vector<char>(5, 'x'), "truncated (5 bytes)");
+  damaged(std::vector<char>(200, 'x'), "not an fftgen pipeline cache");
+
+  // Off: asked for, or FFTGEN_PIPELINE_CACHE=off where no folder is given.
+  options.pipeline_cache_file = false;
+  CHECK(make_kernel(options).state == PipelineCacheState::off);
+  options.pipeline_cache_file = true;
+  options.pipeline_cache_folder.clear();
+  ::setenv("FFTGEN_PIPELINE_CACHE", "off", 1);
+  {
+    Device device(options);
+    CHECK(device.pipeline_cache_status().state == PipelineCacheState::off);
+    CHECK(device.pipeline_cache() == VK_NULL_HANDLE);
+  }
+  ::setenv("FFTGEN_PIPELINE_CACHE", folder.c_str(), 1);
+  CHECK(default_pipeline_cache_folder() == folder);
+  ::unsetenv("FFTGEN_PIPELINE_CACHE");
+  fs::remove_all(folder);
+}
+
+TEST_CASE("pipelines are done once created and run; fftgen-vk's notice says so when that is slow", "[gpu]") {
+  std::vector<PipelineCreation> events;
+  DeviceOptions options;
+  options.pipeline_cache_file = false;
+  options.pipeline_listener = [&](const PipelineCreation& e) { events.push_back(e); };
+  Device device(options);
+  const Manifest manifest = memory_manifest();
+  const Kernel kernel(device, manifest, "fft64c");
+  REQUIRE(events.size() == 1);  // created, not yet run: lavapipe compiles at the first dispatch
+  CHECK((!events[0].done && events[0].pipelines == 2 && events[0].cache == PipelineCacheState::off));
+  execute(device, kernel, Direction::forward, std::vector<std::complex<float>>(64), 1);
+  REQUIRE(events.size() == 2);
+  CHECK((events[1].done && events[1].pipelines == 2));
+  execute(device, kernel, Direction::forward, std::vector<std::complex<float>>(64), 1);
+  CHECK(events.size() == 2);
+
+  const std::vector<const KernelInfo*> all{&manifest.kernel("fft256"), &manifest.kernel("fft64c")};
+  CHECK(count_pipelines(manifest, all) == 2 + 2);
+  std::ostringstream slow, quick, first;
+  {
+    CompileNotice notice("fftgen-vk", 4, slow, std::chrono::milliseconds(20));
+    notice.listener()({2, false, PipelineCacheState::loaded});
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    notice.listener()({2, true, PipelineCacheState::loaded});
+  }
+  CHECK(slow.str() == "fftgen-vk: compiling 4 pipelines (new to the pipeline cache; cached for the next)\n");
+  {
+    CompileNotice notice("fftgen-vk", 4, quick, std::chrono::milliseconds(5000));
+    notice.listener()({2, false, PipelineCacheState::loaded});
+    notice.listener()({2, true, PipelineCacheState::loaded});
+  }
+  CHECK(quick.str().empty());
+  {
+    CompileNotice notice("fftgen-vk", 4, first, std::chrono::milliseconds(5000));
+    notice.listener()({2, false, PipelineCacheState::absent});
+    notice.listener()({2, true, PipelineCacheState::absent});
+    notice.listener()({2, false, PipelineCacheState::absent});
+  }
+  CHECK(first.str() == "fftgen-vk: compiling 4 pipelines (first run on this device; cached for the next)\n");
 }
 
 TEST_CASE("an ExternalDevice with a null handle or a bad queue family is refused", "[gpu]") {

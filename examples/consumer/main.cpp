@@ -17,7 +17,7 @@
 #include "consumer_kernels.hpp"
 #include "fftgen/runtime.hpp"
 
-namespace vk = fftgen::vk;
+namespace fvk = fftgen::vk;  // not `vk`: Vulkan-Hpp's namespace
 
 namespace {
 
@@ -27,8 +27,8 @@ constexpr double kTolerance = 1e-5;  // relative L2 error; fp32 kernels reach ab
 // Relative L2 error of `out` against the DFT of `in` (both batch × N) scaled by `scale`, over
 // every bin up to N = 4096 and every (N/256)-th bin above, so the check stays fast at large N.
 double dft_error(const std::vector<std::complex<float>>& in, const std::vector<std::complex<float>>& out,
-                 uint32_t n, vk::Direction direction, double scale) {
-  const double sign = direction == vk::Direction::forward ? -1.0 : 1.0;
+                 uint32_t n, fvk::Direction direction, double scale) {
+  const double sign = direction == fvk::Direction::forward ? -1.0 : 1.0;
   const double pi = std::acos(-1.0);
   std::vector<std::complex<double>> roots(n);  // roots[m] = e^(sign 2 pi i m / N)
   for (uint32_t m = 0; m < n; ++m) roots[m] = std::polar(1.0, sign * 2.0 * pi * m / n);
@@ -46,7 +46,7 @@ double dft_error(const std::vector<std::complex<float>>& in, const std::vector<s
   return std::sqrt(err / ref_norm);
 }
 
-bool check(vk::Device& device, const vk::Kernel& kernel, vk::Direction direction) {
+bool check(fvk::Device& device, const fvk::Kernel& kernel, fvk::Direction direction) {
   const uint32_t n = kernel.n();
   std::vector<std::complex<float>> input(uint64_t{n} * kBatch), output(input.size());
   std::mt19937 rng(n);
@@ -54,32 +54,32 @@ bool check(vk::Device& device, const vk::Kernel& kernel, vk::Direction direction
   for (auto& x : input) x = {normal(rng), normal(rng)};
 
   const VkDeviceSize bytes = input.size() * sizeof(input[0]);
-  vk::Buffer src(device, bytes), dst(device, bytes);
-  vk::upload(device, src.handle(), input.data(), bytes);
-  vk::KernelIo io;
+  fvk::Buffer src(device, bytes), dst(device, bytes);
+  fvk::upload(device, src.handle(), input.data(), bytes);
+  fvk::KernelIo io;
   io.input = {src.handle(), 0};
   io.output = {dst.handle(), 0};
   io.max_batch = kBatch;
-  const vk::KernelBindings bindings = kernel.bind(io);
+  const fvk::KernelBindings bindings = kernel.bind(io);
   device.run_commands([&](VkCommandBuffer cmd) {
-    vk::record_transfer_to_compute_barrier(cmd);
+    fvk::record_transfer_to_compute_barrier(cmd);
     kernel.record(cmd, direction, bindings, kBatch);
-    vk::record_compute_to_transfer_barrier(cmd);
+    fvk::record_compute_to_transfer_barrier(cmd);
   });
-  vk::download(device, dst.handle(), output.data(), bytes);
+  fvk::download(device, dst.handle(), output.data(), bytes);
 
   const auto& info = kernel.info();
-  const double scale = direction == vk::Direction::forward ? info.forward_scale : info.inverse_scale;
+  const double scale = direction == fvk::Direction::forward ? info.forward_scale : info.inverse_scale;
   const double error = dft_error(input, output, n, direction, scale);
   const bool ok = error <= kTolerance;
-  std::printf("%-10s %-8s N = %-6u relative L2 error %.2e  %s\n", info.name.c_str(), vk::to_string(direction),
+  std::printf("%-10s %-8s N = %-6u relative L2 error %.2e  %s\n", info.name.c_str(), fvk::to_string(direction),
               n, error, ok ? "ok" : "FAILED");
   return ok;
 }
 
 
 // out = image ⊛ filter per channel ("same": the filter's centre on the output pixel), in double.
-double convolution_error(const vk::ConvolutionInfo& c, const std::vector<float>& image,
+double convolution_error(const fvk::ConvolutionInfo& c, const std::vector<float>& image,
                          const std::vector<float>& filter, const std::vector<float>& out) {
   const int cy = static_cast<int>(c.filter_h - 1) / 2, cx = static_cast<int>(c.filter_w - 1) / 2;
   const int h = static_cast<int>(c.image_h), w = static_cast<int>(c.image_w), ch = static_cast<int>(c.channels);
@@ -103,24 +103,24 @@ double convolution_error(const vk::ConvolutionInfo& c, const std::vector<float>&
 
 // A convolution as an engine runs one: the filter's spectrum made once, then the fused chain
 // recorded into a command buffer on the program's own buffers (a one-channel filter).
-bool check_convolution(vk::Device& device, const vk::Manifest& manifest, const std::string& name) {
-  vk::Convolution glow(device, manifest, name);
+bool check_convolution(fvk::Device& device, const fvk::Manifest& manifest, const std::string& name) {
+  fvk::Convolution glow(device, manifest, name);
   std::vector<float> image(glow.image_bytes() / 4), filter(glow.filter_bytes() / 4), out(image.size());
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> uniform;
   for (float& v : image) v = uniform(rng);
   for (float& v : filter) v = uniform(rng);
 
-  vk::Buffer frame(device, glow.image_bytes()), glowing(device, glow.image_bytes());
-  vk::upload(device, frame.handle(), image.data(), glow.image_bytes());
+  fvk::Buffer frame(device, glow.image_bytes()), glowing(device, glow.image_bytes());
+  fvk::upload(device, frame.handle(), image.data(), glow.image_bytes());
   glow.set_filter(filter.data(), filter.size());  // the filter's spectrum, once
-  const vk::ConvolutionBindings bindings = glow.bind({frame.handle(), 0}, {glowing.handle(), 0});
+  const fvk::ConvolutionBindings bindings = glow.bind({frame.handle(), 0}, {glowing.handle(), 0});
   device.run_commands([&](VkCommandBuffer cmd) {  // every frame, into the engine's command buffer
-    vk::record_transfer_to_compute_barrier(cmd);
+    fvk::record_transfer_to_compute_barrier(cmd);
     glow.record(cmd, bindings);
-    vk::record_compute_to_transfer_barrier(cmd);
+    fvk::record_compute_to_transfer_barrier(cmd);
   });
-  vk::download(device, glowing.handle(), out.data(), glow.image_bytes());
+  fvk::download(device, glowing.handle(), out.data(), glow.image_bytes());
 
   const double error = convolution_error(glow.geometry(), image, filter, out);
   const bool ok = error <= kTolerance;
@@ -133,20 +133,20 @@ bool check_convolution(vk::Device& device, const vk::Manifest& manifest, const s
 
 int main() {
   try {
-    vk::DeviceOptions options;
+    fvk::DeviceOptions options;
     options.validation = std::getenv("FFTGEN_CONSUMER_VALIDATION") != nullptr;
-    vk::Device device(options);
+    fvk::Device device(options);
     std::printf("device: %s\n", device.name().c_str());
 
-    const vk::Manifest manifest =
-        vk::parse_manifest_text(consumer_kernels::manifest, "consumer_kernels::manifest",
-                                vk::FileSource::in_memory(consumer_kernels::files));
+    const fvk::Manifest manifest =
+        fvk::parse_manifest_text(consumer_kernels::manifest, "consumer_kernels::manifest",
+                                fvk::FileSource::in_memory(consumer_kernels::files));
     bool ok = !manifest.kernels.empty();
-    for (const vk::KernelInfo& info : manifest.kernels) {
+    for (const fvk::KernelInfo& info : manifest.kernels) {
       if (info.transform == "convolution") ok &= check_convolution(device, manifest, info.name);
       if (info.convolution) continue;  // its filter kernel runs inside the Convolution
-      const vk::Kernel kernel(device, manifest, info.name);
-      for (vk::Direction direction : info.directions) ok &= check(device, kernel, direction);
+      const fvk::Kernel kernel(device, manifest, info.name);
+      for (fvk::Direction direction : info.directions) ok &= check(device, kernel, direction);
     }
     for (const auto& message : device.validation_messages()) {
       std::fprintf(stderr, "validation: %s\n", message.text.c_str());

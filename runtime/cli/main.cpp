@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/bench.hpp"
+#include "fftgen/vktools/compile_notice.hpp"
 #include "fftgen/vktools/convolve.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
@@ -56,6 +58,12 @@ void require_kernels(const Manifest& m, const std::string& path) {
   if (m.kernels.empty()) throw std::runtime_error(path + ": the manifest lists no kernels");
 }
 
+// The pipelines `names` (one kernel, or the manifest's all when empty) will compile, for the notice.
+size_t pipelines_to_compile(const std::string& manifest, const std::vector<std::string>& names) {
+  const Manifest m = load_manifest(manifest);
+  return count_pipelines(m, select_kernels(m, names));
+}
+
 void check_validation(const Device& device) {
   for (const auto& m : device.validation_messages()) std::cerr << "validation: " << m.text << '\n';
 }
@@ -65,9 +73,14 @@ void check_validation(const Device& device) {
 int main(int argc, char** argv) {
   CLI::App app{"fftgen-vk: run, verify and benchmark fftgen kernels (manifest.json) on Vulkan"};
   app.require_subcommand(1);
+  app.footer("The driver's compiled pipelines are kept between runs in $XDG_CACHE_HOME/fftgen (else ~/.cache/fftgen),\n"
+             "one file per device and driver; FFTGEN_PIPELINE_CACHE=off turns that off, FFTGEN_PIPELINE_CACHE=DIR\n"
+             "keeps them in DIR (docs/runtime.md, \"The pipeline cache\").");
   int device_index = -1;
-  bool validation = false;
+  bool validation = false, quiet = false;
   auto add_common = [&](CLI::App* sub) {
+    sub->add_flag("-q,--quiet", quiet,
+                  "Print no notes (the pipeline cache, \"compiling N pipelines\"); results and errors still");
     sub->add_option("--device", device_index,
                     "Physical device index (see `fftgen-vk devices`); default: the first "
                     "discrete GPU, else integrated, else CPU")
@@ -92,7 +105,8 @@ int main(int argc, char** argv) {
       "half spectrum), its inverse (--inverse, c2r) the other way round; an r2c_pair kernel's forward\n"
       "gives complex64 [2, N/2+1] (the spectra of the real and imaginary parts). A leading batch\n"
       "dimension is allowed everywhere. fp16 kernels (precision fp16) take and give the same complex64\n"
-      "and float32 arrays: the values are converted to half floats on upload and back on download.");
+      "and float32 arrays: the values are converted to half floats on upload and back on download.\n"
+      "A convolution kernel takes an image and a filter instead: use `fftgen-vk convolve`.");
   run_cmd->add_option("manifest", run_manifest, "manifest.json (or its directory)")->required();
   run_cmd->add_option("kernel", run.kernel, "Kernel name")->required();
   run_cmd->add_option("--input,-i", run_input, "Input .npy (dtype and shape as above)")->required();
@@ -185,6 +199,17 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // Notes on stderr: a pipeline cache file ignored or not written, pipelines compiling.
+  auto notes = [&](const std::string& text) {
+    if (!quiet) std::cerr << "fftgen-vk: note: " << text << '\n';
+  };
+  std::unique_ptr<CompileNotice> notice;
+  auto listen = [&](size_t pipelines) -> PipelineListener {
+    if (quiet) return nullptr;
+    notice = std::make_unique<CompileNotice>("fftgen-vk", pipelines, std::cerr);
+    return notice->listener();
+  };
+
   try {
     if (*devices) {
       nlohmann::json listed = nlohmann::json::array();
@@ -206,6 +231,8 @@ int main(int argc, char** argv) {
       run.direction = run_inverse ? Direction::inverse : Direction::forward;
       run.device_index = device_index;
       run.validation = validation;
+      run.notes = notes;
+      run.pipeline_listener = listen(pipelines_to_compile(run_manifest, {run.kernel}));
       run_npy(run);
       return 0;
     }
@@ -216,12 +243,15 @@ int main(int argc, char** argv) {
       conv.output = conv_output;
       conv.device_index = device_index;
       conv.validation = validation;
+      conv.notes = notes;
+      conv.pipeline_listener = listen(pipelines_to_compile(conv_manifest, {conv.kernel}));
       run_convolve(conv);
       return 0;
     }
     DeviceOptions dopt;
     dopt.device_index = device_index;
     dopt.validation = validation;
+    dopt.notes = notes;
     if (*verify_cmd) {
       if (vopt.batches.empty()) throw std::runtime_error("--batches needs at least one count");
       for (auto b : vopt.batches)
@@ -229,6 +259,7 @@ int main(int argc, char** argv) {
       Manifest m = load_manifest(manifest_path);
       require_kernels(m, manifest_path);
       auto kernels = select_kernels(m, kernel_names);
+      dopt.pipeline_listener = listen(count_pipelines(m, kernels));
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       std::vector<VerifyResult> results;
@@ -248,6 +279,7 @@ int main(int argc, char** argv) {
       Manifest m = load_manifest(manifest_path);
       auto kernels = select_kernels(m, kernel_names);
       dopt.pipeline_statistics = true;
+      dopt.pipeline_listener = listen(count_pipelines(m, kernels));
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       nlohmann::json doc{{"device", device.name()},
@@ -288,6 +320,7 @@ int main(int argc, char** argv) {
         kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                      [](const KernelInfo* k) { return k->transform == "convolution_filter"; }),
                       kernels.end());
+      dopt.pipeline_listener = listen(count_pipelines(m, kernels) + 1);  // and the copy floor's
       Device device(dopt);
       std::cout << "device: " << device.name() << " (driver " << device.driver_version() << ")\n";
       std::vector<BenchResult> results;

@@ -159,7 +159,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Device::debug_callback(
   return VK_FALSE;
 }
 
-Device::Device(const DeviceOptions& options) : validation_(options.validation) {
+Device::Device(const DeviceOptions& options)
+    : notes_(options.notes), listener_(options.pipeline_listener), validation_(options.validation) {
   try {
     std::vector<const char*> layers;
     std::vector<const char*> extensions;
@@ -291,6 +292,9 @@ Device::Device(const DeviceOptions& options) : validation_(options.validation) {
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
     create_command_objects();
+    if (options.pipeline_cache_file)
+      open_cache_file(options.pipeline_cache_folder.empty() ? default_pipeline_cache_folder()
+                                                            : options.pipeline_cache_folder);
   } catch (...) {
     destroy();
     throw;
@@ -359,12 +363,53 @@ void Device::create_command_objects() {
   check(vkCreateFence(device_, &fci, nullptr, &fence_), "vkCreateFence");
 }
 
+void Device::open_cache_file(const std::filesystem::path& folder) {
+  if (folder.empty()) return;
+  try {
+    cache_file_ = std::make_unique<PipelineCacheFile>(physical_device_, device_, folder);
+  } catch (const VulkanError& e) {
+    note(std::string("pipeline cache off: ") + e.what());
+    return;
+  }
+  pipeline_cache_ = cache_file_->handle();
+  note(cache_file_->status().note);
+}
+
+void Device::note(const std::string& text) const {
+  if (notes_ && !text.empty()) notes_(text);
+}
+
+PipelineCacheStatus Device::pipeline_cache_status() const {
+  return cache_file_ ? cache_file_->status() : PipelineCacheStatus{};
+}
+
+void Device::notify_pipelines(size_t pipelines, bool done) const {
+  if (!listener_) return;
+  const bool file = cache_file_ && pipeline_cache_ == cache_file_->handle();
+  listener_({pipelines, done, file ? cache_file_->status().state : PipelineCacheState::off});
+}
+
+void Device::pipelines_created(size_t pipelines) {
+  if (listener_) unsettled_ += pipelines;
+}
+
+// After a waited submission: pipelines created before it, and recorded into it or an earlier one, have run.
+void Device::settle_pipelines() {
+  if (unsettled_ == 0 || !recorded_.exchange(false)) return;
+  notify_pipelines(unsettled_.exchange(0), true);
+}
+
 Device::~Device() { destroy(); }
 
 void Device::destroy() {
   // An adopted device is left alone but for the pool and fence made here. Nothing of ours is in
   // flight (every submission waits), and vkDeviceWaitIdle would need every queue of the engine's
   // device to be externally synchronised.
+  if (unsettled_ > 0) notify_pipelines(unsettled_.exchange(0), true);  // made and never run
+  if (cache_file_) {  // before its device goes
+    note(cache_file_->save());
+    cache_file_.reset();
+  }
   if (device_) {
     if (owns_device_) vkDeviceWaitIdle(device_);
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
@@ -417,6 +462,7 @@ void Device::submit_and_wait(VkCommandBuffer cmd) {
   check(vkResetFences(device_, 1, &fence_), "vkResetFences");
   check(vkQueueSubmit(queue_, 1, &si, fence_), "vkQueueSubmit");
   check(vkWaitForFences(device_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  settle_pipelines();
 }
 
 void Device::run_commands(const std::function<void(VkCommandBuffer)>& record) {

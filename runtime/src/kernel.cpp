@@ -302,6 +302,7 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
         jobs.push_back({&p, std::move(code), &passes[i]});
       }
     }
+    device.notify_pipelines(jobs.size(), false);
     std::vector<std::future<void>> others;
     for (size_t j = 1; j < jobs.size(); ++j)
       others.push_back(std::async(std::launch::async,
@@ -319,7 +320,11 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
         if (!error) error = std::current_exception();
       }
     }
-    if (error) std::rethrow_exception(error);
+    if (error) {
+      device.notify_pipelines(jobs.size(), true);
+      std::rethrow_exception(error);
+    }
+    device.pipelines_created(jobs.size());
   } catch (...) {
     destroy();
     throw;
@@ -684,6 +689,7 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
   if (!has(direction))
     throw UsageError("kernel '" + info_.name + "' has no " + to_string(direction) + " direction");
   if (batch == 0) return;
+  device_.note_recorded();
   if (batch > bindings.max_batch_)
     throw UsageError("kernel '" + info_.name + "': batch " + std::to_string(batch) +
                      " exceeds the bindings' max_batch " + std::to_string(bindings.max_batch_));

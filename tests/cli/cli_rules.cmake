@@ -1,6 +1,6 @@
 # Bad command lines and inputs get a clear error (exit 1) that names what is wrong and what is
 # allowed, and change nothing (docs/errors.md, "Generator"): -o at a dangling symbolic link, a plan
-# saved as DIR/manifest.json with -o DIR, repeated or empty --targets, --explain 0, a folder as plan
+# saved as DIR/manifest.json with -o DIR, repeated or empty --targets, --target for --targets, --explain 0, a folder as plan
 # or wisdom, unknown wisdom fields, a 100,000-radix list, a layout refusal, a plan past 4096 variants.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -50,6 +50,14 @@ endif()
 expect_error("--targets: 'spirv' is listed twice; allowed: spirv, glsl, hlsl, msl" ${plan} -o ${WORK_DIR}/t --targets spirv,spirv)
 # (execute_process drops an empty argument, so `--targets ''` is tried as `--targets=` and `--targets ,`.)
 expect_error("--targets: 1 required TEXT missing" ${plan} -o ${WORK_DIR}/t --targets=)
+# --target (one letter short) gets a hint, not CLI11's "arguments were not expected", and writes nothing.
+foreach(spelling "--target;spirv" "--target=spirv")
+  expect_error("fftgen: error: unknown option --target; did you mean --targets (e.g. --targets spirv,hlsl)? (see fftgen --help)\n"
+               ${plan} -o ${WORK_DIR}/target ${spelling})
+  if(EXISTS ${WORK_DIR}/target)
+    message(FATAL_ERROR "fftgen ${spelling} wrote ${WORK_DIR}/target")
+  endif()
+endforeach()
 expect_error("--targets ',' has an empty item; allowed: spirv, glsl, hlsl, msl" ${plan} -o ${WORK_DIR}/t --targets ,)
 expect_error("--targets 'spirv,' has an empty item" ${plan} -o ${WORK_DIR}/t --targets spirv,)
 expect_error("--explain: radix 0 has no codelet; allowed: 2, 3" --explain 0)

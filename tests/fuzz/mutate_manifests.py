@@ -124,7 +124,7 @@ def run_one(vk, folder, manifest, mutation, timeout):
     asan = ":".join(o for o in (os.environ.get("ASAN_OPTIONS", ""), "detect_leaks=0:abort_on_error=0") if o)
     env = dict(os.environ, ASAN_OPTIONS=asan, UBSAN_OPTIONS="print_stacktrace=1")
     try:
-        r = subprocess.run([vk, "verify", target, kernel, "--batches", "1"], capture_output=True, text=True,
+        r = subprocess.run([vk, "verify", target, kernel, "--batches", "1", "-q"], capture_output=True, text=True,
                            timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return "timeout after %s s" % timeout

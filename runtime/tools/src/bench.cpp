@@ -323,7 +323,7 @@ BenchResult bench_copy(Device& device, const BenchOptions& o, BenchBuffers* buff
     pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
                  VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
     pci.layout = layout;
-    check(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline),
+    check(vkCreateComputePipelines(dev, device.pipeline_cache(), 1, &pci, nullptr, &pipeline),
           "vkCreateComputePipelines");
     VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
     VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

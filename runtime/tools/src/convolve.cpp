@@ -454,6 +454,8 @@ void run_convolve(const ConvolveRequest& r) {
   DeviceOptions options;
   options.device_index = r.device_index;
   options.validation = r.validation;
+  options.pipeline_listener = r.pipeline_listener;
+  options.notes = r.notes;
   Device device(options);
   write_image(r.output, convolve(device, manifest, apply, image, filter));
 }

@@ -146,13 +146,13 @@ void run_npy(const RunRequest& r) {
   // Everything that can fail before the GPU runs is checked first, cheapest first.
   Manifest manifest = load_manifest(r.manifest);
   const KernelInfo& info = manifest.kernel(r.kernel);
+  if (info.convolution)
+    throw UsageError("kernel '" + info.name + "' is a convolution (transform " + info.transform +
+                     "), which takes an image and a filter: use `fftgen-vk convolve`");
   if (!info.has(r.direction))
     throw UsageError("kernel '" + info.name + "' has no " + to_string(r.direction) +
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
-  if (info.convolution)
-    throw UsageError("kernel '" + info.name + "' is a convolution (transform " + info.transform +
-                     "), which takes an image and a filter: use `fftgen-vk convolve`");
   NpyArray a = read_npy(r.input);
   const ItemShape want = item_shape(info, r.direction, true);
   const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +
@@ -172,6 +172,8 @@ void run_npy(const RunRequest& r) {
   DeviceOptions opts;
   opts.device_index = r.device_index;
   opts.validation = r.validation;
+  opts.pipeline_listener = r.pipeline_listener;
+  opts.notes = r.notes;
   Device device(opts);
   Kernel kernel(device, info, manifest.files);
   // Only an r2c kernel's rows of reals may lie apart: runs of one row each.

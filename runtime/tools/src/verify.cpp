@@ -182,27 +182,43 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   return r;
 }
 
+namespace {
+
+// kernel, shape, dirs, batches (text, left-aligned) and the four figures (right-aligned), then the result.
+std::vector<std::string> verify_cells(const VerifyResult& r) {
+  std::vector<std::string> b;
+  for (auto x : r.batches) b.push_back(std::to_string(x));
+  return {r.kernel, r.shape, join(r.directions, ","), join(b, ","), sci(r.rel_l2_forward), sci(r.rel_l2_inverse),
+          sci(r.error.empty() ? std::optional<double>(r.max_err) : std::nullopt), sci(r.round_trip),
+          r.pass ? "PASS" : "FAIL"};
+}
+
+std::string table_row(const std::vector<std::string>& cells, const std::vector<size_t>& widths) {
+  std::string line;
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const std::string pad(widths[i] - std::min(widths[i], cells[i].size()), ' ');
+    const bool text = i < 4 || i + 1 == cells.size();
+    line += (i ? (i + 1 == cells.size() ? "  " : " ") : "") + (text ? cells[i] + pad : pad + cells[i]);
+  }
+  line.erase(line.find_last_not_of(' ') + 1);
+  return line + "\n";
+}
+
+}  // namespace
+
+// Every column as wide as its widest cell, so rows of any kernel (a convolution's "16x16x1 conv",
+// batches "1,7,13") stay aligned.
 std::string format_verify_table(const std::vector<VerifyResult>& results) {
-  size_t name_w = 6;
-  for (const auto& r : results) name_w = std::max(name_w, r.kernel.size());
-  std::string out;
-  char line[512];
-  size_t shape_w = 5;
-  for (const auto& r : results) shape_w = std::max(shape_w, r.shape.size());
-  std::snprintf(line, sizeof line, "%-*s %*s %-16s %-8s %10s %10s %10s %10s  %s\n",
-                static_cast<int>(name_w), "kernel", static_cast<int>(shape_w), "shape", "dirs", "batches", "relL2 fwd",
-                "relL2 inv", "max err", "round trip", "result");
-  out += line;
-  for (const auto& r : results) {
-    std::vector<std::string> b;
-    for (auto x : r.batches) b.push_back(std::to_string(x));
-    std::snprintf(line, sizeof line, "%-*s %*s %-16s %-8s %10s %10s %10s %10s  %s\n",
-                  static_cast<int>(name_w), r.kernel.c_str(), static_cast<int>(shape_w), r.shape.c_str(),
-                  join(r.directions, ",").c_str(), join(b, ",").c_str(),
-                  sci(r.rel_l2_forward).c_str(), sci(r.rel_l2_inverse).c_str(),
-                  sci(r.error.empty() ? std::optional<double>(r.max_err) : std::nullopt).c_str(),
-                  sci(r.round_trip).c_str(), r.pass ? "PASS" : "FAIL");
-    out += line;
+  std::vector<std::vector<std::string>> rows{{"kernel", "shape", "dirs", "batches", "relL2 fwd", "relL2 inv",
+                                              "max err", "round trip", "result"}};
+  for (const auto& r : results) rows.push_back(verify_cells(r));
+  std::vector<size_t> widths(rows[0].size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  std::string out = table_row(rows[0], widths);
+  for (size_t k = 0; k < results.size(); ++k) {
+    const VerifyResult& r = results[k];
+    out += table_row(rows[k + 1], widths);
     if (r.half_storage && r.error.empty()) {
       char factor[16];
       std::snprintf(factor, sizeof factor, "%.3g", r.half_factor);

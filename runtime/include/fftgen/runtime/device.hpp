@@ -2,15 +2,34 @@
 // validation layer whose messages are recorded (tests fail on any of them); or an engine's own
 // instance, device and queue, adopted without being owned.
 #pragma once
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include <vulkan/vulkan.h>
 
+#include "fftgen/runtime/pipeline_cache.hpp"
+
 namespace fftgen::vk {
+
+/// A Kernel creating its pipelines: told before (done false, on the thread making the Kernel), and
+/// done once they have run: at the end of the first waited submission (submit_and_wait,
+/// run_commands) after a Kernel recorded, or at once if the creation failed. Some drivers compile at
+/// creation, others (lavapipe) at the first dispatch; between the two is the driver's compile.
+/// For a note while it lasts (fftgen-vk's "compiling 12 pipelines").
+struct PipelineCreation {
+  size_t pipelines = 0;
+  bool done = false;
+  /// The device's cache file as it was found (off while set_pipeline_cache's cache is in use).
+  PipelineCacheState cache = PipelineCacheState::off;
+};
+using PipelineListener = std::function<void(const PipelineCreation&)>;
 
 struct DeviceOptions {
   /// Index into vkEnumeratePhysicalDevices' list; -1 picks the first discrete GPU, else the
@@ -26,6 +45,15 @@ struct DeviceOptions {
   bool pipeline_statistics = false;
   /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it.
   bool enable_16bit_storage = true;
+  /// Keep the pipeline cache in a file between runs, one per device and driver, in
+  /// pipeline_cache_folder or else default_pipeline_cache_folder() (FFTGEN_PIPELINE_CACHE=off: none).
+  /// A file that is corrupt or another device's is ignored (a note) and rewritten.
+  bool pipeline_cache_file = true;
+  std::filesystem::path pipeline_cache_folder{};
+  /// One-line notes about the cache file (ignored, not written); none when empty.
+  std::function<void(const std::string&)> notes{};
+  /// See PipelineCreation; Device::set_pipeline_listener() sets one later.
+  PipelineListener pipeline_listener{};
 };
 
 /// An engine's Vulkan objects, for a Device that uses them without owning them (docs/runtime.md,
@@ -37,7 +65,7 @@ struct ExternalDevice {
   VkQueue queue = VK_NULL_HANDLE;    ///< a queue of queue_family
   uint32_t queue_family = 0;         ///< must support compute
   /// Used for every pipeline the runtime creates (VK_NULL_HANDLE: none); see
-  /// Device::set_pipeline_cache().
+  /// Device::set_pipeline_cache(). An adopted device never reads or writes a cache file.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
 };
 
@@ -88,10 +116,22 @@ class Device {
   bool owns_device() const { return owns_device_; }
 
   /// The pipeline cache every Kernel made afterwards creates its pipelines in (VK_NULL_HANDLE:
-  /// none). Not owned: the caller creates it, saves its data and destroys it. Vulkan
-  /// synchronises a cache internally, so kernels may be made from several threads.
+  /// none), instead of the cache file's. Not owned: the caller creates it, saves its data and
+  /// destroys it. Vulkan synchronises a cache internally, so kernels may be made from several threads.
   void set_pipeline_cache(VkPipelineCache cache) { pipeline_cache_ = cache; }
   VkPipelineCache pipeline_cache() const { return pipeline_cache_; }
+  /// The cache file (DeviceOptions::pipeline_cache_file): where, and whether it was there. Its data
+  /// are written back when the Device is destroyed, where they changed.
+  PipelineCacheStatus pipeline_cache_status() const;
+  void set_pipeline_listener(PipelineListener listener) { listener_ = std::move(listener); }
+  /// Tells the listener, if any (Kernel calls it around its pipeline creation).
+  void notify_pipelines(size_t pipelines, bool done) const;
+  /// Kernel calls these: `pipelines` created, to be reported done after their first waited run; a
+  /// Kernel recorded (only counted while some are waiting for that run).
+  void pipelines_created(size_t pipelines);
+  void note_recorded() {
+    if (unsettled_ > 0) recorded_ = true;
+  }
   /// DeviceOptions::pipeline_statistics was asked for and the device offers the extension.
   bool pipeline_statistics() const { return pipeline_statistics_; }
 
@@ -139,6 +179,9 @@ class Device {
   void destroy();
   void init_from_physical_device();
   void create_command_objects();
+  void open_cache_file(const std::filesystem::path& folder);
+  void note(const std::string& text) const;
+  void settle_pipelines();
   static VKAPI_ATTR VkBool32 VKAPI_CALL debug_callback(
       VkDebugUtilsMessageSeverityFlagBitsEXT severity, VkDebugUtilsMessageTypeFlagsEXT types,
       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
@@ -153,6 +196,11 @@ class Device {
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
   VkPipelineCache pipeline_cache_ = VK_NULL_HANDLE;
+  std::unique_ptr<PipelineCacheFile> cache_file_;
+  std::function<void(const std::string&)> notes_;
+  PipelineListener listener_;
+  std::atomic<size_t> unsettled_{0};  ///< pipelines created, not yet through a waited submission
+  std::atomic<bool> recorded_{false};
   bool owns_device_ = true;
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};

@@ -5,6 +5,7 @@
 #include <complex>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -107,6 +108,8 @@ struct ConvolveRequest {
   std::filesystem::path input, filter, output;
   int device_index = -1;
   bool validation = false;
+  PipelineListener pipeline_listener{};             ///< DeviceOptions::pipeline_listener
+  std::function<void(const std::string&)> notes{};  ///< DeviceOptions::notes
 };
 void run_convolve(const ConvolveRequest& request);
 

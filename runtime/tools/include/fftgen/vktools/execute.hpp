@@ -3,6 +3,7 @@
 #include <complex>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -41,6 +42,8 @@ struct RunRequest {
   Direction direction = Direction::forward;
   int device_index = -1;
   bool validation = false;
+  PipelineListener pipeline_listener{};             ///< DeviceOptions::pipeline_listener
+  std::function<void(const std::string&)> notes{};  ///< DeviceOptions::notes
 };
 void run_npy(const RunRequest& request);
 

@@ -1,0 +1,131 @@
+# fftgen-vk's pipeline cache file and notes (docs/runtime.md, "The pipeline cache"): the first run on
+# a device says it is compiling and writes the file; the second reads it (no such line) and rewrites
+# nothing; a damaged file is ignored with one note and the run still passes; FFTGEN_PIPELINE_CACHE=off
+# writes no file; -q prints no notes. Then the CLI's edges: `run` of a convolution kernel points to
+# `convolve` in one line, and verify's table keeps a convolution's rows in line.
+cmake_minimum_required(VERSION 3.20)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+include(${SOURCE_DIR}/tests/cli/include/expect_run.cmake)
+
+file(WRITE ${WORK_DIR}/plan.json [=[
+{"targets": ["spirv"], "kernels": [
+  {"name": "fft16", "shape": [16]},
+  {"name": "bloom", "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 1, "mode": "circular"}}]}
+]=])
+set(out ${WORK_DIR}/out)
+expect_run(0 log ${WORK_DIR}/plan.json -o ${out} -q)
+set(EXPECT_RUN_PROGRAM ${FFTGEN_VK})
+unset(ENV{FFTGEN_PIPELINE_CACHE})
+set(ENV{XDG_CACHE_HOME} ${WORK_DIR}/cache)
+set(folder ${WORK_DIR}/cache/fftgen)
+
+function(expect_in text what)
+  string(FIND "${text}" "${what}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected \"${what}\" in:\n${text}")
+  endif()
+endfunction()
+function(expect_not_in text what)
+  string(FIND "${text}" "${what}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "did not expect \"${what}\" in:\n${text}")
+  endif()
+endfunction()
+function(cache_file out_var)
+  file(GLOB files ${folder}/*.vkpipelines)
+  list(LENGTH files count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "expected one cache file in ${folder}, found: ${files}")
+  endif()
+  set(${out_var} ${files} PARENT_SCOPE)
+endfunction()
+
+# First run: the line (fft16: two pipelines), then one file.
+expect_run(0 log verify ${out} fft16 --batches 1)
+expect_in("${log}" "fftgen-vk: compiling 2 pipelines (first run on this device; cached for the next)")
+cache_file(file)
+file(READ ${file} magic LIMIT 8)
+if(NOT magic STREQUAL "FFTGENPC")
+  message(FATAL_ERROR "${file} does not begin with FFTGENPC: ${magic}")
+endif()
+
+# Second run: read (no first-run line), and not rewritten: its time stays where it was set.
+execute_process(COMMAND touch -d @946684800 ${file} RESULT_VARIABLE rc)
+expect_run(0 log verify ${out} fft16 --batches 1)
+expect_not_in("${log}" "first run")
+expect_not_in("${log}" "note:")
+file(TIMESTAMP ${file} stamp "%s" UTC)
+if(NOT stamp STREQUAL "946684800")
+  message(FATAL_ERROR "the second run rewrote ${file} (its time is ${stamp})")
+endif()
+
+# A damaged file: one note, the run passes, the file rewritten whole.
+file(WRITE ${file} "not a cache at all")
+expect_run(0 log verify ${out} fft16 --batches 1)
+expect_in("${log}" "fftgen-vk: note: pipeline cache ${file} ignored: truncated (18 bytes); it will be rewritten")
+expect_in("${log}" "compiling 2 pipelines (the pipeline cache file was ignored; cached for the next)")
+expect_in("${log}" "PASS")
+file(WRITE ${file} "FFTGENPC and then something else entirely, long enough for a header")
+expect_run(0 log verify ${out} fft16 --batches 1)
+expect_in("${log}" "ignored: format")
+file(READ ${file} magic LIMIT 8)
+if(NOT magic STREQUAL "FFTGENPC")
+  message(FATAL_ERROR "the damaged ${file} was not rewritten")
+endif()
+
+# Off: no file, no first-run line. -q: no notes on a first run.
+set(ENV{XDG_CACHE_HOME} ${WORK_DIR}/cache_off)
+set(ENV{FFTGEN_PIPELINE_CACHE} off)
+expect_run(0 log verify ${out} fft16 --batches 1)
+expect_not_in("${log}" "first run")
+if(EXISTS ${WORK_DIR}/cache_off/fftgen)
+  message(FATAL_ERROR "FFTGEN_PIPELINE_CACHE=off wrote ${WORK_DIR}/cache_off/fftgen")
+endif()
+set(ENV{FFTGEN_PIPELINE_CACHE} ${WORK_DIR}/named)
+expect_run(0 log verify ${out} fft16 --batches 1 -q)
+expect_not_in("${log}" "compiling")
+file(GLOB named ${WORK_DIR}/named/*.vkpipelines)
+if(NOT named)
+  message(FATAL_ERROR "FFTGEN_PIPELINE_CACHE=${WORK_DIR}/named wrote no file there")
+endif()
+
+# --help says where the cache is and how to turn it off.
+expect_run(0 log --help)
+expect_in("${log}" "FFTGEN_PIPELINE_CACHE=off turns that off")
+
+# `run` of a convolution kernel (either direction, or its filter kernel): one line naming convolve.
+foreach(args "bloom" "bloom;--inverse" "bloom__filter")
+  expect_run(1 log run ${out} ${args} -i ${WORK_DIR}/none.npy -o ${WORK_DIR}/y.npy)
+  if(NOT log MATCHES "^fftgen-vk: error: kernel 'bloom(__filter)?' is a convolution \\(transform convolution(_filter)?\\), which takes an image and a filter: use `fftgen-vk convolve`\n$")
+    message(FATAL_ERROR "run ${args}: expected one line pointing to fftgen-vk convolve:\n${log}")
+  endif()
+endforeach()
+
+# verify's table: every row's figures and result where the header has them.
+expect_run(0 log verify ${out} --batches 1,7,13)
+string(REPLACE "\n" ";" lines "${log}")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^kernel ")
+    string(FIND "${line}" "round trip" trip)
+    string(FIND "${line}" "result" result)
+    string(FIND "${line}" "shape" shape)
+  elseif(line MATCHES "^bloom")
+    string(FIND "${line}" "16x16x1" at)
+    if(NOT at EQUAL shape)
+      message(FATAL_ERROR "a convolution's shape is not under the header's (at ${at}, the header's at ${shape}):\n${log}")
+    endif()
+  endif()
+  if(line MATCHES "(PASS|FAIL)$")
+    string(FIND "${line}" "PASS" at)
+    string(LENGTH "${line}" length)
+    math(EXPR figure_end "${trip} + 10")
+    string(SUBSTRING "${line}" ${figure_end} 1 after_trip)
+    if(NOT at EQUAL result OR NOT after_trip STREQUAL " ")
+      message(FATAL_ERROR "verify's table is out of line (result at ${at}, header's at ${result}):\n${log}")
+    endif()
+  endif()
+endforeach()
+if(NOT DEFINED result)
+  message(FATAL_ERROR "no table header in:\n${log}")
+endif()
