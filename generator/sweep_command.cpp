@@ -63,7 +63,9 @@ nlohmann::json run_vk(const std::string& vk, const std::string& subcommand, cons
                                     shell_quote(json_path.string()));
   if (args.device >= 0) command += fmt::format(" --device {}", args.device);
   command += extra;
-  const Phase phase(args.quiet, fmt::format("fftgen-vk {} of {} kernels{}", subcommand, kernels, extra));
+  std::string shown = extra;  // as the user typed it, without the shell's quotes
+  shown.erase(std::remove(shown.begin(), shown.end(), '\''), shown.end());
+  const Phase phase(args.quiet, fmt::format("fftgen-vk {} of {} kernels{}", subcommand, kernels, shown));
   const int status = run_logged(command, dir / "fftgen-vk.log");
   phase.done(status == 0 ? "done" : fmt::format("exit status {}", status));
   if (!fs::exists(json_path)) {
