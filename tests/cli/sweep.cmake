@@ -201,7 +201,8 @@ endforeach()
 file(MAKE_DIRECTORY ${WORK_DIR}/forged)
 foreach(case "{\"device\": 3, \"results\": []}|'device' must be a string \\(found 3\\)"
              "{\"results\": [{\"name\": \"x\", \"median_ms\": -1}]}|results\\[0\\].median_ms must be a non-negative number or null \\(found -1\\)"
-             "{\"results\": [{\"name\": \"x\", \"gb_per_s\": \"fast\"}]}|results\\[0\\].gb_per_s must be a non-negative number")
+             "{\"results\": [{\"name\": \"x\", \"gb_per_s\": \"fast\"}]}|results\\[0\\].gb_per_s must be a non-negative number"
+             "{\"results\": [{\"name\": \"x\", \"trial_ms\": [1, \"slow\"]}]}|results\\[0\\].trial_ms must be a list of non-negative numbers")
   string(REPLACE "|" ";" case "${case}")
   list(GET case 0 content)
   list(GET case 1 message)
