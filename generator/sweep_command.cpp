@@ -178,6 +178,7 @@ int run_sweep(const SweepArguments& args, const char* argv0) {
         throw fftgen::PlanError(fmt::format("--results: {} is not JSON: {}", (from / name).string(), e.what()));
       }
     };
+    const Phase reading(args.quiet, fmt::format("reading the device figures in {}", from.string()));
     const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
     check_results(verify, from / "verify.json");
     check_results(bench, from / "bench.json");
@@ -185,6 +186,8 @@ int run_sweep(const SweepArguments& args, const char* argv0) {
     if (verify.is_null() && bench.is_null() && stats.is_null())
       throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
     fftgen::add_device_results(report, verify, bench, stats);
+    reading.done(fmt::format("{}{}{}", verify.is_null() ? "" : "verify.json ", bench.is_null() ? "" : "bench.json ",
+                             stats.is_null() ? "" : "stats.json"));
   } else if (args.device >= 0 || !args.vk.empty()) {
     const std::string vk = find_vk(args.vk, argv0);
     const nlohmann::json verify = run_vk(vk, "verify", "", args, dir, kernels);
