@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -113,6 +113,41 @@ void check_results(const nlohmann::json& doc, const fs::path& file) {
   }
 }
 
+// --results FOLDER: the device figures fftgen-vk wrote there, checked, into the report.
+void add_results_folder(const SweepArguments& args, nlohmann::ordered_json& report) {
+  const fs::path from = args.results;
+  if (!fs::is_directory(from)) throw fftgen::PlanError(fmt::format("--results: no folder '{}'", from.string()));
+  auto read_json = [&](const char* name) -> nlohmann::json {
+    if (!fs::exists(from / name)) return nullptr;
+    try {
+      return nlohmann::json::parse(read_text(from / name, "results file"));
+    } catch (const nlohmann::json::exception& e) {
+      throw fftgen::PlanError(fmt::format("--results: {} is not JSON: {}", (from / name).string(), e.what()));
+    }
+  };
+  const Phase reading(args.quiet, fmt::format("reading the device figures in {}", from.string()));
+  const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
+  check_results(verify, from / "verify.json");
+  check_results(bench, from / "bench.json");
+  check_results(stats, from / "stats.json");
+  if (verify.is_null() && bench.is_null() && stats.is_null())
+    throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
+  fftgen::add_device_results(report, verify, bench, stats);
+  reading.done(fmt::format("{}{}{}", verify.is_null() ? "" : "verify.json ", bench.is_null() ? "" : "bench.json ",
+                           stats.is_null() ? "" : "stats.json"));
+}
+
+// --device / --vk: fftgen-vk verify, bench and stats over DIR/kernels, into the report.
+void measure(const SweepArguments& args, const char* argv0, const fs::path& dir, nlohmann::ordered_json& report) {
+  const std::string vk = find_vk(args.vk, argv0);
+  const size_t kernels = report["variants"].size();
+  const nlohmann::json verify = run_vk(vk, "verify", "", args, dir, kernels);
+  const nlohmann::json bench =
+      run_vk(vk, "bench", fmt::format(" --bytes {} --trials {}", shell_quote(args.bytes), args.trials), args, dir, kernels);
+  const nlohmann::json stats = run_vk(vk, "stats", "", args, dir, kernels);
+  fftgen::add_device_results(report, verify, bench, stats);
+}
+
 }  // namespace
 
 CLI::App* add_sweep_command(CLI::App& app, SweepArguments& args) {
@@ -165,37 +200,11 @@ int run_sweep(const SweepArguments& args, const char* argv0) {
   const Phase counting(args.quiet, "counting instructions and pairing twins");
   nlohmann::ordered_json report = fftgen::sweep_report(plan, output, source);
   counting.done(fmt::format("{} twin pairs", report["twins"].size()));
-  const size_t kernels = report["variants"].size();
 
-  if (!args.results.empty()) {
-    const fs::path from = args.results;
-    if (!fs::is_directory(from)) throw fftgen::PlanError(fmt::format("--results: no folder '{}'", from.string()));
-    auto read_json = [&](const char* name) -> nlohmann::json {
-      if (!fs::exists(from / name)) return nullptr;
-      try {
-        return nlohmann::json::parse(read_text(from / name, "results file"));
-      } catch (const nlohmann::json::exception& e) {
-        throw fftgen::PlanError(fmt::format("--results: {} is not JSON: {}", (from / name).string(), e.what()));
-      }
-    };
-    const Phase reading(args.quiet, fmt::format("reading the device figures in {}", from.string()));
-    const nlohmann::json verify = read_json("verify.json"), bench = read_json("bench.json"), stats = read_json("stats.json");
-    check_results(verify, from / "verify.json");
-    check_results(bench, from / "bench.json");
-    check_results(stats, from / "stats.json");
-    if (verify.is_null() && bench.is_null() && stats.is_null())
-      throw fftgen::PlanError(fmt::format("--results: '{}' has none of verify.json, bench.json, stats.json", from.string()));
-    fftgen::add_device_results(report, verify, bench, stats);
-    reading.done(fmt::format("{}{}{}", verify.is_null() ? "" : "verify.json ", bench.is_null() ? "" : "bench.json ",
-                             stats.is_null() ? "" : "stats.json"));
-  } else if (args.device >= 0 || !args.vk.empty()) {
-    const std::string vk = find_vk(args.vk, argv0);
-    const nlohmann::json verify = run_vk(vk, "verify", "", args, dir, kernels);
-    const nlohmann::json bench =
-        run_vk(vk, "bench", fmt::format(" --bytes {} --trials {}", shell_quote(args.bytes), args.trials), args, dir, kernels);
-    const nlohmann::json stats = run_vk(vk, "stats", "", args, dir, kernels);
-    fftgen::add_device_results(report, verify, bench, stats);
-  }
+  if (!args.results.empty())
+    add_results_folder(args, report);
+  else if (args.device >= 0 || !args.vk.empty())
+    measure(args, argv0, dir, report);
   const Phase writing(args.quiet, "writing the report and the twins' SPIR-V diffs");
   fs::remove_all(dir / "twins");
   const std::vector<fftgen::OutputFile> diffs = fftgen::twin_diffs(report, output);
