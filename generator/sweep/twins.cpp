@@ -2,6 +2,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <spirv-tools/libspirv.hpp>
@@ -146,8 +147,12 @@ std::vector<OutputFile> twin_diffs(ojson& report, const GeneratedOutput& output)
                                    twin["a_value"].dump(), twin["b_value"].dump());
     for (size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
       static const std::vector<std::string> none;
-      text += unified_diff(k < a.size() ? a[k].second : none, k < b.size() ? b[k].second : none,
-                           k < a.size() ? a[k].first : "/dev/null", k < b.size() ? b[k].first : "/dev/null");
+      const std::string a_name = k < a.size() ? a[k].first : "/dev/null", b_name = k < b.size() ? b[k].first : "/dev/null";
+      try {
+        text += unified_diff(k < a.size() ? a[k].second : none, k < b.size() ? b[k].second : none, a_name, b_name);
+      } catch (const std::length_error& e) {  // a module too large to diff: say so, keep the sweep
+        text += fmt::format("# {} against {}: {}\n", a_name, b_name, e.what());
+      }
     }
     size_t added = 0, removed = 0;
     std::istringstream lines(text);
