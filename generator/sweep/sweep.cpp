@@ -1,5 +1,6 @@
 #include "fftgen/sweep.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -55,6 +56,7 @@ std::vector<std::pair<std::string, std::string>> columns(const ojson& report, co
   cols.emplace_back("MSL bytes", "/msl_bytes");
   if (report.contains("device")) {
     cols.emplace_back("GPU ms", "/device/median_ms");
+    cols.emplace_back("spread", "/device/spread");
     cols.emplace_back("GB/s", "/device/gb_per_s");
     cols.emplace_back("rel. L2 fwd", "/device/rel_l2_forward");
     cols.emplace_back("rel. L2 inv", "/device/rel_l2_inverse");
@@ -62,6 +64,76 @@ std::vector<std::pair<std::string, std::string>> columns(const ojson& report, co
     cols.emplace_back("spills", "/device/spills");
   }
   return cols;
+}
+
+// fftgen-vk bench's figures of one kernel: median, GB/s, and the trials' times with their range.
+void add_timing(ojson& device, const nlohmann::json& bench_entry) {
+  device["median_ms"] = bench_entry.contains("median_ms") ? ojson(bench_entry["median_ms"]) : ojson(nullptr);
+  device["gb_per_s"] = bench_entry.contains("gb_per_s") ? ojson(bench_entry["gb_per_s"]) : ojson(nullptr);
+  if (bench_entry.contains("error")) device["bench_error"] = bench_entry["error"];
+  const nlohmann::json trials = bench_entry.value("trial_ms", nlohmann::json::array());
+  auto is_number = [](const nlohmann::json& t) { return t.is_number(); };
+  if (!trials.is_array() || trials.empty() || !std::all_of(trials.begin(), trials.end(), is_number) ||
+      !device["median_ms"].is_number())
+    return;
+  const auto [low, high] = std::minmax_element(trials.begin(), trials.end());
+  const double median = device["median_ms"];
+  device["trial_ms"] = trials;
+  device["min_ms"] = *low;
+  device["max_ms"] = *high;
+  // (max − min) / median: 0.1 means the trials spread over 10% of the median.
+  device["spread"] = median > 0 ? ojson((high->get<double>() - low->get<double>()) / median) : ojson(nullptr);
+}
+
+// Every numeric pipeline statistic of a kernel: the most over its passes and executables.
+ojson statistics_maxima(const nlohmann::json& stats_entry) {
+  ojson maxima = ojson::object();
+  for (const auto& pass : stats_entry.value("passes", nlohmann::json::array()))
+    for (const auto& exe : pass.value("executables", nlohmann::json::array())) {
+      const nlohmann::json statistics = exe.value("statistics", nlohmann::json::object());
+      for (const auto& [stat, value] : statistics.items())
+        if (value.is_number() && (!maxima.contains(stat) || value.get<double>() > maxima[stat].get<double>()))
+          maxima[stat] = value;
+    }
+  return maxima;
+}
+
+// "+3", "-2", "0" or "–": a twin's b − a.
+std::string signed_cell(const ojson& v) {
+  if (!v.is_number()) return "–";
+  if (v.is_number_integer()) return v.get<int64_t>() == 0 ? std::string("0") : fmt::format("{:+}", v.get<int64_t>());
+  return fmt::format("{:+.3g}", v.get<double>());
+}
+
+// The twins' table: one row per pair, b − a of the counts after (and before) spirv-opt.
+std::string twins_markdown(const ojson& report) {
+  if (report["twins"].empty()) return "";
+  std::string out = "\n## Twins (variants that differ in one field): b − a\n\n"
+                    "Instruction counts after spirv-opt (before in brackets). A time difference marked ⚠ is within "
+                    "the spread of the trials (the wider max − min of the two): not a measured difference.\n\n"
+                    "| field | a → b | a | div/mod | shift/mask | imul | float | loads/stores | barriers | total | HLSL bytes | "
+                    "MSL bytes | GPU ms | diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& t : report["twins"]) {
+    const ojson& after = t["after_opt_delta"];
+    const ojson& before = t["before_opt_delta"];
+    auto both = [&](std::initializer_list<const char*> keys) {
+      int64_t a = 0, b = 0;
+      for (const char* k : keys) a += after.value(k, int64_t{0}), b += before.value(k, int64_t{0});
+      return fmt::format("{} ({})", signed_cell(a), signed_cell(b));
+    };
+    std::string time = "–";
+    if (t.contains("time") && t["time"].is_object())
+      time = fmt::format("{}{} (spread {:.3g})", t["time"]["within_spread"].get<bool>() ? "⚠ " : "",
+                         signed_cell(t["time"]["delta_ms"]), t["time"]["spread_ms"].get<double>());
+    out += fmt::format("| {} | {} → {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | [diff]({}) |\n",
+                       t["field"].get<std::string>(), cell(t["a_value"]), cell(t["b_value"]), t["a"].get<std::string>(),
+                       both({"int_divmod"}), both({"shifts_masks"}), both({"int_muls"}),
+                       both({"float_adds", "float_muls", "float_fmas"}),
+                       both({"buffer_loads", "buffer_stores", "shared_loads", "shared_stores"}), both({"barriers"}),
+                       both({"total"}), signed_cell(t["hlsl_bytes_delta"]), signed_cell(t["msl_bytes_delta"]), time,
+                       t["diff"].get<std::string>());
+  }
+  return out;
 }
 
 }  // namespace
@@ -127,12 +199,14 @@ ojson sweep_report(const Plan& plan, const GeneratedOutput& output, const std::s
   ojson skipped = ojson::array();
   for (const auto* list : {&plan.skipped, &output.skipped})
     for (const SkippedVariant& s : *list) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
-  return ojson{{"format", "fftgen-sweep"},
+  ojson report{{"format", "fftgen-sweep"},
                {"generator", std::string("fftgen ") + FFTGEN_VERSION},
                {"plan", plan_source},
                {"varying_fields", varying},
                {"variants", variants},
                {"skipped", skipped}};
+  add_twins(report);
+  return report;
 }
 
 void add_device_results(ojson& report, const nlohmann::json& verify, const nlohmann::json& bench,
@@ -143,11 +217,7 @@ void add_device_results(ojson& report, const nlohmann::json& verify, const nlohm
   for (auto& variant : report["variants"]) {
     const std::string name = variant["name"];
     ojson device = ojson::object();
-    if (const auto* b = find_by(bench, "results", "name", name)) {
-      device["median_ms"] = b->contains("median_ms") ? ojson((*b)["median_ms"]) : ojson(nullptr);
-      device["gb_per_s"] = b->contains("gb_per_s") ? ojson((*b)["gb_per_s"]) : ojson(nullptr);
-      if (b->contains("error")) device["bench_error"] = (*b)["error"];
-    }
+    if (const auto* b = find_by(bench, "results", "name", name)) add_timing(device, *b);
     if (const auto* v = find_by(verify, "kernels", "kernel", name)) {
       device["rel_l2_forward"] = v->value("rel_l2_forward", nlohmann::json());
       device["rel_l2_inverse"] = v->value("rel_l2_inverse", nlohmann::json());
@@ -172,6 +242,7 @@ void add_device_results(ojson& report, const nlohmann::json& verify, const nlohm
         }
       device["registers"] = registers;
       device["spills"] = spills;
+      device["statistics"] = statistics_maxima(*s);
       device["pipeline_statistics"] = s->value("passes", nlohmann::json::array());
     }
     if (!device.empty()) variant["device"] = device;
@@ -179,6 +250,7 @@ void add_device_results(ojson& report, const nlohmann::json& verify, const nlohm
   report["device"] = {{"name", report.value("device_name", "")}, {"driver_version", report.value("driver_version", "")}};
   report.erase("device_name");
   report.erase("driver_version");
+  add_twins(report);
 }
 
 std::string sweep_markdown(const ojson& report) {
@@ -204,6 +276,7 @@ std::string sweep_markdown(const ojson& report) {
       out += fmt::format("| {} |\n", fmt::join(cells, " | "));
     }
   }
+  out += twins_markdown(report);
   if (!report["skipped"].empty()) {
     out += "\n## Skipped combinations\n\n";
     for (const auto& s : report["skipped"])
@@ -216,9 +289,13 @@ std::string sweep_html(const ojson& report) {
   // The data goes inside a <script> element: "</" would end it early.
   std::string data = report.dump();
   for (size_t at = 0; (at = data.find("</", at)) != std::string::npos; at += 3) data.replace(at, 2, "<\\/");
-  ojson cols = ojson::array();
-  for (const auto& [heading, pointer] : columns(report, "after_opt")) cols.push_back({heading, pointer});
-  std::string cols_json = cols.dump();
+  ojson cols = ojson::object();
+  for (const char* stage : {"after_opt", "before_opt"}) {
+    ojson list = ojson::array();
+    for (const auto& [heading, pointer] : columns(report, stage)) list.push_back({heading, pointer});
+    cols[stage == std::string("after_opt") ? "after" : "before"] = list;
+  }
+  const std::string cols_json = cols.dump();
   std::string page(embedded_template("sweep.html"));
   auto fill = [&](const std::string& hole, const std::string& text) {
     const size_t at = page.find(hole);
@@ -230,8 +307,14 @@ std::string sweep_html(const ojson& report) {
   return page;
 }
 
-void write_sweep_files(const ojson& report, const std::filesystem::path& dir) {
+void write_sweep_files(const ojson& report, const std::filesystem::path& dir, const std::vector<OutputFile>& extra) {
   std::filesystem::create_directories(dir);
+  for (const OutputFile& f : extra) {
+    std::filesystem::create_directories((dir / f.name).parent_path());
+    std::ofstream os(dir / f.name, std::ios::binary | std::ios::trunc);
+    os << f.bytes;
+    if (!os) throw std::runtime_error("cannot write " + (dir / f.name).string());
+  }
   const std::pair<const char*, std::string> files[] = {
       {"sweep.json", report.dump(1) + "\n"}, {"sweep.md", sweep_markdown(report)}, {"sweep.html", sweep_html(report)}};
   for (const auto& [name, text] : files) {

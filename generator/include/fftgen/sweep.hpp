@@ -5,6 +5,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,22 @@ nlohmann::ordered_json sweep_report(const Plan& plan, const GeneratedOutput& out
 void add_device_results(nlohmann::ordered_json& report, const nlohmann::json& verify, const nlohmann::json& bench,
                         const nlohmann::json& stats);
 
+/// Sets report["twins"]: every pair of variants whose fields differ in exactly one (not the kernel's
+/// name), in varying_fields' order, each with b − a of the instruction mix before and after
+/// spirv-opt, of shared memory and of the HLSL/MSL sizes; where both were measured, their times
+/// against the spread of their trials ("within_spread": the difference is no larger than the wider
+/// trial range) and the driver's statistics. sweep_report and add_device_results call it.
+void add_twins(nlohmann::ordered_json& report);
+
+/// The SPIR-V disassembly diff of every twin pair (unified, each pass after then before
+/// spirv-opt), named by the twin's "diff" ("twins/A__vs__B.diff"); sets each twin's
+/// "diff_added" and "diff_removed" line counts. `output` as for sweep_report.
+std::vector<OutputFile> twin_diffs(nlohmann::ordered_json& report, const GeneratedOutput& output);
+
+/// A unified diff (diff -u, 3 lines of context) of two texts given as lines; "" where they are equal.
+std::string unified_diff(const std::vector<std::string>& a, const std::vector<std::string>& b, const std::string& a_name,
+                         const std::string& b_name);
+
 /// The report as Markdown tables (one row per variant; skipped variants listed with reasons).
 std::string sweep_markdown(const nlohmann::ordered_json& report);
 
@@ -30,7 +47,9 @@ std::string sweep_markdown(const nlohmann::ordered_json& report);
 /// the table (one `tr.variant` per variant) and an SVG bar chart.
 std::string sweep_html(const nlohmann::ordered_json& report);
 
-/// Writes sweep.json, sweep.md and sweep.html into `dir`.
-void write_sweep_files(const nlohmann::ordered_json& report, const std::filesystem::path& dir);
+/// Writes sweep.json, sweep.md and sweep.html into `dir`, and `extra` files (the twins' diffs)
+/// under it.
+void write_sweep_files(const nlohmann::ordered_json& report, const std::filesystem::path& dir,
+                       const std::vector<OutputFile>& extra = {});
 
 }  // namespace fftgen
