@@ -11,39 +11,16 @@
 
 namespace fftgen {
 
-std::string_view to_string(Access access) { return access == Access::read ? "read" : "write"; }
-
-std::string_view to_string(ElementType t) {
-  switch (t) {
-    case ElementType::complex64: return "complex64";
-    case ElementType::float32: return "float32";
-    case ElementType::complex32: return "complex32";
-    case ElementType::float16: return "float16";
-    case ElementType::uint32: return "uint32";
-  }
-  return "?";
+namespace {
+// The pairs (vec2 values) a kernel buffer's elements make, the last one padded.
+uint64_t pairs_of(const KernelBuffer& b) {
+  return (b.elements + elements_per_pair(b.element) - 1) / elements_per_pair(b.element);
 }
-
-uint32_t element_bytes(ElementType t) {
-  switch (t) {
-    case ElementType::complex64: return 8;
-    case ElementType::float32:
-    case ElementType::complex32:
-    case ElementType::uint32: return 4;
-    case ElementType::float16: return 2;
-  }
-  return 0;
-}
+}  // namespace
 
 ElementType stored_as(ElementType t, Precision precision) {
   if (precision == Precision::fp32) return t;
   return t == ElementType::float32 || t == ElementType::float16 ? ElementType::float16 : ElementType::complex32;
-}
-
-uint32_t PushConstantSlot::offset() const {
-  for (uint32_t i = 0; i < kPushConstantBytes / 4; ++i)
-    if (kPushConstants[i].name == name) return 4 * i;
-  return 0;
 }
 
 std::string_view to_string(LoadKind kind) {
@@ -471,10 +448,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, n};
   if (layout.real_full_length) set_real_buffers(program, n);
   program.scratch_elements = uint64_t{halves} * m;
-  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
-    const uint64_t in = vec2_of(program.input(d)), out = vec2_of(program.output(d)), scratch = uint64_t{halves} * m;
+    const uint64_t in = pairs_of(program.input(d)), out = pairs_of(program.output(d)), scratch = uint64_t{halves} * m;
     for (size_t i = 0; i < count; ++i) {
       const PassLayout& fft = layout.passes[i % fft_passes];
       const bool first = i == 0, last = i + 1 == count;
@@ -490,11 +466,11 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
                     d == Direction::inverse,
                     d == Direction::inverse && layout.spectrum_offset[1] == layout.spectrum_offset[0]};
-      const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, "src_stride"};
-      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, "src_stride"};
+      const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, kPushSrcStride};
+      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, kPushSrcStride};
       const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch,
-                                    "dst_stride"};
-      const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, "dst_stride"};
+                                    kPushDstStride};
+      const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, kPushDstStride};
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
       pass.twiddle_table = true;
@@ -548,7 +524,6 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
   // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
   // pairs), a transform along Y. Scratch holds what each side's passes exchange; scratch2 (c2r)
   // the values between the sides.
-  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
   uint64_t scratch = 0;
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
@@ -589,7 +564,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       const BufferRole destination = last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
       auto data_entry = [&](BufferRole role) -> uint64_t {
         if (a == 1) return spectrum;
-        const uint64_t whole = role == BufferRole::input ? vec2_of(program.input(d)) : vec2_of(program.output(d));
+        const uint64_t whole = role == BufferRole::input ? pairs_of(program.input(d)) : pairs_of(program.output(d));
         return role == BufferRole::scratch2 ? columns : whole / ny;
       };
       for (size_t i = 0; i < steps.size(); ++i) {
@@ -614,8 +589,8 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
           return role == BufferRole::input ? program.input(d).element
                  : role == BufferRole::output ? program.output(d).element : ElementType::complex64;
         };
-        pass.bindings = {{kSourceSlot, src_role, element(src_role), entry(src_role), entry(src_role), "src_stride"},
-                         {kDestinationSlot, dst_role, element(dst_role), entry(dst_role), entry(dst_role), "dst_stride"}};
+        pass.bindings = {{kSourceSlot, src_role, element(src_role), entry(src_role), entry(src_role), kPushSrcStride},
+                         {kDestinationSlot, dst_role, element(dst_role), entry(dst_role), entry(dst_role), kPushDstStride}};
         // The table is bound to the passes that read it: the chirp passes, and table twiddles.
         bool reads_table = step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter ||
                            step.store == StoreKind::chirp_crop;
@@ -756,10 +731,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
     if (y_first && !forward) std::rotate(order.begin(), order.begin() + static_cast<long>(x_passes), order.end());
 
     // vec2 values of the input, output and the values between passes, per transform.
-    auto vec2_of = [](const KernelBuffer& b) {
-      return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element);
-    };
-    const uint64_t in_vec2 = vec2_of(program.input(d)), out_vec2 = vec2_of(program.output(d));
+    const uint64_t in_vec2 = pairs_of(program.input(d)), out_vec2 = pairs_of(program.output(d));
     std::vector<PassIo> io;
     for (size_t i = 0; i < order.size(); ++i) {
       const PassLayout& fft = layout.passes[order[i]];
@@ -874,9 +846,9 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
       auto stride_in = [&](BufferRole role, uint64_t used) {
         return role == BufferRole::input ? entry_of(in_vec2) : role == BufferRole::output ? entry_of(out_vec2) : used;
       };
-      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), "src_stride"};
+      const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), kPushSrcStride};
       const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, stride_in(dst_role, writes),
-                            "dst_stride"};
+                            kPushDstStride};
       pass.bindings = {src, dst};
       if (pass.twiddle_table)
         pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count,
@@ -1031,18 +1003,10 @@ bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
 // entries in transforms (1D: the runtime may space them as its caller asks); otherwise every
 // distance is a constant of the shader (the manifest's).
 PassBinding bound_by_role(PassBinding b, bool strides_pushed) {
-  switch (b.role) {
-    case BufferRole::input: b.slot = kSourceSlot; break;
-    case BufferRole::output: b.slot = kDestinationSlot; break;
-    case BufferRole::twiddles: b.slot = kTwiddleSlot; break;
-    case BufferRole::filter: b.slot = kFilterSlot; break;
-    case BufferRole::scratch: b.slot = kScratchSlot; break;
-    case BufferRole::scratch2: b.slot = kScratch2Slot; break;
-    case BufferRole::sync: b.slot = kSyncSlot; break;
-  }
+  b.slot = slot_of(b.role);
   const bool data = b.role == BufferRole::input || b.role == BufferRole::output;
   if (b.role != BufferRole::twiddles && b.role != BufferRole::filter)
-    b.stride_constant = data && strides_pushed ? (b.role == BufferRole::input ? "src_stride" : "dst_stride") : "";
+    b.stride_constant = data && strides_pushed ? (b.role == BufferRole::input ? kPushSrcStride : kPushDstStride) : "";
   return b;
 }
 
