@@ -5,6 +5,7 @@
 #include <set>
 
 #include "fftgen/interface.hpp"
+#include "fftgen/types.hpp"
 
 using namespace fftgen;
 
@@ -57,4 +58,15 @@ TEST_CASE("push constants: one uint32 each, in block order", "[interface]") {
   CHECK(push_constant_offset("nonsense") == kPushConstantBytes);
   CHECK(twiddle_value_bytes(kTwiddleFormat) == 8u);
   CHECK_FALSE(twiddle_value_bytes("float64 pairs").has_value());
+}
+
+TEST_CASE("the plan's image formats are spelt as the manifest's", "[interface]") {
+  for (ImageFormat f : {ImageFormat::rg32f, ImageFormat::rgba32f, ImageFormat::rgba16f, ImageFormat::r32f}) {
+    const auto texture = parse_texture_format(to_string(f));
+    REQUIRE(texture.has_value());
+    CHECK(std::string(to_string(*texture)) == to_string(f));
+  }
+  CHECK(texel_bytes(ImageFormat::rgba32f) == 16);
+  CHECK(texel_bytes(ImageFormat::rgba16f) == 8);
+  CHECK(texel_bytes(ImageFormat::r32f) == 4);
 }

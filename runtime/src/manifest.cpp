@@ -31,26 +31,6 @@ uint64_t PassInfo::workgroups(uint64_t batch) const {
   return (batch * batch_scale * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
 }
 
-const char* to_string(ImageFormat format) {
-  switch (format) {
-    case ImageFormat::rg32f: return "rg32f";
-    case ImageFormat::rgba32f: return "rgba32f";
-    case ImageFormat::rgba16f: return "rgba16f";
-    case ImageFormat::r32f: return "r32f";
-  }
-  return "?";
-}
-
-uint32_t texel_bytes(ImageFormat format) {
-  switch (format) {
-    case ImageFormat::rg32f: return 8;
-    case ImageFormat::rgba32f: return 16;
-    case ImageFormat::rgba16f: return 8;
-    case ImageFormat::r32f: return 4;
-  }
-  return 0;
-}
-
 namespace {
 
 // The storage image a pass binds as `role`, or null.
@@ -211,12 +191,8 @@ std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, 
   if (pb.role != BufferRole::input && pb.role != BufferRole::output)
     e.fail("role", "input or output for a storage image (found '" + std::string(to_string(pb.role)) + "')");
   StorageImage image;
-  const std::string format = e.str("format");
-  if (format == "rg32f") image.format = ImageFormat::rg32f;
-  else if (format == "rgba32f") image.format = ImageFormat::rgba32f;
-  else if (format == "rgba16f") image.format = ImageFormat::rgba16f;
-  else if (format == "r32f") image.format = ImageFormat::r32f;
-  else e.fail("format", "one of rg32f, rgba32f, rgba16f, r32f (found '" + format + "')");
+  image.format = parse_spelling<ImageFormat>(e, "format");
+  const std::string format = to_string(image.format);
   if ((image.format == ImageFormat::r32f) != (pb.element == ElementType::float32))
     e.fail("format", "r32f for float32 data and rg32f, rgba32f or rgba16f for complex64 (found " + format +
                          " for " + to_string(pb.element) + ")");

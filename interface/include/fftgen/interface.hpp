@@ -2,8 +2,8 @@
 // (plan, program, GLSL printer, compile, manifest writer) and the runtime (manifest reader,
 // kernels, buffers) both include this header, and nothing else declares these values.
 //
-// It holds the directions, buffer roles and element types of docs/manifest.md with their byte
-// sizes and their spellings in manifest.json (to_string / from_string), the binding slots of set 0
+// It holds the directions, buffer roles, element types and image formats of docs/manifest.md
+// with their byte sizes and their spellings in manifest.json (to_string / from_string), the binding slots of set 0
 // (the table the GLSL declarations, HLSL registers and Metal buffer indices come from), the push
 // constants, and the twiddle table's format. It depends on the C++17 standard library only, so
 // that the installed runtime package ships it as it is.
@@ -35,6 +35,11 @@ enum class Access { read, write };
 /// sync, never data.
 enum class ElementType { complex64, float32, complex32, float16, uint32 };
 
+/// The texel format of a storage image (manifest "format" of a binding with "resource":
+/// "storage_image", io image kernels): rg32f, rgba32f and rgba16f hold one complex value in (r, g)
+/// (b and a written 0, never read); r32f one real.
+enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
+
 namespace detail {
 // Each enum's manifest spellings, in the order of its values.
 template <typename E> struct Spellings;
@@ -51,6 +56,9 @@ template <> struct Spellings<Access> {
 template <> struct Spellings<ElementType> {
   static constexpr std::array<const char*, 5> names{"complex64", "float32", "complex32", "float16", "uint32"};
 };
+template <> struct Spellings<ImageFormat> {
+  static constexpr std::array<const char*, 4> names{"rg32f", "rgba32f", "rgba16f", "r32f"};
+};
 template <typename E>
 constexpr const char* spelling(E value) {
   const auto i = static_cast<std::size_t>(value);
@@ -63,6 +71,7 @@ constexpr const char* to_string(Direction v) { return detail::spelling(v); }
 constexpr const char* to_string(BufferRole v) { return detail::spelling(v); }
 constexpr const char* to_string(Access v) { return detail::spelling(v); }
 constexpr const char* to_string(ElementType v) { return detail::spelling(v); }
+constexpr const char* to_string(ImageFormat v) { return detail::spelling(v); }
 
 /// The value spelt `text` in the manifest, e.g. from_string<BufferRole>("scratch2"); nullopt if none.
 template <typename E>
@@ -93,6 +102,10 @@ constexpr uint32_t element_bytes(ElementType t) {
 constexpr uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
 /// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
 constexpr uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
+/// Bytes of one texel.
+constexpr uint32_t texel_bytes(ImageFormat f) {
+  return f == ImageFormat::rgba32f ? 16 : f == ImageFormat::r32f ? 4 : 8;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Binding slots (descriptor set 0). Each is declared in GLSL as

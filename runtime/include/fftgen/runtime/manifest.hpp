@@ -17,26 +17,21 @@
 namespace fftgen::vk {
 
 // The kernels' interface, declared once for the generator and the runtime (fftgen/interface.hpp):
-// directions, buffer roles, element types and their sizes, binding slots, push constants, and the
+// directions, buffer roles, element types, image formats and their sizes, binding slots, push constants, and the
 // manifest's spellings of them.
 using fftgen::Access;
 using fftgen::BufferRole;
 using fftgen::Direction;
 using fftgen::ElementType;
+using fftgen::ImageFormat;
 using fftgen::element_bytes;
 using fftgen::elements_per_pair;
 using fftgen::from_string;
 using fftgen::is_half;
 using fftgen::is_real;
 using fftgen::pair_bytes;
+using fftgen::texel_bytes;
 using fftgen::to_string;
-
-/// The texel format of a storage image (manifest "format", io image kernels): rg32f, rgba32f and
-/// rgba16f hold one complex value in (r, g) (b and a written 0, never read); r32f one real.
-enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
-const char* to_string(ImageFormat format);
-/// Bytes of one texel.
-uint32_t texel_bytes(ImageFormat format);
 
 /// A binding that is a storage image (manifest "resource": "storage_image"): `width` texels per
 /// row, `rows_per_transform` rows per transform, transforms one below the other (height = batch ×
