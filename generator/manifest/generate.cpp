@@ -128,7 +128,7 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
   if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_pair(b.element);
   // io image: a storage image of `width` texels per row and batch * rows_per_transform rows.
   if (b.is_texture()) {
-    j["resource"] = "storage_image";
+    j["resource"] = to_string(Resource::storage_image);
     j["format"] = to_string(b.texture);
     j["width"] = b.texels_per_row;
     j["rows_per_transform"] = spec.ny();

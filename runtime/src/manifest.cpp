@@ -184,10 +184,7 @@ ElementType parse_element(const Reader& r, const std::string& key) { return pars
 // "resource": "storage_image" (io image kernels): the image's format and geometry. Only a kernel's
 // input and output are images, never written when read.
 std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, uint64_t points, uint32_t ny) {
-  const std::string resource = e.has("resource") ? e.str("resource") : "storage_buffer";
-  if (resource == "storage_buffer") return std::nullopt;
-  if (resource != "storage_image")
-    e.fail("resource", "storage_buffer or storage_image (found '" + resource + "')");
+  if (!e.has("resource") || parse_spelling<Resource>(e, "resource") == Resource::storage_buffer) return std::nullopt;
   if (pb.role != BufferRole::input && pb.role != BufferRole::output)
     e.fail("role", "input or output for a storage image (found '" + std::string(to_string(pb.role)) + "')");
   StorageImage image;

@@ -2,10 +2,10 @@
 // (plan, program, GLSL printer, compile, manifest writer) and the runtime (manifest reader,
 // kernels, buffers) both include this header, and nothing else declares these values.
 //
-// It holds the directions, buffer roles, element types and image formats of docs/manifest.md
-// with their byte sizes and their spellings in manifest.json (to_string / from_string), the binding slots of set 0
-// (the table the GLSL declarations, HLSL registers and Metal buffer indices come from), the push
-// constants, and the twiddle table's format. It depends on the C++17 standard library only, so
+// It holds the directions, buffer roles, element types, resources and image formats of
+// docs/manifest.md with their byte sizes and their spellings in manifest.json (to_string /
+// from_string), the binding slots of set 0 (the table the GLSL declarations, HLSL registers and
+// Metal buffer indices come from), the push constants, and the twiddle table's format. It depends on the C++17 standard library only, so
 // that the installed runtime package ships it as it is.
 #pragma once
 #include <array>
@@ -40,6 +40,9 @@ enum class ElementType { complex64, float32, complex32, float16, uint32 };
 /// (b and a written 0, never read); r32f one real.
 enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
 
+/// What a binding is (manifest "resource"; absent: a storage buffer).
+enum class Resource { storage_buffer, storage_image };
+
 namespace detail {
 // Each enum's manifest spellings, in the order of its values.
 template <typename E> struct Spellings;
@@ -59,6 +62,9 @@ template <> struct Spellings<ElementType> {
 template <> struct Spellings<ImageFormat> {
   static constexpr std::array<const char*, 4> names{"rg32f", "rgba32f", "rgba16f", "r32f"};
 };
+template <> struct Spellings<Resource> {
+  static constexpr std::array<const char*, 2> names{"storage_buffer", "storage_image"};
+};
 template <typename E>
 constexpr const char* spelling(E value) {
   const auto i = static_cast<std::size_t>(value);
@@ -72,6 +78,7 @@ constexpr const char* to_string(BufferRole v) { return detail::spelling(v); }
 constexpr const char* to_string(Access v) { return detail::spelling(v); }
 constexpr const char* to_string(ElementType v) { return detail::spelling(v); }
 constexpr const char* to_string(ImageFormat v) { return detail::spelling(v); }
+constexpr const char* to_string(Resource v) { return detail::spelling(v); }
 
 /// The value spelt `text` in the manifest, e.g. from_string<BufferRole>("scratch2"); nullopt if none.
 template <typename E>

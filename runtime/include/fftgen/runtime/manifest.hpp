@@ -24,6 +24,7 @@ using fftgen::BufferRole;
 using fftgen::Direction;
 using fftgen::ElementType;
 using fftgen::ImageFormat;
+using fftgen::Resource;
 using fftgen::element_bytes;
 using fftgen::elements_per_pair;
 using fftgen::from_string;
