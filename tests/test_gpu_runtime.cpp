@@ -95,7 +95,7 @@ fs::path make_fixture_manifest() {
                        {"element", "complex64"}, {"directions", {"forward", "inverse"}},
                        {"normalize", "inverse"},
                        {"scale", {{"forward", 1.0}, {"inverse", 1.0 / n}}},
-                       {"twiddles", {{"file", "dft16.twiddles.bin"}, {"count", n}}},
+                       {"twiddles", {{"file", "dft16.twiddles.bin"}, {"count", n}, {"format", fftgen::kTwiddleFormat}}},
                        {"scratch_elements", 0},
                        {"forward", {pass_json("dft16", "fwd0", n, roles)}},
                        {"inverse", {pass_json("dft16", "inv0", n, roles)}}});
@@ -113,7 +113,8 @@ fs::path make_fixture_manifest() {
     const std::vector<std::pair<std::string, std::string>> second = {{"scratch", "read"},
                                                                      {"output", "write"}};
     kernels.push_back({{"name", "dft32s"}, {"shape", {n}}, {"directions", {"forward", "inverse"}},
-                       {"normalize", "ortho"}, {"twiddles", nullptr}, {"scratch_elements", n},
+                       {"normalize", "ortho"}, {"scale", {{"forward", 1 / std::sqrt(32.0)}, {"inverse", 1 / std::sqrt(32.0)}}},
+                       {"twiddles", nullptr}, {"scratch_elements", n},
                        {"forward", {pass_json("dft32s", "fwd0", n, first),
                                     pass_json("dft32s", "fwd1", n, second)}},
                        {"inverse", {pass_json("dft32s", "inv0", n, first),
@@ -570,6 +571,23 @@ TEST_CASE("hostile manifest fields are refused with the field and the allowed ra
     json doc = fixture_doc();
     doc["kernels"][0]["twiddles"]["file"] = "../../twiddles.bin";
     require_manifest_error(doc, {"twiddles.file", "'../../twiddles.bin'"});
+  }
+  SECTION("the factors come from scale alone, one per direction; the twiddle format is one the runtime knows") {
+    json doc = fixture_doc();
+    doc["kernels"][0]["normalize"] = "ortho";  // says otherwise: scale wins
+    const Manifest parsed = parse_manifest(doc, "hostile.json", ".");
+    const KernelInfo& k = parsed.kernels[0];
+    CHECK(k.forward_scale == 1.0);
+    CHECK(k.inverse_scale == 1.0 / 16);
+    doc = fixture_doc();
+    doc["kernels"][0]["scale"].erase("inverse");
+    require_manifest_error(doc, {"dft16", "scale", "missing field 'inverse'"});
+    doc = fixture_doc();
+    doc["kernels"][0]["scale"]["forward"] = 0;
+    require_manifest_error(doc, {"scale.forward", "a positive finite factor"});
+    doc = fixture_doc();
+    doc["kernels"][0]["twiddles"]["format"] = "float64 pairs";
+    require_manifest_error(doc, {"twiddles.format", "(found 'float64 pairs')"});
   }
   SECTION("another format_version names both versions") {
     json doc = fixture_doc();

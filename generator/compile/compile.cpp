@@ -166,17 +166,16 @@ std::string cross_to_msl(const std::vector<uint32_t>& spirv, const CrossCompileO
   options.msl_version = spirv_cross::CompilerMSL::Options::make_msl_version(
       cross.msl_version_major, cross.msl_version_minor);
   compiler.set_msl_options(options);
-  // Metal buffer indices follow the Vulkan bindings (binding N at [[buffer(N)]]) and the push
-  // constants take [[buffer(kMslPushConstantBuffer)]]; left automatic, SPIRV-Cross numbers them in
-  // the order it meets them. The manifest states this mapping per binding.
-  // Binding 4 (a convolution's filter) comes after the push constants' index.
-  for (uint32_t binding : {0u, 1u, 2u, 4u}) {
+  // Metal buffer indices come from the interface's slots (msl_index), the push constants'
+  // from kMslPushConstantBuffer, which no slot takes; left automatic, SPIRV-Cross would number
+  // them in the order it meets them. The manifest states the same mapping per binding.
+  for (const ResourceSlot& slot : kResourceSlots) {
     spirv_cross::MSLResourceBinding r;
     r.stage = spv::ExecutionModelGLCompute;
     r.desc_set = 0;
-    r.binding = binding;
-    r.msl_buffer = binding;
-    r.msl_texture = binding;  // io image: a storage image at binding N is [[texture(N)]]
+    r.binding = slot.binding;
+    r.msl_buffer = msl_index(slot.binding);
+    r.msl_texture = msl_index(slot.binding);  // io image: a storage image
     compiler.add_msl_resource_binding(r);
   }
   spirv_cross::MSLResourceBinding push;

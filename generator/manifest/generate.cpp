@@ -125,10 +125,10 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
   const std::string_view access = to_string(b.slot.access);
   json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
          {"element", to_string(b.element)}, {"size_rule", size_rule}};
-  if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_vec2(b.element);
+  if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_pair(b.element);
   // io image: a storage image of `width` texels per row and batch * rows_per_transform rows.
   if (b.is_texture()) {
-    j["resource"] = "storage_image";
+    j["resource"] = to_string(Resource::storage_image);
     j["format"] = to_string(b.texture);
     j["width"] = b.texels_per_row;
     j["rows_per_transform"] = spec.ny();
@@ -137,11 +137,11 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
   // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
   const bool uav = b.slot.access == Access::write || (in_place && b.slot.binding == 0);
   if (wants(plan, Target::hlsl)) {
-    j["hlsl_register"] = fmt::format("{}{}", uav ? 'u' : 't', b.slot.binding);
+    j["hlsl_register"] = hlsl_register(b.slot.binding, uav);
     j["hlsl_space"] = "space0";
     j["hlsl_type"] = uav ? "RWByteAddressBuffer" : "ByteAddressBuffer";
     if (b.is_texture()) {
-      j["hlsl_register"] = fmt::format("u{}", b.slot.binding);
+      j["hlsl_register"] = hlsl_register(b.slot.binding, true);
       // SPIRV-Cross declares the texel type by the format's channels.
       j["hlsl_type"] = b.texture == TextureFormat::r32f    ? "RWTexture2D<float>"
                        : b.texture == TextureFormat::rg32f ? "RWTexture2D<float2>"
@@ -149,8 +149,7 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
     }
   }
   if (wants(plan, Target::msl)) {
-    if (b.is_texture()) j["msl_texture"] = b.slot.binding;
-    else j["msl_buffer"] = b.slot.binding;
+    j[b.is_texture() ? "msl_texture" : "msl_buffer"] = msl_index(b.slot.binding);
   }
   return j;
 }
@@ -169,7 +168,7 @@ json dispatch_json(const Plan& plan, const KernelSpec& spec, const std::string& 
 json push_constants_json() {
   json push = json::array();
   for (const PushConstantSlot& pc : kPushConstants)
-    push.push_back({{"name", pc.name}, {"offset", pc.offset()}, {"type", "uint32"}});
+    push.push_back({{"name", pc.name}, {"offset", push_constant_offset(pc.name)}, {"type", kPushConstantType}});
   return push;
 }
 
@@ -185,7 +184,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
   // How many elements a buffer bound at `b` must hold, and the distance between its batch entries,
   // in the buffer's own elements (reals of a float32 buffer).
   auto size_rule = [&](const PassBinding& b) {
-    const uint64_t per = elements_per_vec2(b.element);
+    const uint64_t per = elements_per_pair(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
     if (b.role == BufferRole::filter) return fmt::format("{} elements (the filter kernel's output)", b.entry);
     if (b.role == BufferRole::scratch || b.role == BufferRole::scratch2) return fmt::format("batch * {} elements", b.entry * pass.batch_scale * per);
@@ -245,7 +244,7 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
                    const CounterSchedule& schedule, const codelet::OpCounts& ops, const std::string& name,
                    const CompiledShader& shader) {
   auto size_rule = [&](const PassBinding& b) {
-    const uint64_t per = elements_per_vec2(b.element);
+    const uint64_t per = elements_per_pair(b.element);
     if (b.role == BufferRole::twiddles) return fmt::format("{} elements (the twiddle file)", b.entry);
     if (b.role == BufferRole::sync)
       return fmt::format("1 + batch * {} elements, zero before the first dispatch (each call leaves them zero)",
@@ -434,7 +433,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
     out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
     kernel["twiddles"] = {{"file", twiddle_file_name(spec)},
                           {"count", layout.twiddles.count},
-                          {"format", "float32 pairs (re, im), little-endian"}};
+                          {"format", kTwiddleFormat}};
   } else {
     kernel["twiddles"] = nullptr;
   }

@@ -206,19 +206,6 @@ std::vector<std::vector<uint32_t>> group_radices(const KernelSpec& spec, const s
 
 }  // namespace
 
-std::string_view to_string(BufferRole role) {
-  switch (role) {
-    case BufferRole::input: return "input";
-    case BufferRole::output: return "output";
-    case BufferRole::scratch: return "scratch";
-    case BufferRole::twiddles: return "twiddles";
-    case BufferRole::filter: return "filter";
-    case BufferRole::scratch2: return "scratch2";
-    case BufferRole::sync: return "sync";
-  }
-  return "?";
-}
-
 size_t KernelLayout::x_passes() const {
   return static_cast<size_t>(std::count_if(passes.begin(), passes.end(), [](const PassLayout& p) { return p.axis == 0; }));
 }

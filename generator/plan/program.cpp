@@ -11,39 +11,16 @@
 
 namespace fftgen {
 
-std::string_view to_string(Access access) { return access == Access::read ? "read" : "write"; }
-
-std::string_view to_string(ElementType t) {
-  switch (t) {
-    case ElementType::complex64: return "complex64";
-    case ElementType::float32: return "float32";
-    case ElementType::complex32: return "complex32";
-    case ElementType::float16: return "float16";
-    case ElementType::uint32: return "uint32";
-  }
-  return "?";
+namespace {
+// The pairs (vec2 values) a kernel buffer's elements make, the last one padded.
+uint64_t pairs_of(const KernelBuffer& b) {
+  return (b.elements + elements_per_pair(b.element) - 1) / elements_per_pair(b.element);
 }
-
-uint32_t element_bytes(ElementType t) {
-  switch (t) {
-    case ElementType::complex64: return 8;
-    case ElementType::float32:
-    case ElementType::complex32:
-    case ElementType::uint32: return 4;
-    case ElementType::float16: return 2;
-  }
-  return 0;
-}
+}  // namespace
 
 ElementType stored_as(ElementType t, Precision precision) {
   if (precision == Precision::fp32) return t;
   return t == ElementType::float32 || t == ElementType::float16 ? ElementType::float16 : ElementType::complex32;
-}
-
-uint32_t PushConstantSlot::offset() const {
-  for (uint32_t i = 0; i < kPushConstantBytes / 4; ++i)
-    if (kPushConstants[i].name == name) return 4 * i;
-  return 0;
 }
 
 std::string_view to_string(LoadKind kind) {
@@ -471,10 +448,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, n};
   if (layout.real_full_length) set_real_buffers(program, n);
   program.scratch_elements = uint64_t{halves} * m;
-  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
-    const uint64_t in = vec2_of(program.input(d)), out = vec2_of(program.output(d)), scratch = uint64_t{halves} * m;
+    const uint64_t in = pairs_of(program.input(d)), out = pairs_of(program.output(d)), scratch = uint64_t{halves} * m;
     for (size_t i = 0; i < count; ++i) {
       const PassLayout& fft = layout.passes[i % fft_passes];
       const bool first = i == 0, last = i + 1 == count;
@@ -490,11 +466,11 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.chirp = {n, layout.chirp_offset, layout.spectrum_offset[d == Direction::forward ? 0 : 1],
                     d == Direction::inverse,
                     d == Direction::inverse && layout.spectrum_offset[1] == layout.spectrum_offset[0]};
-      const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, "src_stride"};
-      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, "src_stride"};
+      const PassBinding input{kSourceSlot, BufferRole::input, program.input(d).element, in, in, kPushSrcStride};
+      const PassBinding scratch_in{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, kPushSrcStride};
       const PassBinding scratch_out{kDestinationSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch,
-                                    "dst_stride"};
-      const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, "dst_stride"};
+                                    kPushDstStride};
+      const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, kPushDstStride};
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
       pass.twiddle_table = true;
@@ -586,8 +562,7 @@ uint64_t chirp_entry(const KernelProgram& program, const KernelLayout& layout, c
   const uint64_t spectrum = uint64_t{layout.columns} * layout.ny;
   if (side.axis == 1) return spectrum;
   const Direction d = side.direction;
-  auto vec2_of = [](const KernelBuffer& b) { return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element); };
-  const uint64_t whole = role == BufferRole::input ? vec2_of(program.input(d)) : vec2_of(program.output(d));
+  const uint64_t whole = role == BufferRole::input ? pairs_of(program.input(d)) : pairs_of(program.output(d));
   return role == BufferRole::scratch2 ? layout.columns : whole / layout.ny;
 }
 
@@ -625,8 +600,8 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
                                         : ElementType::complex64;
   };
   const uint64_t src_entry = chirp_entry(program, layout, side, src_role), dst_entry = chirp_entry(program, layout, side, dst_role);
-  pass.bindings = {{kSourceSlot, src_role, element(src_role), src_entry, src_entry, "src_stride"},
-                   {kDestinationSlot, dst_role, element(dst_role), dst_entry, dst_entry, "dst_stride"}};
+  pass.bindings = {{kSourceSlot, src_role, element(src_role), src_entry, src_entry, kPushSrcStride},
+                   {kDestinationSlot, dst_role, element(dst_role), dst_entry, dst_entry, kPushDstStride}};
   // The table is bound to the passes that read it: the chirp passes, and table twiddles.
   bool reads_table =
       step.load == LoadKind::chirp || step.store == StoreKind::chirp_filter || step.store == StoreKind::chirp_crop;
@@ -867,11 +842,8 @@ DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, con
   DirectionPlan plan;
   plan.direction = d;
   plan.order = pass_order(spec, layout, shape, d);
-  auto vec2_of = [](const KernelBuffer& b) {
-    return (b.elements + elements_per_vec2(b.element) - 1) / elements_per_vec2(b.element);
-  };
-  plan.in_vec2 = vec2_of(program.input(d));
-  plan.out_vec2 = vec2_of(program.output(d));
+  plan.in_vec2 = pairs_of(program.input(d));
+  plan.out_vec2 = pairs_of(program.output(d));
   plan.io = pass_io(program, shape, plan);
   // Column tiles: the X pass writes scratch (whole tiles per row), the Y pass reads it. Tiles hold
   // a plane's NY rows, or where the X pass does the first Y stage (pair_rows), the NY/2 rows of
@@ -951,9 +923,9 @@ void set_pass_bindings(const KernelProgram& program, const DispatchShape& shape,
   auto stride_in = [&](BufferRole role, uint64_t used) {
     return role == BufferRole::input ? entry_of(plan.in_vec2) : role == BufferRole::output ? entry_of(plan.out_vec2) : used;
   };
-  const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), "src_stride"};
+  const PassBinding src{kSourceSlot, src_role, element(src_role), reads, stride_in(src_role, reads), kPushSrcStride};
   const PassBinding dst{kDestinationSlot, dst_role, element(dst_role), writes, stride_in(dst_role, writes),
-                        "dst_stride"};
+                        kPushDstStride};
   pass.bindings = {src, dst};
   if (pass.twiddle_table)
     pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
@@ -1159,18 +1131,10 @@ bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
 // entries in transforms (1D: the runtime may space them as its caller asks); otherwise every
 // distance is a constant of the shader (the manifest's).
 PassBinding bound_by_role(PassBinding b, bool strides_pushed) {
-  switch (b.role) {
-    case BufferRole::input: b.slot = kSourceSlot; break;
-    case BufferRole::output: b.slot = kDestinationSlot; break;
-    case BufferRole::twiddles: b.slot = kTwiddleSlot; break;
-    case BufferRole::filter: b.slot = kFilterSlot; break;
-    case BufferRole::scratch: b.slot = kScratchSlot; break;
-    case BufferRole::scratch2: b.slot = kScratch2Slot; break;
-    case BufferRole::sync: b.slot = kSyncSlot; break;
-  }
+  b.slot = slot_of(b.role);
   const bool data = b.role == BufferRole::input || b.role == BufferRole::output;
   if (b.role != BufferRole::twiddles && b.role != BufferRole::filter)
-    b.stride_constant = data && strides_pushed ? (b.role == BufferRole::input ? "src_stride" : "dst_stride") : "";
+    b.stride_constant = data && strides_pushed ? (b.role == BufferRole::input ? kPushSrcStride : kPushDstStride) : "";
   return b;
 }
 

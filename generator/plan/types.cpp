@@ -9,7 +9,6 @@ namespace {
 template <typename E, size_t K>
 using Names = std::array<std::pair<E, std::string_view>, K>;
 
-constexpr Names<Direction, 2> kDirection{{{Direction::forward, "forward"}, {Direction::inverse, "inverse"}}};
 constexpr Names<DirectionSet, 3> kDirectionSet{
     {{DirectionSet::forward, "forward"}, {DirectionSet::inverse, "inverse"}, {DirectionSet::both, "both"}}};
 constexpr Names<Normalize, 3> kNormalize{
@@ -60,7 +59,6 @@ std::vector<std::string> spellings(const Names<E, K>& names) {
 
 }  // namespace
 
-std::string_view to_string(Direction v) { return name_of(kDirection, v); }
 std::string_view to_string(DirectionSet v) { return name_of(kDirectionSet, v); }
 std::string_view to_string(Normalize v) { return name_of(kNormalize, v); }
 std::string_view to_string(IndexMath v) { return name_of(kIndexMath, v); }

@@ -110,12 +110,12 @@ std::vector<std::string> device_limit_problems(const Device& device, const Kerne
   need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
        lim.maxStorageBufferRange, "maxStorageBufferRange");
   if (info.twiddles)
-    need("twiddle table bytes", info.twiddles->count * 8, lim.maxStorageBufferRange,
+    need("twiddle table bytes", info.twiddles->bytes(), lim.maxStorageBufferRange,
          "maxStorageBufferRange");
   need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
        info.forward_input.bytes() + info.forward_output.bytes() +
            scratch_bytes_per_transform(info) * (uses_scratch2(info) ? 2 : 1) +
-           (info.twiddles ? info.twiddles->count : 0) * 8,
+           (info.twiddles ? info.twiddles->bytes() : 0),
        device.device_local_heap_bytes(), "largest device-local heap");
   return problems;
 }
@@ -261,12 +261,12 @@ Kernel::Kernel(Device& device, const KernelInfo& info, const FileSource& files, 
   try {
     if (info_.twiddles) {
       auto bytes = files.read(info_.twiddles->file);
-      if (bytes.size() != info_.twiddles->count * 8)
+      if (bytes.size() != info_.twiddles->bytes())
         throw ManifestError("kernel '" + info_.name + "': twiddle file " +
                             files.describe(info_.twiddles->file) + " holds " +
                             std::to_string(bytes.size()) + " bytes; the manifest's " +
-                            std::to_string(info_.twiddles->count) + " complex float32 values need " +
-                            std::to_string(info_.twiddles->count * 8));
+                            std::to_string(info_.twiddles->count) + " values need " +
+                            std::to_string(info_.twiddles->bytes()));
       twiddles_ = Buffer(device, bytes.size());
       upload(device, twiddles_.handle(), bytes.data(), bytes.size());
     }
@@ -348,7 +348,8 @@ void Kernel::destroy() {
 void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass) {
   // record() writes these words of a push_constant_bytes-long block; a KernelInfo made by hand
   // (not read by parse_manifest, which checks the same) must not make it write past the end.
-  auto word = [&](const char* name) {
+  auto word = [&](std::string_view constant) {
+    const std::string name(constant);
     const PushConstant* pc = info.push_constant(name);
     if (pc && (pc->offset % 4 || uint64_t{pc->offset} + 4 > info.push_constant_bytes))
       throw ManifestError("kernel '" + info_.name + "' pass " + info.name + ": push constant '" + name +
@@ -356,15 +357,15 @@ void Kernel::create_pass(const PassInfo& info, const ShaderCode& code, Pass& pas
                           std::to_string(info.push_constant_bytes));
     return pc ? static_cast<int>(pc->offset / 4) : -1;
   };
-  pass.batch_word = word("batch");
-  pass.group_offset_word = word("group_offset");
+  pass.batch_word = word(kPushBatch);
+  pass.group_offset_word = word(kPushGroupOffset);
   for (const auto& b : info.bindings) {
-    if (b.binding == 0) {
-      pass.src_stride_word = word("src_stride");
+    if (b.binding == kSourceSlot.binding) {
+      pass.src_stride_word = word(kPushSrcStride);
       pass.src_binding = &b;
     }
-    if (b.binding == 1) {
-      pass.dst_stride_word = word("dst_stride");
+    if (b.binding == kDestinationSlot.binding) {
+      pass.dst_stride_word = word(kPushDstStride);
       pass.dst_binding = &b;
     }
   }

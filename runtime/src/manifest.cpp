@@ -12,32 +12,6 @@ namespace fftgen::vk {
 
 using nlohmann::json;
 
-const char* to_string(Direction d) { return d == Direction::forward ? "forward" : "inverse"; }
-
-const char* to_string(BufferRole role) {
-  switch (role) {
-    case BufferRole::input: return "input";
-    case BufferRole::output: return "output";
-    case BufferRole::scratch: return "scratch";
-    case BufferRole::twiddles: return "twiddles";
-    case BufferRole::filter: return "filter";
-    case BufferRole::scratch2: return "scratch2";
-    case BufferRole::sync: return "sync";
-  }
-  return "?";
-}
-
-const char* to_string(ElementType type) {
-  switch (type) {
-    case ElementType::complex64: return "complex64";
-    case ElementType::float32: return "float32";
-    case ElementType::complex32: return "complex32";
-    case ElementType::float16: return "float16";
-    case ElementType::uint32: return "uint32";
-  }
-  return "?";
-}
-
 const PushConstant* PassInfo::push_constant(const std::string& n) const {
   for (const auto& p : push_constants)
     if (p.name == n) return &p;
@@ -55,26 +29,6 @@ uint64_t PassInfo::tickets_before(uint64_t round, uint64_t batch) const {
 
 uint64_t PassInfo::workgroups(uint64_t batch) const {
   return (batch * batch_scale * columns_per_transform + columns_per_workgroup - 1) / columns_per_workgroup;
-}
-
-const char* to_string(ImageFormat format) {
-  switch (format) {
-    case ImageFormat::rg32f: return "rg32f";
-    case ImageFormat::rgba32f: return "rgba32f";
-    case ImageFormat::rgba16f: return "rgba16f";
-    case ImageFormat::r32f: return "r32f";
-  }
-  return "?";
-}
-
-uint32_t texel_bytes(ImageFormat format) {
-  switch (format) {
-    case ImageFormat::rg32f: return 8;
-    case ImageFormat::rgba32f: return 16;
-    case ImageFormat::rgba16f: return 8;
-    case ImageFormat::r32f: return 4;
-  }
-  return 0;
 }
 
 namespace {
@@ -139,7 +93,12 @@ std::string shape_text(const std::vector<uint32_t>& shape) {
 }
 
 // Bounds no fftgen kernel comes near; larger values come from a damaged or hand-edited manifest.
-constexpr uint32_t kMaxBindingNumber = 16;        // fftgen passes use bindings 0..3
+constexpr uint32_t kMaxBindingNumber = 16;        // fftgen's slots use bindings 0 to 7
+static_assert([] {
+  for (const ResourceSlot& slot : kResourceSlots)
+    if (slot.binding >= kMaxBindingNumber) return false;
+  return true;
+}(), "a binding slot beyond what manifests may name");
 constexpr uint32_t kMaxPushConstantBytes = 256;   // the largest maxPushConstantsSize in use
 constexpr uint64_t kMaxPoints = uint64_t{1} << 32;  // values of one transform
 
@@ -212,32 +171,25 @@ class Reader {
   std::string where_;
 };
 
-ElementType parse_element(const Reader& r, const std::string& key) {
-  const std::string e = r.str(key);
-  if (e == "complex64") return ElementType::complex64;
-  if (e == "float32") return ElementType::float32;
-  if (e == "complex32") return ElementType::complex32;
-  if (e == "float16") return ElementType::float16;
-  if (e == "uint32") return ElementType::uint32;
-  r.fail(key, "complex64, float32, complex32, float16 or uint32 (found '" + e + "')");
+// The value of E spelt at `key` (fftgen/interface.hpp's spellings); fails listing them.
+template <typename E>
+E parse_spelling(const Reader& r, const std::string& key) {
+  const std::string text = r.str(key);
+  if (const auto value = from_string<E>(text)) return *value;
+  r.fail(key, spellings<E>() + " (found '" + text + "')");
 }
+
+ElementType parse_element(const Reader& r, const std::string& key) { return parse_spelling<ElementType>(r, key); }
 
 // "resource": "storage_image" (io image kernels): the image's format and geometry. Only a kernel's
 // input and output are images, never written when read.
 std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, uint64_t points, uint32_t ny) {
-  const std::string resource = e.has("resource") ? e.str("resource") : "storage_buffer";
-  if (resource == "storage_buffer") return std::nullopt;
-  if (resource != "storage_image")
-    e.fail("resource", "storage_buffer or storage_image (found '" + resource + "')");
+  if (!e.has("resource") || parse_spelling<Resource>(e, "resource") == Resource::storage_buffer) return std::nullopt;
   if (pb.role != BufferRole::input && pb.role != BufferRole::output)
     e.fail("role", "input or output for a storage image (found '" + std::string(to_string(pb.role)) + "')");
   StorageImage image;
-  const std::string format = e.str("format");
-  if (format == "rg32f") image.format = ImageFormat::rg32f;
-  else if (format == "rgba32f") image.format = ImageFormat::rgba32f;
-  else if (format == "rgba16f") image.format = ImageFormat::rgba16f;
-  else if (format == "r32f") image.format = ImageFormat::r32f;
-  else e.fail("format", "one of rg32f, rgba32f, rgba16f, r32f (found '" + format + "')");
+  image.format = parse_spelling<ImageFormat>(e, "format");
+  const std::string format = to_string(image.format);
   if ((image.format == ImageFormat::r32f) != (pb.element == ElementType::float32))
     e.fail("format", "r32f for float32 data and rg32f, rgba32f or rgba16f for complex64 (found " + format +
                          " for " + to_string(pb.element) + ")");
@@ -318,19 +270,8 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
       if (other.binding == pb.binding)
         e.fail("binding", "a binding number not used by another binding of the pass (found " +
                               std::to_string(pb.binding) + " twice)");
-    const std::string role = e.str("role");
-    if (role == "input") pb.role = BufferRole::input;
-    else if (role == "output") pb.role = BufferRole::output;
-    else if (role == "scratch") pb.role = BufferRole::scratch;
-    else if (role == "twiddles") pb.role = BufferRole::twiddles;
-    else if (role == "filter") pb.role = BufferRole::filter;
-    else if (role == "scratch2") pb.role = BufferRole::scratch2;
-    else if (role == "sync") pb.role = BufferRole::sync;
-    else e.fail("role", "one of input, output, scratch, scratch2, twiddles, filter, sync (found '" + role + "')");
-    const std::string access = e.has("access") ? e.str("access") : "read";
-    if (access != "read" && access != "write")
-      e.fail("access", "read or write (found '" + access + "')");
-    pb.writes = access == "write";
+    pb.role = parse_spelling<BufferRole>(e, "role");
+    pb.writes = e.has("access") && parse_spelling<Access>(e, "access") == Access::write;
     pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
     // Counters are uint32s, and only counters are.
     if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
@@ -350,7 +291,7 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     if (!pc.raw().is_array()) r.fail("push_constants", "an array");
     for (size_t i = 0; i < pc.size(); ++i) {
       Reader e = pc.element(i);
-      PushConstant c{e.str("name"), e.uint32("offset"), e.has("type") ? e.str("type") : "uint"};
+      PushConstant c{e.str("name"), e.uint32("offset"), e.has("type") ? e.str("type") : kPushConstantType};
       if (c.offset % 4 || c.offset > kMaxPushConstantBytes - 4)
         e.fail("offset", "a multiple of 4 below " + std::to_string(kMaxPushConstantBytes) + " (found " +
                              std::to_string(c.offset) + ")");
@@ -472,6 +413,28 @@ void check_pass_buffers(const Reader& kr, const KernelInfo& k) {
   }
 }
 
+// The factor each direction's kernel applies, from "scale" alone: "normalize" says what the plan
+// asked for, which is not always what a kernel does (an fp16 convolution's apply kernel scales by
+// 1/sqrt(N) both ways with normalize "none").
+void parse_scales(const Reader& kr, KernelInfo& k) {
+  k.normalize = kr.has("normalize") ? kr.str("normalize") : "none";
+  if (k.normalize != "none" && k.normalize != "inverse" && k.normalize != "ortho")
+    kr.fail("normalize", "none, inverse or ortho (found '" + k.normalize + "')");
+  const Reader scale = kr.child("scale");
+  for (Direction d : k.directions) {
+    const double factor = scale.number(to_string(d));
+    if (!(factor > 0) || !std::isfinite(factor)) scale.fail(to_string(d), "a positive finite factor");
+    (d == Direction::forward ? k.forward_scale : k.inverse_scale) = factor;
+  }
+}
+
+// Bytes of one value of the twiddle file, as its "format" says.
+uint32_t twiddle_bytes(const Reader& t) {
+  const std::string format = t.str("format");
+  if (const auto bytes = twiddle_value_bytes(format)) return *bytes;
+  t.fail("format", "'" + std::string(kTwiddleFormat) + "' (found '" + format + "')");
+}
+
 KernelInfo parse_kernel(const Reader& r) {
   KernelInfo k;
   k.name = r.str("name");
@@ -532,30 +495,16 @@ KernelInfo parse_kernel(const Reader& r) {
     }
   }
   for (const auto& d : kr.strings("directions")) {
-    if (d == "forward") k.directions.push_back(Direction::forward);
-    else if (d == "inverse") k.directions.push_back(Direction::inverse);
-    else kr.fail("directions", "forward and/or inverse (found '" + d + "')");
+    const auto direction = from_string<Direction>(d);
+    if (!direction) kr.fail("directions", "forward and/or inverse (found '" + d + "')");
+    k.directions.push_back(*direction);
   }
   if (k.directions.empty()) kr.fail("directions", "at least one direction");
-  k.normalize = kr.has("normalize") ? kr.str("normalize") : "none";
-  const double n = static_cast<double>(k.points());
-  if (k.normalize == "none") {
-  } else if (k.normalize == "inverse") {
-    k.inverse_scale = 1.0 / n;
-  } else if (k.normalize == "ortho") {
-    k.forward_scale = k.inverse_scale = 1.0 / std::sqrt(n);
-  } else {
-    kr.fail("normalize", "none, inverse or ortho (found '" + k.normalize + "')");
-  }
-  if (kr.has("scale") && kr.at("scale").is_object()) {
-    Reader s = kr.child("scale");
-    if (s.has("forward")) k.forward_scale = s.number("forward");
-    if (s.has("inverse")) k.inverse_scale = s.number("inverse");
-  }
+  parse_scales(kr, k);
   if (kr.has("options")) k.options = kr.at("options");
   if (kr.has("twiddles") && !kr.at("twiddles").is_null()) {
     Reader t = kr.child("twiddles");
-    k.twiddles = TwiddleTable{file_name(t, "file", t.at("file")), t.uint("count")};
+    k.twiddles = TwiddleTable{file_name(t, "file", t.at("file")), t.uint("count"), twiddle_bytes(t)};
     if (k.twiddles->count > kMaxPoints)
       t.fail("count", "at most " + std::to_string(kMaxPoints) + " values");
   }

@@ -7,7 +7,7 @@ file(REMOVE_RECURSE ${PREFIX})
 run("cmake --install" out ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
 foreach(file bin/fftgen bin/fftgen-vk lib/libfftgen_runtime.a include/fftgen/runtime.hpp
              include/fftgen/runtime/kernel.hpp include/fftgen/runtime/device.hpp
-             include/fftgen/runtime/convolution.hpp
+             include/fftgen/runtime/convolution.hpp include/fftgen/interface.hpp
              lib/cmake/fftgen/fftgenConfig.cmake lib/cmake/fftgen/fftgenConfigVersion.cmake
              lib/cmake/fftgen/fftgenAddKernels.cmake lib/cmake/fftgen/fftgenRuntimeTargets.cmake
              lib/cmake/fftgen/fftgenGeneratorTargets.cmake

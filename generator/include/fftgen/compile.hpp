@@ -10,10 +10,10 @@
 
 namespace fftgen {
 
-/// In the MSL we write, Vulkan binding N is [[buffer(N)]] and the push constants are
-/// [[buffer(kMslPushConstantBuffer)]]. In the HLSL, binding N is register tN (read) or uN (write)
-/// and the push constants are the cbuffer without a register (root constants).
-inline constexpr uint32_t kMslPushConstantBuffer = 3;
+/// The MSL and HLSL resources follow the binding slots of fftgen/interface.hpp: binding N is
+/// [[buffer(msl_index(N))]] and the push constants [[buffer(kMslPushConstantBuffer)]]; in
+/// the HLSL binding N is hlsl_register(N, ...) and the push constants are the cbuffer without a
+/// register (root constants).
 
 struct CompiledShader {
   std::vector<uint32_t> spirv;  ///< optimised and validated

@@ -17,14 +17,11 @@
 
 namespace fftgen {
 
-/// filter: a convolution's filter spectrum (the filter kernel's output), read by the apply kernel.
-/// scratch2: a second scratch buffer of the scratch buffer's size, for image kernels of three or
-/// more passes (their output image holds no values between passes) and for the values between
-/// the sides of a 2D c2r through KernelLayout::chirp_sides_2d (its output of reals is too small).
-/// sync: the counters of a kernel whose passes share one dispatch (pass_sync counters,
-/// CounterSchedule in program.hpp): zero before its first dispatch, left zero by each.
-enum class BufferRole { input, output, scratch, twiddles, filter, scratch2, sync };
-std::string_view to_string(BufferRole);
+// Buffer roles (BufferRole) are part of the kernels' interface, fftgen/interface.hpp. scratch2 is
+// used by image kernels of three or more passes (their output image holds no values between
+// passes) and between the sides of a 2D c2r through KernelLayout::chirp_sides_2d (its output of
+// reals is too small); sync by a kernel whose passes share one dispatch (CounterSchedule in
+// program.hpp).
 
 /// One butterfly stage inside a pass (a Stockham step over the pass's M-point sub-transform).
 struct StageLayout {

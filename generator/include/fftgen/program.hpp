@@ -21,63 +21,13 @@
 
 namespace fftgen {
 
-// ---------------------------------------------------------------------------------------------
-// The pass interface, defined once: these tables drive the GLSL declarations, the HLSL registers
-// and Metal buffer indices, the manifest's bindings and push constants, and (through the
-// manifest) the runtime's descriptor sets and push-constant writes.
+// The pass interface (directions, buffer roles, element types, binding slots, push constants) is
+// declared once, in fftgen/interface.hpp, which the runtime reads too: it drives the GLSL
+// declarations, the HLSL registers and Metal buffer indices, the manifest's bindings and push
+// constants, and (through the manifest) the runtime's descriptor sets and push-constant writes.
 
-enum class Access { read, write };
-std::string_view to_string(Access);
-
-/// What one element of a bound buffer holds. Shaders read and write every buffer as vec2: a
-/// float32 buffer (real data) as pairs of consecutive reals. complex32 and float16 are the same
-/// in half floats (precision fp16): the shader declares such a buffer f16vec2, converts each
-/// value to vec2 as it loads it and back to f16vec2 as it stores it. uint32: the counters of a
-/// kernel whose passes share one dispatch (BufferRole::sync), never data.
-enum class ElementType { complex64, float32, complex32, float16, uint32 };
-std::string_view to_string(ElementType);
-uint32_t element_bytes(ElementType);
-/// Elements of this type per vec2 the shader moves (2 for real data).
-inline uint32_t elements_per_vec2(ElementType t) {
-  return t == ElementType::float32 || t == ElementType::float16 ? 2 : 1;
-}
-inline bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
 /// The type in memory of data of type `t` at `precision` (complex64 becomes complex32 in fp16).
 ElementType stored_as(ElementType t, Precision precision);
-
-/// A storage-buffer binding slot of set 0, declared in GLSL as
-/// `layout(set = 0, binding = B) buffer <block> { vec2 data[]; } <name>;`: the instance name is
-/// what SPIRV-Cross names the HLSL and MSL resource (`src`, not `_102`).
-struct ResourceSlot {
-  uint32_t binding;
-  std::string_view block;  ///< GLSL block name
-  std::string_view name;   ///< GLSL instance name; the values are <name>.data[i]
-  Access access;
-};
-inline constexpr ResourceSlot kSourceSlot{0, "Src", "src", Access::read};
-inline constexpr ResourceSlot kDestinationSlot{1, "Dst", "dst", Access::write};
-inline constexpr ResourceSlot kTwiddleSlot{2, "Twiddles", "tw", Access::read};
-inline constexpr ResourceSlot kFilterSlot{4, "Filter", "filt", Access::read};  // 3 is Metal's push constants
-/// The slots of a dispatch that runs several passes (pass_sync counters): one per buffer role, as
-/// each pass reads and writes several of them. The input keeps binding 0 (src) and the output
-/// binding 1 (dst, read and written); scratch buffers and the counters have their own.
-inline constexpr ResourceSlot kScratchSlot{5, "Scratch", "scratch", Access::write};
-inline constexpr ResourceSlot kScratch2Slot{6, "Scratch2", "scratch2", Access::write};
-inline constexpr ResourceSlot kSyncSlot{7, "Sync", "sync", Access::write};
-
-/// The push constants of every pass, in block order (uint32 each).
-struct PushConstantSlot {
-  std::string_view name;
-  std::string_view comment;  ///< as written in the GLSL block
-  uint32_t offset() const;
-};
-inline constexpr PushConstantSlot kPushConstants[] = {
-    {"batch", "transforms to compute"},
-    {"group_offset", "first workgroup of this dispatch, when a large grid is split"},
-    {"src_stride", "complex elements between consecutive transforms at binding 0"},
-    {"dst_stride", "... at binding 1"},
-};
-inline constexpr uint32_t kPushConstantBytes = 4 * (sizeof(kPushConstants) / sizeof(kPushConstants[0]));
 
 /// One binding of a pass: a slot, the buffer bound there and how the pass walks it.
 struct PassBinding {

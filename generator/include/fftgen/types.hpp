@@ -12,9 +12,10 @@
 #include <string_view>
 #include <vector>
 
+#include "fftgen/interface.hpp"
+
 namespace fftgen {
 
-enum class Direction { forward, inverse };
 enum class DirectionSet { forward, inverse, both };
 enum class Normalize { none, inverse, ortho };
 enum class IndexMath { bitwise, divmod };
@@ -56,7 +57,6 @@ enum class PassSync { automatic, dispatch, counters };
 /// row_pass where it was measured faster on an H100 (NY >= 2048; make_layout).
 enum class FirstYStage { automatic, column_pass, row_pass };
 
-std::string_view to_string(Direction);
 std::string_view to_string(DirectionSet);
 std::string_view to_string(Normalize);
 std::string_view to_string(IndexMath);

@@ -12,38 +12,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fftgen/interface.hpp"
+
 namespace fftgen::vk {
 
-enum class Direction { forward, inverse };
-const char* to_string(Direction direction);
-
-/// filter: a convolution's filter spectrum (KernelIo::filter), read by the apply kernel.
-/// scratch2: a second scratch buffer of scratch's size (image kernels of three or more passes).
-/// sync: the counters of a dispatch that runs several passes (manifest "pass_sync": "counters"):
-/// uint32s that the runtime allocates per bindings and zeroes once; every call leaves them zero.
-enum class BufferRole { input, output, scratch, twiddles, filter, scratch2, sync };
-const char* to_string(BufferRole role);
-
-/// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data), or
-/// the same in half floats (precision fp16): complex32 (4 bytes) and float16 (2 bytes). Shaders
-/// move every buffer as pairs, so push-constant strides count pairs. uint32: counters (role sync).
-enum class ElementType { complex64, float32, complex32, float16, uint32 };
-const char* to_string(ElementType type);
-inline bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
-inline bool is_real(ElementType t) { return t == ElementType::float32 || t == ElementType::float16; }
-inline uint32_t element_bytes(ElementType t) {
-  return t == ElementType::uint32 ? 4 : (is_real(t) ? 4 : 8) / (is_half(t) ? 2 : 1);
-}
-inline uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
-/// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
-inline uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
-
-/// The texel format of a storage image (manifest "format", io image kernels): rg32f, rgba32f and
-/// rgba16f hold one complex value in (r, g) (b and a written 0, never read); r32f one real.
-enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
-const char* to_string(ImageFormat format);
-/// Bytes of one texel.
-uint32_t texel_bytes(ImageFormat format);
+// The kernels' interface, declared once for the generator and the runtime (fftgen/interface.hpp):
+// directions, buffer roles, element types, image formats and their sizes, binding slots, push constants, and the
+// manifest's spellings of them.
+using fftgen::Access;
+using fftgen::BufferRole;
+using fftgen::Direction;
+using fftgen::ElementType;
+using fftgen::ImageFormat;
+using fftgen::Resource;
+using fftgen::element_bytes;
+using fftgen::elements_per_pair;
+using fftgen::from_string;
+using fftgen::is_half;
+using fftgen::is_real;
+using fftgen::pair_bytes;
+using fftgen::texel_bytes;
+using fftgen::to_string;
 
 /// A binding that is a storage image (manifest "resource": "storage_image"): `width` texels per
 /// row, `rows_per_transform` rows per transform, transforms one below the other (height = batch ×
@@ -71,7 +60,7 @@ struct PassBinding {
 struct PushConstant {
   std::string name;  ///< batch, group_offset, src_stride, dst_stride
   uint32_t offset = 0;
-  std::string type;  ///< "uint"
+  std::string type;  ///< "uint32" (kPushConstantType)
 };
 
 struct PassInfo {
@@ -112,7 +101,9 @@ struct PassInfo {
 
 struct TwiddleTable {
   std::string file;
-  uint64_t count = 0;  ///< complex float32 values
+  uint64_t count = 0;        ///< values (complex)
+  uint32_t value_bytes = 8;  ///< bytes of one value, as the manifest's "format" says
+  uint64_t bytes() const { return count * value_bytes; }
 };
 
 /// What a kernel's input or output buffer holds per transform.
@@ -150,9 +141,12 @@ struct KernelInfo {
   /// The forward direction's input and output (the inverse's are the other way round).
   BufferShape forward_input, forward_output;
   std::vector<Direction> directions;
-  std::string normalize = "none";  ///< none | inverse | ortho
-  double forward_scale = 1.0;      ///< factor the forward kernel applies
-  double inverse_scale = 1.0;      ///< factor the inverse kernel applies
+  std::string normalize = "none";  ///< none | inverse | ortho (for information; the factors are below)
+  /// The factor each direction's kernel applies: the manifest's "scale", which is what the plan's
+  /// normalisation asked for except where a kernel scales otherwise (an fp16 convolution's apply
+  /// kernel takes 1/sqrt(N) both ways with normalize "none"). 1 for a direction the kernel lacks.
+  double forward_scale = 1.0;
+  double inverse_scale = 1.0;
   nlohmann::json options;          ///< resolved plan options, as written
   std::optional<TwiddleTable> twiddles;
   uint64_t scratch_elements = 0;   ///< complex values per transform (8 bytes, or 4 in fp16)
