@@ -108,8 +108,9 @@ std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k,
   if (free("workgroup_size") && !layout.passes.empty()) {
     const uint32_t w = layout.passes.front().workgroup_size;
     std::vector<json> values{nullptr};
+    constexpr uint32_t kWarp = 32;  // a smaller workgroup leaves lanes of its one warp idle
     for (uint32_t x : {w / 2, w * 2})
-      if (x >= 32 && x <= 1024) values.emplace_back(x);
+      if (x >= kWarp && x <= fftgen::kMaxWorkgroupSize) values.emplace_back(x);
     out.emplace_back("workgroup_size", values);
   }
   if (free("radices") && !k.is_2d() && layout.bluestein_n == 0 && !layout.radices.empty()) {

@@ -62,7 +62,6 @@ constexpr size_t kMaxNameLength = 64;
 constexpr bool kPairsByDefault = true;
 constexpr uint64_t kMinN = 2;
 constexpr uint64_t kMaxN = uint64_t{1} << kMaxLog2N;
-constexpr uint64_t kMaxWorkgroupSize = 1024;
 constexpr uint64_t kMinSharedMemory = 1024;
 constexpr uint64_t kMaxSharedMemory = 65536;
 

@@ -14,6 +14,9 @@
 
 namespace fftgen {
 
+/// The largest workgroup_size a plan may set (the invocations Vulkan guarantees a workgroup).
+inline constexpr uint64_t kMaxWorkgroupSize = 1024;
+
 /// A fused convolution (plan field "convolution", docs/graphics.md): out = image ⊛ filter per
 /// channel, computed as r2c of the zero-padded image (c2c of pairs of channels), a multiplication
 /// by the filter's spectrum and c2r (c2c), over planes of padded_h × padded_w.
