@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "fftgen/layout.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/program.hpp"
 
@@ -1339,4 +1340,32 @@ TEST_CASE("late stage twiddles take a product tree in workgroups of 512 invocati
   const uint32_t products = 1024 * 11 + 512 * 26;  // a complex product: 4 muls, 2 adds
   CHECK(wide.ops().muls == computed.ops().muls + 4 * products);
   CHECK(wide.ops().adds == computed.ops().adds + 2 * products);
+}
+
+TEST_CASE("shared_memory_bytes unset: one pass at 48 KB where 32 KB takes two and the plan's devices offer it", "[plan]") {
+  auto budget_of = [](const std::string& top, const std::string& kernel) {
+    const Plan plan = parse_plan("{" + top + R"(, "kernels": [)" + kernel + "]}");
+    REQUIRE(plan.kernels.size() == 1);
+    return std::pair{plan.kernels[0].shared_memory_bytes, fftgen::make_layout(plan.kernels[0]).passes.size()};
+  };
+  using P = std::pair<uint32_t, size_t>;
+  const std::string desktop = R"("targets": ["spirv", "glsl"], "device_shared_memory_bytes": 49152)";
+  // A C2C of 9600 (two passes at 32 KB) and an R2C of 24000 (its 12000) take one pass.
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [9600]})") == P{49152, 1});
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [24000], "transform": "r2c"})") == P{49152, 1});
+  // Lengths that one pass holds at 32 KB, or that 48 KB does not make one pass, keep 32 KB.
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [8192]})") == P{32768, 1});
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [12500]})") == P{32768, 2});
+  // Without the plan's word (lavapipe, mobile GPUs, D3D12 and Metal offer 32 KB), a given budget, fp16: no change.
+  CHECK(budget_of(R"("targets": ["spirv"])", R"({"name": "a", "shape": [9600]})") == P{32768, 2});
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [9600], "shared_memory_bytes": 32768})") == P{32768, 2});
+  CHECK(budget_of(desktop, R"({"name": "a", "shape": [9600], "precision": "fp16"})").first == 32768);
+  // D3D12 and Metal cannot offer more.
+  for (const char* target : {"hlsl", "msl"})
+    CHECK_THROWS_WITH(parse_plan(fmt::format(R"({{"targets": ["spirv", "{}"], "device_shared_memory_bytes": 49152, )"
+                                             R"("kernels": [{{"name": "a", "shape": [64]}}]}})", target)),
+                      Catch::Contains("device_shared_memory_bytes") && Catch::Contains("more than") &&
+                          Catch::Contains(target));
+  CHECK_THROWS_WITH(parse_plan(R"({"device_shared_memory_bytes": "big", "kernels": [{"name": "a", "shape": [64]}]})"),
+                    Catch::Contains("an integer from 1024 to 65536"));
 }

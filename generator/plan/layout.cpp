@@ -1047,6 +1047,20 @@ KernelLayout make_layout(const KernelSpec& spec) {
   return layout;
 }
 
+uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
+  const MeasuredRow* row = measured_choice(MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()));
+  if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
+    return spec.shared_memory_bytes;
+  KernelSpec wide = spec;
+  wide.shared_memory_bytes = row->choice.bytes;
+  try {
+    if (make_layout(spec).passes.size() > 1 && make_layout(wide).passes.size() == 1) return wide.shared_memory_bytes;
+  } catch (const PlanError&) {
+    // a kernel the layout refuses keeps its budget, and check_buildable names what is wrong
+  }
+  return spec.shared_memory_bytes;
+}
+
 uint32_t PassLayout::butterflies_per_invocation(const StageLayout& stage) const {
   const uint32_t butterflies = size / stage.radix;
   return (butterflies + threads_per_column - 1) / threads_per_column;

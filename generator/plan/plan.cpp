@@ -48,7 +48,8 @@ const std::vector<std::string> kWisdomEntryFields{"shape",        "n",      "tra
 const std::vector<std::string> kWisdomTopFields{"$schema", "description", "device", "driver", "min_gain",
                                                 "fixed",   "source",      "runs",   "sizes"};
 const std::vector<std::string> kTopLevelFields{"$schema",          "description",  "kernels",
-                                               "targets",          "hlsl_shader_model", "msl_version"};
+                                               "targets",          "hlsl_shader_model", "msl_version",
+                                               "device_shared_memory_bytes"};
 const std::vector<std::pair<std::string, uint32_t>> kShaderModels{
     {"5.0", 50}, {"5.1", 51}, {"6.0", 60}, {"6.1", 61}, {"6.2", 62},
     {"6.3", 63}, {"6.4", 64}, {"6.5", 65}, {"6.6", 66}};
@@ -64,6 +65,10 @@ constexpr uint64_t kMinN = 2;
 constexpr uint64_t kMaxN = uint64_t{1} << kMaxLog2N;
 constexpr uint64_t kMinSharedMemory = 1024;
 constexpr uint64_t kMaxSharedMemory = 65536;
+// What the plan's devices offer a workgroup by default (its "device_shared_memory_bytes"): D3D12's
+// groupshared memory and Metal's threadgroup memory stop at 32 KB, as do lavapipe and mobile GPUs.
+constexpr uint32_t kPortableSharedMemory = 32768;
+
 
 const std::string kAllowedName = fmt::format(
     "1 to {} characters from A-Z, a-z, 0-9 and _ (the name becomes part of file names)", kMaxNameLength);
@@ -1023,6 +1028,31 @@ std::string clean_json_message(const std::string& what) {
   return out;
 }
 
+namespace {
+
+// The plan's "device_shared_memory_bytes": the shared memory per workgroup every device it is for
+// offers (Vulkan's maxComputeSharedMemorySize), which the planner may use where it measured faster
+// (KernelSpec::device_shared_memory_bytes). Above 32 KB only for Vulkan's targets.
+uint32_t parse_device_shared_memory(const json& doc, const Where& top, const std::vector<Target>& targets) {
+  auto it = doc.find("device_shared_memory_bytes");
+  if (it == doc.end()) return kPortableSharedMemory;
+  const std::string allowed = fmt::format("an integer from {} to {} (default {})", kMinSharedMemory, kMaxSharedMemory,
+                                          kPortableSharedMemory);
+  if (!it->is_number_integer() || it->get<int64_t>() < int64_t{kMinSharedMemory} ||
+      it->get<int64_t>() > int64_t{kMaxSharedMemory})
+    top.fail("device_shared_memory_bytes", "got " + describe(*it), allowed);
+  const auto bytes = it->get<uint32_t>();
+  for (Target t : targets)
+    if ((t == Target::hlsl || t == Target::msl) && bytes > kPortableSharedMemory)
+      top.fail("device_shared_memory_bytes",
+               fmt::format("{} bytes is more than {} offers ({}); drop \"{}\" from the targets or give at most {}", bytes,
+                           t == Target::hlsl ? "D3D12" : "Metal", kPortableSharedMemory, to_string(t), kPortableSharedMemory),
+               allowed);
+  return bytes;
+}
+
+}  // namespace
+
 Plan parse_document(const json& doc, const std::string& source, bool skip_impossible) {
   Where top{source, ""};
   if (!doc.is_object())
@@ -1039,6 +1069,7 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
   auto msl = parse_version(doc, top, "msl_version", kMslVersions);
   plan.cross.msl_version_major = msl.first;
   plan.cross.msl_version_minor = msl.second;
+  const uint32_t device_shared_memory = parse_device_shared_memory(doc, top, plan.targets);
 
   auto kernels = doc.find("kernels");
   const std::string allowed_kernels = "a non-empty list of kernel objects, e.g. [{\"name\": \"fft1k\", \"shape\": [1024]}]";
@@ -1082,6 +1113,8 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
+      v.device_shared_memory_bytes = device_shared_memory;
+      if (!v.explicit_fields.count("shared_memory_bytes")) v.shared_memory_bytes = auto_shared_memory_bytes(v);
       try {
         check_buildable(v);
       } catch (const PlanError& e) {

@@ -34,6 +34,8 @@ enum class MeasuredDecision {
   column_radix32,      ///< a column pass of `size` (a power of two) takes radix-32 stages, the remainder second
                        ///< (asked with `size` alone: auto_radices knows no kernel)
   fp16_table_twiddles, ///< twiddles auto of an fp16 kernel reads the table rather than computing them
+  one_pass_budget,     ///< shared_memory_bytes not given: a 1D kernel that the plan's budget splits into several
+                       ///< passes and a budget of `bytes` holds in one takes `bytes`, where the plan's devices offer it
 };
 
 /// An inclusive range of values; the default holds every value.
@@ -75,6 +77,7 @@ struct MeasuredChoice {
   bool yes = true;                ///< for yes/no decisions
   std::vector<uint32_t> radices;  ///< row_split, round_trip_tiles
   uint32_t invocations = 0;       ///< round_trip_tiles: the workgroup size
+  uint32_t bytes = 0;             ///< one_pass_budget: the shared-memory budget
 };
 
 struct MeasuredRow {

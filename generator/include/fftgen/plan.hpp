@@ -71,6 +71,9 @@ struct KernelSpec {
   /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
   /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
   bool targets_metal = false;
+  /// The plan's "device_shared_memory_bytes": the shared memory per workgroup every device the plan
+  /// is for offers (32768 unless the plan says more, which only Vulkan's targets may).
+  uint32_t device_shared_memory_bytes = 32768;
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
