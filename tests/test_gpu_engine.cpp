@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "fftgen/generate.hpp"
@@ -25,6 +26,7 @@
 #include "fftgen/vktools/compile_notice.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
+#include "engine_instance.hpp"
 
 using namespace fftgen::vk;
 
@@ -67,20 +69,11 @@ void verify_all(Device& device, const Manifest& manifest) {
 }
 
 // What an engine has: its own instance (validation on, its own messenger), device and queue.
-struct EngineVulkan {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+struct EngineVulkan : fftgen_test::EngineInstance {
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t family = 0;
-  std::vector<std::string> messages;
-
-  static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
-                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-    static_cast<EngineVulkan*>(user)->messages.push_back(data->pMessage ? data->pMessage : "(no text)");
-    return VK_FALSE;
-  }
 
   // Another logical device on the same physical device (the same queue family), with 16-bit storage
   // buffers where asked; `enabled` receives what its create info enables (features_enabled_by).
@@ -106,49 +99,12 @@ struct EngineVulkan {
   }
 
   EngineVulkan() {
-    VkApplicationInfo app{};
-    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-    app.apiVersion = VK_API_VERSION_1_1;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    VkDebugUtilsMessengerCreateInfoEXT mci{};
-    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-    mci.pfnUserCallback = &on_message;
-    mci.pUserData = this;
-    VkInstanceCreateInfo ici{};
-    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-    ici.pApplicationInfo = &app;
-    ici.enabledLayerCount = 1;
-    ici.ppEnabledLayerNames = &layer;
-    ici.enabledExtensionCount = 1;
-    ici.ppEnabledExtensionNames = &extension;
-    REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-    REQUIRE(create);
-    REQUIRE(create(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
-
-    uint32_t count = 1;
-    REQUIRE(vkEnumeratePhysicalDevices(instance, &count, &physical_device) != VK_ERROR_INITIALIZATION_FAILED);
-    REQUIRE(physical_device);
-    std::vector<VkQueueFamilyProperties> families(8);
-    uint32_t family_count = 8;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
-    while (family < family_count && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
-    REQUIRE(family < family_count);
+    std::tie(physical_device, family) = compute_device();
     device = create_device();
     vkGetDeviceQueue(device, family, 0, &queue);
   }
   ~EngineVulkan() {
     if (device) vkDestroyDevice(device, nullptr);
-    if (messenger) {
-      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-          vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-      destroy(instance, messenger, nullptr);
-    }
-    if (instance) vkDestroyInstance(instance, nullptr);
   }
   ExternalDevice handles(VkPipelineCache cache = VK_NULL_HANDLE) const {
     return {instance, physical_device, device, queue, family, cache};
