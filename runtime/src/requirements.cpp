@@ -1,7 +1,7 @@
 #include "fftgen/runtime/requirements.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <iterator>
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/device.hpp"

@@ -194,10 +194,13 @@ class Kernel {
   std::vector<Pass> inverse_;
 };
 
-/// What prevents `info` from running on `device` (one line each: kernel, need, device limit);
-/// empty if it fits. Buffer-range needs are checked for a batch of one.
+/// What prevents `info` from running on `device`: requirement_problems() (a feature not enabled, a
+/// limit below the kernel's need, a storage-image format the device lacks) and device-local memory
+/// for one transform, a phrase each ("needs ..."); empty if it fits. Buffer-range needs are checked
+/// for a batch of one.
 std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info);
-/// Throws DeviceLimitError with every problem if there is any.
+/// Throws DeviceLimitError if there is any problem: one line, "kernel 'K' cannot run on device 'D': "
+/// and the problems separated by "; ".
 void check_device_limits(const Device& device, const KernelInfo& info);
 
 }  // namespace fftgen::vk
