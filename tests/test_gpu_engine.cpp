@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "fftgen/generate.hpp"
@@ -24,6 +26,7 @@
 #include "fftgen/vktools/compile_notice.hpp"
 #include "fftgen/vktools/execute.hpp"
 #include "fftgen/vktools/verify.hpp"
+#include "engine_instance.hpp"
 
 using namespace fftgen::vk;
 
@@ -66,24 +69,19 @@ void verify_all(Device& device, const Manifest& manifest) {
 }
 
 // What an engine has: its own instance (validation on, its own messenger), device and queue.
-struct EngineVulkan {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+struct EngineVulkan : fftgen_test::EngineInstance {
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t family = 0;
-  std::vector<std::string> messages;
 
-  static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
-                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
-    static_cast<EngineVulkan*>(user)->messages.push_back(data->pMessage ? data->pMessage : "(no text)");
-    return VK_FALSE;
-  }
-
-  // Another logical device on the same physical device (the same queue family).
-  VkDevice create_device() const {
+  // Another logical device on the same physical device (the same queue family), with 16-bit storage
+  // buffers where asked; `enabled` receives what its create info enables (features_enabled_by).
+  VkDevice create_device(bool storage16 = false, DeviceFeatures* enabled = nullptr) const {
     const float priority = 1.0f;
+    VkPhysicalDevice16BitStorageFeatures half{};
+    half.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
+    half.storageBuffer16BitAccess = VK_TRUE;
     VkDeviceQueueCreateInfo qci{};
     qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     qci.queueFamilyIndex = family;
@@ -93,55 +91,20 @@ struct EngineVulkan {
     dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    if (storage16) dci.pNext = &half;
+    if (enabled) *enabled = features_enabled_by(dci);
     VkDevice created = VK_NULL_HANDLE;
     REQUIRE(vkCreateDevice(physical_device, &dci, nullptr, &created) == VK_SUCCESS);
     return created;
   }
 
   EngineVulkan() {
-    VkApplicationInfo app{};
-    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-    app.apiVersion = VK_API_VERSION_1_1;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    VkDebugUtilsMessengerCreateInfoEXT mci{};
-    mci.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
-    mci.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    mci.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
-    mci.pfnUserCallback = &on_message;
-    mci.pUserData = this;
-    VkInstanceCreateInfo ici{};
-    ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-    ici.pApplicationInfo = &app;
-    ici.enabledLayerCount = 1;
-    ici.ppEnabledLayerNames = &layer;
-    ici.enabledExtensionCount = 1;
-    ici.ppEnabledExtensionNames = &extension;
-    REQUIRE(vkCreateInstance(&ici, nullptr, &instance) == VK_SUCCESS);
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-    REQUIRE(create);
-    REQUIRE(create(instance, &mci, nullptr, &messenger) == VK_SUCCESS);
-
-    uint32_t count = 1;
-    REQUIRE(vkEnumeratePhysicalDevices(instance, &count, &physical_device) != VK_ERROR_INITIALIZATION_FAILED);
-    REQUIRE(physical_device);
-    std::vector<VkQueueFamilyProperties> families(8);
-    uint32_t family_count = 8;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_device, &family_count, families.data());
-    while (family < family_count && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
-    REQUIRE(family < family_count);
+    std::tie(physical_device, family) = compute_device();
     device = create_device();
     vkGetDeviceQueue(device, family, 0, &queue);
   }
   ~EngineVulkan() {
     if (device) vkDestroyDevice(device, nullptr);
-    if (messenger) {
-      auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-          vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-      destroy(instance, messenger, nullptr);
-    }
-    if (instance) vkDestroyInstance(instance, nullptr);
   }
   ExternalDevice handles(VkPipelineCache cache = VK_NULL_HANDLE) const {
     return {instance, physical_device, device, queue, family, cache};
@@ -394,4 +357,202 @@ TEST_CASE("an ExternalDevice with a null handle or a bad queue family is refused
   CHECK_THROWS_AS(Device(handles), UsageError);
   CHECK_THROWS_WITH(Device(handles), Catch::Contains("queue_family 99 is out of range"));
   for (const auto& m : engine.messages) FAIL_CHECK(m);
+}
+
+namespace {
+
+// An fp16 kernel beside fp32 ones: the device contract (docs/runtime.md, "What a kernel needs of
+// the device").
+const fftgen::GeneratedOutput& contract_generated() {
+  static const fftgen::GeneratedOutput out = fftgen::generate(
+      fftgen::parse_plan(R"({"targets": ["spirv"], "kernels": [
+        {"name": "half256", "shape": [256], "precision": "fp16"},
+        {"name": "fft256", "shape": [256]},
+        {"name": "real64", "shape": [64], "transform": "r2c"}]})",
+                         "contract.json"),
+      "contract.json");
+  return out;
+}
+
+Manifest contract_manifest() {
+  std::vector<MemoryFile> files;
+  for (const auto& f : contract_generated().files)
+    if (f.name != "manifest.json") files.push_back({f.name, f.bytes.data(), f.bytes.size()});
+  return parse_manifest_text(contract_generated().files.back().bytes, "contract manifest",
+                             FileSource::in_memory_files(std::move(files)));
+}
+
+}  // namespace
+
+TEST_CASE("an engine's device without 16-bit storage: fp16 kernels refused in one line, the others run clean",
+          "[gpu]") {
+  const Manifest manifest = contract_manifest();
+  const KernelInfo& half = manifest.kernel("half256");
+  CHECK(half.requirements.needs(Feature::storage_buffer_16bit_access));
+  CHECK_FALSE(manifest.kernel("fft256").requirements.needs(Feature::storage_buffer_16bit_access));
+  EngineVulkan engine;  // its device enables no features
+  {
+    Device device(engine.handles());
+    CHECK_FALSE(device.storage_buffer_16bit_access());
+    try {
+      Kernel kernel(device, manifest, "half256");
+      FAIL("an fp16 kernel was accepted on a device without storageBuffer16BitAccess");
+    } catch (const DeviceLimitError& e) {
+      const std::string msg = e.what();
+      INFO(msg);
+      CHECK(msg.find('\n') == std::string::npos);
+      CHECK_THAT(msg, Catch::StartsWith("kernel 'half256' cannot run on device '" + device.name() + "': needs the "
+                                        "Vulkan feature storageBuffer16BitAccess") &&
+                          Catch::Contains("ExternalDevice::enabled_features"));
+    }
+    VerifyOptions options;
+    options.batches = {1, 3};
+    for (const char* name : {"fft256", "real64"}) {
+      const VerifyResult r = verify_kernel(device, manifest, manifest.kernel(name), options);
+      INFO(name << ": " << r.error);
+      CHECK(r.error.empty());
+      CHECK(r.pass);
+    }
+  }
+  for (const auto& m : engine.messages) FAIL_CHECK(m);
+  engine.messages.clear();
+
+  // A device that enabled it and says so runs the fp16 kernel without a validation message; one
+  // that enabled it and does not say so is refused (ExternalDevice claims nothing by default).
+  DeviceFeatures enabled;
+  const VkDevice with = engine.create_device(true, &enabled);
+  CHECK(enabled.storage_buffer_16bit_access);
+  VkQueue queue = VK_NULL_HANDLE;
+  vkGetDeviceQueue(with, engine.family, 0, &queue);
+  {
+    ExternalDevice handles{engine.instance, engine.physical_device, with, queue, engine.family};
+    {
+      Device silent(handles);
+      CHECK_THROWS_WITH(Kernel(silent, manifest, "half256"), Catch::Contains("storageBuffer16BitAccess"));
+    }
+    handles.enabled_features = enabled;
+    Device device(handles);
+    CHECK(device.enabled_features().names() == "storageBuffer16BitAccess");
+    VerifyOptions options;
+    options.batches = {1, 3};
+    const VerifyResult r = verify_kernel(device, manifest, half, options);
+    INFO(r.error);
+    CHECK(r.error.empty());
+    CHECK(r.pass);
+  }
+  vkDestroyDevice(with, nullptr);
+  for (const auto& m : engine.messages) FAIL_CHECK(m);
+}
+
+TEST_CASE("features_enabled_by reads a VkDeviceCreateInfo's features, wherever in its chain", "[gpu]") {
+  VkDeviceCreateInfo dci{};
+  dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  CHECK(features_enabled_by(dci).names() == "none");
+  VkPhysicalDeviceFeatures core{};
+  core.shaderStorageImageExtendedFormats = VK_TRUE;
+  dci.pEnabledFeatures = &core;
+  CHECK(features_enabled_by(dci).names() == "shaderStorageImageExtendedFormats");
+  dci.pEnabledFeatures = nullptr;
+  VkPhysicalDeviceVulkan11Features v11{};
+  v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+  v11.storageBuffer16BitAccess = VK_TRUE;
+  VkPhysicalDeviceFeatures2 f2{};
+  f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  f2.features.shaderStorageImageExtendedFormats = VK_TRUE;
+  f2.pNext = &v11;
+  dci.pNext = &f2;
+  CHECK(features_enabled_by(dci).names() == "storageBuffer16BitAccess, shaderStorageImageExtendedFormats");
+}
+
+namespace {
+
+// The one line of the UsageError `call` throws (and that it is one line).
+template <typename Call>
+std::string usage_error(Call&& call) {
+  try {
+    call();
+  } catch (const UsageError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find('\n') == std::string::npos);
+    return msg;
+  }
+  FAIL_CHECK("no UsageError");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("typed buffers: bind and upload refuse another element type, a buffer too small, another role",
+          "[gpu]") {
+  DeviceOptions options;
+  options.validation = true;
+  options.pipeline_cache_file = false;
+  Device device(options);
+  const Manifest manifest = contract_manifest();
+  const Kernel fft(device, manifest, "fft256"), half(device, manifest, "half256"), real(device, manifest, "real64");
+  CHECK(half.element(Direction::forward, BufferRole::input) == ElementType::complex32);
+  CHECK(real.element(Direction::forward, BufferRole::input) == ElementType::float32);
+  CHECK(real.element(Direction::inverse, BufferRole::input) == ElementType::complex64);
+  CHECK(fft.required_bytes(Direction::forward, BufferRole::output, 4) == 4 * 256 * 8);
+  CHECK(half.required_bytes(Direction::forward, BufferRole::input, 4) == 4 * 256 * 4);
+  CHECK_THAT(usage_error([&] { fft.required_bytes(Direction::forward, BufferRole::twiddles, 1); }),
+             Catch::Contains("not twiddles"));
+
+  // A complex64 upload into an fp16 kernel's input.
+  const Buffer half_in = half.make_buffer(Direction::forward, BufferRole::input, 4);
+  CHECK_THAT(usage_error([&] { upload(device, half_in, std::vector<std::complex<float>>(256)); }),
+             Catch::Contains("upload of complex64 values: the buffer holds complex32") &&
+                 Catch::Contains("half floats"));
+  const Buffer real_in = real.make_buffer(Direction::forward, BufferRole::input, 1);
+  upload(device, real_in, std::vector<float>(64, 1.0f));
+  CHECK_THAT(usage_error([&] { upload(device, real_in, std::vector<float>(65)); }),
+             Catch::Contains("260 bytes (65 float32 values): the buffer holds 256"));
+
+  Buffer in = fft.make_buffer(Direction::forward, BufferRole::input, 4);
+  Buffer out = fft.make_buffer(Direction::forward, BufferRole::output, 4);
+  KernelIo io;
+  io.input = in;
+  io.output = out;
+  io.max_batch = 8;
+  CHECK_THAT(usage_error([&] { fft.bind(io); }),
+             Catch::StartsWith("kernel 'fft256': KernelIo::input holds 8192 bytes from its offset; the forward input "
+                               "of batch 8 needs 16384"));
+  io.max_batch = 4;
+  io.input = half_in;
+  CHECK_THAT(usage_error([&] { fft.bind(io); }),
+             Catch::StartsWith("kernel 'fft256': KernelIo::input holds complex32; the forward input holds complex64"));
+  const Buffer scratch(device, in.size(), MemoryKind::device_local, {ElementType::complex64, BufferRole::scratch});
+  io.input = scratch;
+  CHECK_THAT(usage_error([&] { fft.bind(io); }),
+             Catch::StartsWith("kernel 'fft256': KernelIo::input is a buffer made for role scratch"));
+  io.input = BufferRange{scratch.handle(), 0};  // a bare range says nothing, and is taken as it is
+  CHECK_NOTHROW(fft.bind(io));
+
+  // The typed buffers run: a forward transform of impulses, then the inverse reading the forward's
+  // output (a direction's input is the other's output).
+  io.input = in;
+  std::vector<std::complex<float>> x(4 * 256);
+  for (int b = 0; b < 4; ++b) x[b * 256] = {1.0f + b, 0.0f};
+  upload(device, in, x);
+  KernelBindings bindings = fft.bind(io);
+  device.run_commands([&](VkCommandBuffer cmd) {
+    record_transfer_to_compute_barrier(cmd);
+    fft.record(cmd, Direction::forward, bindings, 4);
+    record_compute_to_transfer_barrier(cmd);
+  });
+  std::vector<std::complex<float>> y(4 * 256);
+  download(device, out, y);
+  for (int b = 0; b < 4; ++b)
+    for (int k = 0; k < 256; k += 51) CHECK(std::abs(y[b * 256 + k] - std::complex<float>(1.0f + b, 0.0f)) < 1e-5f);
+  std::vector<float> as_reals(8);
+  CHECK_THAT(usage_error([&] { download(device, out, as_reals); }),
+             Catch::Contains("download of float32 values: the buffer holds complex64"));
+  const Buffer back_out = fft.make_buffer(Direction::inverse, BufferRole::output, 4);
+  KernelIo back;
+  back.input = out;
+  back.output = back_out;
+  back.max_batch = 4;
+  back.directions = {Direction::inverse};
+  CHECK_NOTHROW(fft.bind(back));
+  for (const auto& m : device.validation_messages()) FAIL_CHECK(m.text);
 }

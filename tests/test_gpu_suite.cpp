@@ -172,7 +172,7 @@ TEST_CASE("gpu suite: kernels whose passes share one dispatch leave their counte
     // buffer: each call must find the counters as the previous one left them (zero), whatever its
     // batch. The output of each call is read back after it.
     const uint32_t max_batch = 5;
-    Buffer in(device, kernel.required_bytes(d, true, max_batch)), out(device, kernel.required_bytes(d, false, max_batch));
+    Buffer in(device, kernel.required_bytes(d, BufferRole::input, max_batch)), out(device, kernel.required_bytes(d, BufferRole::output, max_batch));
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};
@@ -184,7 +184,7 @@ TEST_CASE("gpu suite: kernels whose passes share one dispatch leave their counte
     const std::vector<std::complex<double>> xd(x.begin(), x.end());
     for (uint32_t batch : {5u, 2u, 5u}) {
       INFO("batch " << batch);
-      fill(device, out.handle(), kNanPattern, kernel.required_bytes(d, false, max_batch));
+      fill(device, out.handle(), kNanPattern, kernel.required_bytes(d, BufferRole::output, max_batch));
       device.run_commands([&](VkCommandBuffer cmd) {
         record_transfer_to_compute_barrier(cmd);
         kernel.record(cmd, d, bindings, batch);

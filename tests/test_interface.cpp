@@ -72,3 +72,33 @@ TEST_CASE("the plan's image formats are spelt as the manifest's", "[interface]")
   CHECK(texel_bytes(ImageFormat::rgba16f) == 8);
   CHECK(texel_bytes(ImageFormat::r32f) == 4);
 }
+
+TEST_CASE("device requirements: Vulkan's names, and what bindings and passes add", "[interface]") {
+  check_round_trip({Feature::storage_buffer_16bit_access, Feature::shader_storage_image_extended_formats});
+  CHECK(std::string(to_string(Feature::storage_buffer_16bit_access)) == "storageBuffer16BitAccess");
+  CHECK(std::string(to_string(Limit::max_compute_work_group_size_x)) == "maxComputeWorkGroupSize[0]");
+  for (size_t i = 0; i < kLimitCount; ++i)
+    CHECK(from_string<Limit>(to_string(static_cast<Limit>(i))) == static_cast<Limit>(i));
+
+  DeviceRequirements fp16, image, none;
+  fp16.need_binding(ElementType::complex32);
+  fp16.need_binding(ElementType::complex64);
+  CHECK(fp16.needs(Feature::storage_buffer_16bit_access));
+  CHECK_FALSE(fp16.needs(Feature::shader_storage_image_extended_formats));
+  const uint64_t local_size[3] = {256, 1, 1};
+  image.need_pass(16384, local_size, 16, 3, 1);
+  image.need_image(ImageFormat::rg32f, 64, 16);
+  CHECK(image.needs(Feature::shader_storage_image_extended_formats));
+  CHECK(image.needs(ImageFormat::rg32f));
+  CHECK(image.least(Limit::max_compute_work_group_invocations) == 256);
+  CHECK(image.least(Limit::max_image_dimension_2d) == 64);
+  image.need(Limit::max_compute_shared_memory_size, 4096);  // the most is kept
+  CHECK(image.least(Limit::max_compute_shared_memory_size) == 16384);
+  CHECK(image.covers(none));
+  CHECK_FALSE(image.covers(fp16));
+  DeviceRequirements both = image;
+  both.add(fp16);
+  CHECK(both.covers(image));
+  CHECK(both.covers(fp16));
+  CHECK_FALSE(fp16.covers(both));
+}

@@ -293,6 +293,52 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
   return result;
 }
 
+// What a kernel needs of a Vulkan device (manifest "requires", docs/manifest.md), from its entry as
+// written: the runtime derives the same from the entry it reads and refuses a manifest whose
+// "requires" asks less.
+json requires_json(const json& kernel) {
+  DeviceRequirements needs;
+  for (const json& direction : kernel["directions"])
+    for (const json& pass : kernel[direction.get<std::string>()]) {
+      uint64_t images = 0;
+      for (const json& b : pass["bindings"]) {
+        needs.need_binding(*from_string<ElementType>(b["element"].get<std::string>()));
+        if (b.contains("resource") && b["resource"] == to_string(Resource::storage_image)) {
+          ++images;
+          needs.need_image(*from_string<ImageFormat>(b["format"].get<std::string>()), b["width"].get<uint64_t>(),
+                           b["rows_per_transform"].get<uint64_t>());
+        }
+      }
+      const json& ls = pass["local_size"];
+      const uint64_t local_size[3] = {ls[0].get<uint64_t>(), ls[1].get<uint64_t>(), ls[2].get<uint64_t>()};
+      needs.need_pass(pass["shared_memory_bytes"].get<uint64_t>(), local_size, pass["push_constant_bytes"].get<uint64_t>(),
+                      pass["bindings"].size() - images, images);
+      // The scratch buffers hold pairs in the passes' precision.
+      for (const json& b : pass["bindings"])
+        if (b["role"] == to_string(BufferRole::scratch) || b["role"] == to_string(BufferRole::scratch2))
+          needs.need(Limit::max_storage_buffer_range,
+                     kernel["scratch_elements"].get<uint64_t>() *
+                         pair_bytes(*from_string<ElementType>(b["element"].get<std::string>())));
+    }
+  for (const auto& [direction, buffers] : kernel["buffers"].items())
+    for (const char* side : {"input", "output"})
+      needs.need(Limit::max_storage_buffer_range,
+                 buffers[side]["elements"].get<uint64_t>() *
+                     element_bytes(*from_string<ElementType>(buffers[side]["element"].get<std::string>())));
+  if (!kernel["twiddles"].is_null())
+    needs.need(Limit::max_storage_buffer_range, kernel["twiddles"]["count"].get<uint64_t>() * *twiddle_value_bytes(kTwiddleFormat));
+  json features = json::array(), limits = json::object(), formats = json::array();
+  for (size_t i = 0; i < kFeatureCount; ++i)
+    if (needs.needs(static_cast<Feature>(i))) features.push_back(to_string(static_cast<Feature>(i)));
+  for (size_t i = 0; i < kLimitCount; ++i)
+    if (needs.least(static_cast<Limit>(i)) > 0) limits[to_string(static_cast<Limit>(i))] = needs.least(static_cast<Limit>(i));
+  for (size_t i = 0; i < kImageFormatCount; ++i)
+    if (needs.needs(static_cast<ImageFormat>(i))) formats.push_back(to_string(static_cast<ImageFormat>(i)));
+  json result{{kRequiresFeatures, features}, {kRequiresLimits, limits}};
+  if (!formats.empty()) result[kRequiresImageFormats] = formats;
+  return result;
+}
+
 // What one variant contributes: its files (in generate()'s order) and its manifest entry.
 struct KernelOutput {
   std::vector<OutputFile> files;
@@ -491,6 +537,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
     ops[std::string(to_string(d))] = ops_json(total);
   }
   kernel["ops"] = ops;
+  kernel[kRequiresKey] = requires_json(kernel);
   out.kernel = std::move(kernel);
   return out;
 }

@@ -62,11 +62,15 @@ Buffer::Buffer(Device& device, VkDeviceSize bytes, MemoryKind kind) : device_(&d
   }
 }
 
+Buffer::Buffer(Device& device, VkDeviceSize bytes, MemoryKind kind, BufferContent content) : Buffer(device, bytes, kind) {
+  content_ = content;
+}
+
 Buffer::~Buffer() { release(); }
 
 Buffer::Buffer(Buffer&& o) noexcept
     : device_(o.device_), buffer_(o.buffer_), memory_(o.memory_), size_(o.size_),
-      coherent_(o.coherent_), mapped_(o.mapped_) {
+      coherent_(o.coherent_), mapped_(o.mapped_), content_(o.content_) {
   o.buffer_ = VK_NULL_HANDLE;
   o.memory_ = VK_NULL_HANDLE;
   o.mapped_ = nullptr;
@@ -82,6 +86,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
     size_ = o.size_;
     coherent_ = o.coherent_;
     mapped_ = o.mapped_;
+    content_ = o.content_;
     o.buffer_ = VK_NULL_HANDLE;
     o.memory_ = VK_NULL_HANDLE;
     o.mapped_ = nullptr;
@@ -267,6 +272,49 @@ void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
     VkBufferCopy region{src_offset, 0, bytes};
     vkCmdCopyBuffer(cmd, src, staging, 1, &region);
   });
+}
+
+namespace {
+
+// A typed copy of `bytes` of `element`s to or from `buffer`: the element type it says it holds, and
+// its size.
+void check_typed_copy(const Buffer& buffer, ElementType element, VkDeviceSize bytes, const char* copy) {
+  if (!buffer) throw UsageError(std::string(copy) + ": the buffer is empty (a default-constructed Buffer)");
+  if (const auto& c = buffer.content(); c && c->element != element)
+    throw UsageError(std::string(copy) + " of " + to_string(element) + " values: the buffer holds " +
+                     to_string(c->element) + " (made for role " + to_string(c->role) + ")" +
+                     (is_half(c->element) ? "; convert the values to half floats and copy their bytes as " +
+                                                std::string(to_string(c->element))
+                                          : std::string()));
+  if (bytes > buffer.size())
+    throw UsageError(std::string(copy) + " of " + std::to_string(bytes) + " bytes (" +
+                     std::to_string(bytes / element_bytes(element)) + " " + to_string(element) +
+                     " values): the buffer holds " + std::to_string(buffer.size()));
+}
+
+}  // namespace
+
+void upload(Device& device, const Buffer& dst, ElementType element, const void* data, VkDeviceSize bytes) {
+  check_typed_copy(dst, element, bytes, "upload");
+  upload(device, dst.handle(), data, bytes);
+}
+
+void upload(Device& device, const Buffer& dst, const std::vector<std::complex<float>>& values) {
+  upload(device, dst, ElementType::complex64, values.data(), values.size() * sizeof(values[0]));
+}
+
+void upload(Device& device, const Buffer& dst, const std::vector<float>& values) {
+  upload(device, dst, ElementType::float32, values.data(), values.size() * sizeof(values[0]));
+}
+
+void download(Device& device, const Buffer& src, std::vector<std::complex<float>>& values) {
+  check_typed_copy(src, ElementType::complex64, values.size() * sizeof(values[0]), "download");
+  download(device, src.handle(), values.data(), values.size() * sizeof(values[0]));
+}
+
+void download(Device& device, const Buffer& src, std::vector<float>& values) {
+  check_typed_copy(src, ElementType::float32, values.size() * sizeof(values[0]), "download");
+  download(device, src.handle(), values.data(), values.size() * sizeof(values[0]));
 }
 
 void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,

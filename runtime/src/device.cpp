@@ -239,7 +239,8 @@ Device::Device(const DeviceOptions& options)
       }
     }
     init_from_physical_device();
-    storage_buffer_16bit_access_ = storage_buffer_16bit_access_ && options.enable_16bit_storage;
+    enabled_features_ = supported_features(physical_device_);
+    enabled_features_.storage_buffer_16bit_access &= options.enable_16bit_storage;
 
     const auto families = queue_families(physical_device_);
     const auto family_count = static_cast<uint32_t>(families.size());
@@ -281,13 +282,14 @@ Device::Device(const DeviceOptions& options)
     // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
     VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     storage16.storageBuffer16BitAccess = VK_TRUE;
-    if (storage_buffer_16bit_access_) {
+    if (enabled_features_.storage_buffer_16bit_access) {
       storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
       dci.pNext = &storage16;
     }
     // io image kernels of format rg32f use an extended storage-image format: enabled wherever present.
     VkPhysicalDeviceFeatures core_features{};
-    core_features.shaderStorageImageExtendedFormats = storage_image_extended_formats_ ? VK_TRUE : VK_FALSE;
+    core_features.shaderStorageImageExtendedFormats =
+        enabled_features_.shader_storage_image_extended_formats ? VK_TRUE : VK_FALSE;
     dci.pEnabledFeatures = &core_features;
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
@@ -315,6 +317,13 @@ Device::Device(const ExternalDevice& external)
   queue_ = external.queue;
   queue_family_ = external.queue_family;
   init_from_physical_device();
+  enabled_features_ = external.enabled_features;
+  const DeviceFeatures supported = supported_features(physical_device_);
+  for (std::size_t i = 0; i < kFeatureCount; ++i)
+    if (enabled_features_.has(static_cast<Feature>(i)) && !supported.has(static_cast<Feature>(i)))
+      throw UsageError(std::string("ExternalDevice: enabled_features lists ") + to_string(static_cast<Feature>(i)) +
+                       ", which device '" + name() + "' does not support (" + vulkan_structure(static_cast<Feature>(i)) +
+                       "): the engine cannot have enabled it");
   const auto families = queue_families(physical_device_);
   if (queue_family_ >= families.size())
     throw UsageError("ExternalDevice: queue_family " + std::to_string(queue_family_) +
@@ -336,16 +345,6 @@ Device::Device(const ExternalDevice& external)
 void Device::init_from_physical_device() {
   vkGetPhysicalDeviceProperties(physical_device_, &properties_);
   vkGetPhysicalDeviceMemoryProperties(physical_device_, &memory_properties_);
-  VkPhysicalDeviceFeatures core_features{};
-  vkGetPhysicalDeviceFeatures(physical_device_, &core_features);
-  storage_image_extended_formats_ = core_features.shaderStorageImageExtendedFormats == VK_TRUE;
-  if (properties_.apiVersion >= VK_API_VERSION_1_1) {
-    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    features.pNext = &storage16;
-    vkGetPhysicalDeviceFeatures2(physical_device_, &features);
-    storage_buffer_16bit_access_ = storage16.storageBuffer16BitAccess == VK_TRUE;
-  }
 }
 
 bool Device::supports_storage_image(VkFormat format) const {

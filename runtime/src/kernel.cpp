@@ -6,10 +6,12 @@
 #include <future>
 #include <map>
 #include <sstream>
+#include <tuple>
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/device.hpp"
 #include "fftgen/runtime/error.hpp"
+#include "fftgen/runtime/requirements.hpp"
 #include "fftgen/runtime/spirv_info.hpp"
 
 namespace fftgen::vk {
@@ -42,89 +44,26 @@ uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
 // through the sides program): it has the scratch buffer's size.
 bool uses_scratch2(const KernelInfo& k) { return first_binding(k, BufferRole::scratch2) != nullptr; }
 
-// Bytes of the largest input or output buffer of one transform.
-uint64_t largest_buffer_bytes(const KernelInfo& k) {
-  return std::max(k.forward_input.bytes(), k.forward_output.bytes());
-}
-
 }  // namespace
 
 std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info) {
-  const auto& lim = device.limits();
-  const std::string dev = "device '" + device.name() + "'";
-  std::vector<std::string> problems;
-  auto need = [&](const std::string& what, uint64_t needs, uint64_t has, const char* limit) {
-    if (needs > has) {
-      std::ostringstream m;
-      m << "kernel '" << info.name << "' " << what << " needs " << needs << "; " << dev
-        << " allows " << has << " (" << limit << ")";
-      problems.push_back(m.str());
-    }
-  };
-  for (Direction d : info.directions) {
-    for (const auto& p : info.passes(d)) {
-      const std::string pass = "pass " + p.name;
-      need(pass + ": shared memory bytes per workgroup", p.shared_memory_bytes,
-           lim.maxComputeSharedMemorySize, "maxComputeSharedMemorySize");
-      need(pass + ": workgroup size x", p.local_size[0], lim.maxComputeWorkGroupSize[0],
-           "maxComputeWorkGroupSize[0]");
-      need(pass + ": workgroup size y", p.local_size[1], lim.maxComputeWorkGroupSize[1],
-           "maxComputeWorkGroupSize[1]");
-      need(pass + ": workgroup size z", p.local_size[2], lim.maxComputeWorkGroupSize[2],
-           "maxComputeWorkGroupSize[2]");
-      need(pass + ": invocations per workgroup",
-           uint64_t{p.local_size[0]} * p.local_size[1] * p.local_size[2],
-           lim.maxComputeWorkGroupInvocations, "maxComputeWorkGroupInvocations");
-      need(pass + ": push constant bytes", p.push_constant_bytes, lim.maxPushConstantsSize,
-           "maxPushConstantsSize");
-      const auto images = static_cast<uint64_t>(
-          std::count_if(p.bindings.begin(), p.bindings.end(), [](const PassBinding& b) { return b.image.has_value(); }));
-      need(pass + ": storage buffers", p.bindings.size() - images, lim.maxPerStageDescriptorStorageBuffers,
-           "maxPerStageDescriptorStorageBuffers");
-      need(pass + ": storage images", images, lim.maxPerStageDescriptorStorageImages,
-           "maxPerStageDescriptorStorageImages");
-      for (const auto& b : p.bindings) {
-        if (!b.image) continue;
-        const std::string what = pass + ": binding " + std::to_string(b.binding) + " (" + to_string(b.image->format) +
-                                 " storage image)";
-        need(what + ": texels per row", b.image->width, lim.maxImageDimension2D, "maxImageDimension2D");
-        need(what + ": rows of one transform", b.image->rows_per_transform, lim.maxImageDimension2D,
-             "maxImageDimension2D");
-        if (!device.supports_storage_image(vk_format(b.image->format)))
-          problems.push_back("kernel '" + info.name + "' " + what + ": " + dev + " cannot use " +
-                             to_string(b.image->format) +
-                             " as a storage image (no VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT); use another image_format");
-        else if (b.image->format == ImageFormat::rg32f && !device.storage_image_extended_formats())
-          problems.push_back("kernel '" + info.name + "' " + what + ": rg32f storage images need the Vulkan feature "
-                             "shaderStorageImageExtendedFormats; " + dev + " does not have it (use rgba32f)");
-      }
-      for (const auto& b : p.bindings)
-        if (is_half(b.element) && !device.storage_buffer_16bit_access()) {
-          problems.push_back("kernel '" + info.name + "' " + pass + ": binding " + std::to_string(b.binding) +
-                             " holds " + to_string(b.element) + " (precision fp16), which needs the Vulkan "
-                             "feature storageBuffer16BitAccess; " + dev + " does not have it (use an fp32 kernel)");
-          break;
-        }
-    }
-  }
-  need("one transform: bytes of one buffer binding", largest_buffer_bytes(info),
-       lim.maxStorageBufferRange, "maxStorageBufferRange");
-  if (info.twiddles)
-    need("twiddle table bytes", info.twiddles->bytes(), lim.maxStorageBufferRange,
-         "maxStorageBufferRange");
-  need("device-local memory bytes (input, output, scratch, twiddles of one transform)",
-       info.forward_input.bytes() + info.forward_output.bytes() +
-           scratch_bytes_per_transform(info) * (uses_scratch2(info) ? 2 : 1) +
-           (info.twiddles ? info.twiddles->bytes() : 0),
-       device.device_local_heap_bytes(), "largest device-local heap");
+  std::vector<std::string> problems = requirement_problems(device, info);
+  // Not a Vulkan limit, so not in the manifest's "requires": memory for one transform.
+  const uint64_t memory = info.forward_input.bytes() + info.forward_output.bytes() +
+                          scratch_bytes_per_transform(info) * (uses_scratch2(info) ? 2 : 1) +
+                          (info.twiddles ? info.twiddles->bytes() : 0);
+  if (memory > device.device_local_heap_bytes())
+    problems.push_back("needs " + std::to_string(memory) + " bytes of device-local memory (input, output, scratch "
+                       "and twiddles of one transform); device '" + device.name() + "' has " +
+                       std::to_string(device.device_local_heap_bytes()) + " (largest device-local heap)");
   return problems;
 }
 
 void check_device_limits(const Device& device, const KernelInfo& info) {
-  auto problems = device_limit_problems(device, info);
+  const auto problems = device_limit_problems(device, info);
   if (problems.empty()) return;
-  std::string msg = "kernel '" + info.name + "' cannot run on '" + device.name() + "':";
-  for (const auto& p : problems) msg += "\n  " + p;
+  std::string msg = "kernel '" + info.name + "' cannot run on device '" + device.name() + "': ";
+  for (size_t i = 0; i < problems.size(); ++i) msg += (i ? "; " : "") + problems[i];
   throw DeviceLimitError(msg);
 }
 
@@ -227,6 +166,16 @@ void check_module_matches_pass(const KernelInfo& k, const PassInfo& p, const Sha
   if (m.workgroup_bytes != p.shared_memory_bytes)
     mismatch("shared memory bytes", std::to_string(m.workgroup_bytes),
              std::to_string(p.shared_memory_bytes) + " (shared_memory_bytes)");
+  // A capability that needs a device feature the kernel's requirements do not name would reach the
+  // driver on a device without it.
+  const DeviceRequirements needs = requirements_of(k);
+  for (std::size_t i = 0; i < kFeatureCount; ++i) {
+    const auto feature = static_cast<Feature>(i);
+    if (!needs.needs(feature) &&
+        std::count(m.capabilities.begin(), m.capabilities.end(), spirv_capability(feature)) > 0)
+      mismatch("the SPIR-V capability that needs", to_string(feature),
+               "nothing needs it (\"requires\": {\"features\"}, and the bindings' elements and formats)");
+  }
 }
 
 }  // namespace
@@ -467,11 +416,16 @@ nlohmann::json Kernel::pipeline_statistics() const {
 }
 
 VkDeviceSize Kernel::required_bytes(uint32_t batch, uint32_t stride) const {
-  return required_bytes(info_.directions.front(), true, batch, stride);
+  return required_bytes(info_.directions.front(), BufferRole::input, batch, stride);
 }
 
-VkDeviceSize Kernel::required_bytes(Direction direction, bool input, uint32_t batch, uint32_t stride) const {
-  const BufferShape& b = input ? info_.input(direction) : info_.output(direction);
+VkDeviceSize Kernel::required_bytes(Direction direction, BufferRole role, uint32_t batch, uint32_t stride) const {
+  if (role == BufferRole::scratch || role == BufferRole::scratch2)
+    return role == BufferRole::scratch2 && !uses_scratch2(info_) ? 0 : scratch_bytes_per_transform(info_) * batch;
+  if (role != BufferRole::input && role != BufferRole::output)
+    throw UsageError("kernel '" + info_.name + "': required_bytes sizes the input, output, scratch and scratch2 "
+                     "buffers, not " + to_string(role));
+  const BufferShape& b = role == BufferRole::input ? info_.input(direction) : info_.output(direction);
   // A convolution's image: whole [H, W, C] frames of P planes, then the channels the planes of a
   // partial frame hold (channels packed in pairs: an odd C leaves the last plane one channel).
   if (const auto& c = info_.convolution; c && info_.transform == "convolution" && b.element == ElementType::float32) {
@@ -481,6 +435,24 @@ VkDeviceSize Kernel::required_bytes(Direction direction, bool input, uint32_t ba
   }
   const uint64_t s = stride ? stride : b.elements;
   return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + b.elements) * element_bytes(b.element);
+}
+
+ElementType Kernel::element(Direction direction, BufferRole role) const {
+  if (role == BufferRole::input) return info_.input(direction).element;
+  if (role == BufferRole::output) return info_.output(direction).element;
+  for (const auto& p : info_.passes(direction))
+    for (const auto& b : p.bindings)
+      if (b.role == role) return b.element;
+  throw UsageError("kernel '" + info_.name + "': its " + to_string(direction) + " passes bind no " + to_string(role) +
+                   " buffer");
+}
+
+Buffer Kernel::make_buffer(Direction direction, BufferRole role, uint32_t batch, MemoryKind kind) const {
+  const VkDeviceSize bytes = required_bytes(direction, role, batch);
+  if (bytes == 0)
+    throw UsageError("kernel '" + info_.name + "': make_buffer of " + to_string(role) + " for batch " +
+                     std::to_string(batch) + " would hold nothing");
+  return Buffer(device_, bytes, kind, BufferContent{element(direction, role), role});
 }
 
 uint32_t Kernel::max_batch() const {
@@ -501,35 +473,67 @@ uint32_t Kernel::max_batch() const {
   return static_cast<uint32_t>(by_range);
 }
 
+// ---------------------------------------------------------------------------------------------
+// bind(): checks what the caller gives, then the scratch buffers, the descriptor pool and sets.
+
+struct Kernel::WorkBuffers {
+  BufferRange scratch, scratch2;  // the caller's or bind()'s own (in the KernelBindings)
+  VkDeviceSize scratch_bytes = 0;
+  VkDeviceSize sync_bytes = 0;
+};
+
 KernelBindings Kernel::bind(const KernelIo& io) const {
   if (io.max_batch == 0) throw UsageError("kernel '" + info_.name + "': max_batch must be > 0");
-  const bool images = info_.uses_images();
-  if (images) {
-    if (io.input_image == VK_NULL_HANDLE || io.output_image == VK_NULL_HANDLE)
-      throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): "
-                       "KernelIo::input_image and output_image are required");
-    if (io.input_image == io.output_image)
-      throw UsageError("kernel '" + info_.name + "': input and output must be different images");
-    const uint64_t rows = uint64_t{io.max_batch} * info_.ny();
-    if (rows > device_.limits().maxImageDimension2D)
-      throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) +
-                             " needs images of " + std::to_string(rows) + " rows; device '" + device_.name() +
-                             "' allows " + std::to_string(device_.limits().maxImageDimension2D) +
-                             " (maxImageDimension2D); use a batch of at most " +
-                             std::to_string(device_.limits().maxImageDimension2D / info_.ny()));
-  } else {
+  check_resources(io);
+  const std::vector<Direction> directions = bound_directions(io);
+  check_strides(io, directions);
+  check_ranges(io, directions);
+  check_typed(io, directions);
+  KernelBindings kb;
+  kb.device_ = device_.device();
+  kb.max_batch_ = io.max_batch;
+  kb.input_stride_ = io.input_stride;
+  kb.output_stride_ = io.output_stride;
+  const WorkBuffers work = work_buffers(io, directions, kb);
+  create_pool(directions, kb);
+  for (Direction d : directions) write_sets(io, d, work, kb);
+  return kb;
+}
+
+// The images of an io image kernel, else the buffers: present, and two of them.
+void Kernel::check_resources(const KernelIo& io) const {
+  if (!info_.uses_images()) {
     if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
       throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
     if (io.input.buffer == io.output.buffer)
       throw UsageError("kernel '" + info_.name +
                        "': input and output must be different buffers (kernels are out-of-place)");
+    return;
   }
+  if (io.input_image == VK_NULL_HANDLE || io.output_image == VK_NULL_HANDLE)
+    throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): "
+                     "KernelIo::input_image and output_image are required");
+  if (io.input_image == io.output_image)
+    throw UsageError("kernel '" + info_.name + "': input and output must be different images");
+  const uint64_t rows = uint64_t{io.max_batch} * info_.ny();
+  const uint32_t allows = device_.limits().maxImageDimension2D;
+  if (rows > allows)
+    throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) + " needs images of " +
+                           std::to_string(rows) + " rows; device '" + device_.name() + "' allows " +
+                           std::to_string(allows) + " (maxImageDimension2D); use a batch of at most " +
+                           std::to_string(allows / info_.ny()));
+}
+
+std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
   const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
   for (Direction d : directions)
     if (!has(d)) throw UsageError("kernel '" + info_.name + "' has no " + to_string(d) + " direction");
-  const auto& lim = device_.limits();
-  // Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take
-  // contiguous transforms (their row passes walk rows, not transforms).
+  return directions;
+}
+
+// Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take contiguous
+// transforms (their row passes walk rows, not transforms).
+void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& directions) const {
   for (Direction d : directions)
     for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
                                        {"output", io.output_stride, info_.output(d)}}) {
@@ -545,138 +549,183 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " of float32 data must be even (shaders move pairs of reals)");
     }
-  const VkDeviceSize scratch_bytes = scratch_bytes_per_transform(info_) * io.max_batch;
-  std::vector<std::pair<std::string, VkDeviceSize>> ranges{{"scratch", scratch_bytes}};
+}
+
+// Every binding within maxStorageBufferRange, every offset aligned.
+void Kernel::check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const {
+  const auto& lim = device_.limits();
+  std::vector<std::pair<std::string, VkDeviceSize>> ranges{
+      {"scratch", scratch_bytes_per_transform(info_) * io.max_batch}};
   for (Direction d : directions) {
-    if (images) break;  // the images' rows are checked above
-    ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));
-    ranges.emplace_back(std::string(to_string(d)) + " output", required_bytes(d, false, io.max_batch, io.output_stride));
+    if (info_.uses_images()) break;  // the images' rows are checked with them
+    ranges.emplace_back(std::string(to_string(d)) + " input",
+                        required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
+    ranges.emplace_back(std::string(to_string(d)) + " output",
+                        required_bytes(d, BufferRole::output, io.max_batch, io.output_stride));
   }
   for (const auto& [what, bytes] : ranges)
     if (bytes > lim.maxStorageBufferRange)
-      throw DeviceLimitError("kernel '" + info_.name + "' with batch " +
-                             std::to_string(io.max_batch) + " needs a " + what + " binding of " +
-                             std::to_string(bytes) + " bytes; device '" + device_.name() +
+      throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) + " needs a " +
+                             what + " binding of " + std::to_string(bytes) + " bytes; device '" + device_.name() +
                              "' allows " + std::to_string(lim.maxStorageBufferRange) +
-                             " (maxStorageBufferRange); use a batch of at most " +
-                             std::to_string(max_batch()));
+                             " (maxStorageBufferRange); use a batch of at most " + std::to_string(max_batch()));
   for (const auto* r : {&io.input, &io.output, &io.scratch, &io.scratch2})
     if (r->offset % lim.minStorageBufferOffsetAlignment)
       throw UsageError("kernel '" + info_.name + "': buffer offset " + std::to_string(r->offset) +
                        " is not a multiple of minStorageBufferOffsetAlignment (" +
                        std::to_string(lim.minStorageBufferOffsetAlignment) + ")");
+}
 
-  KernelBindings kb;
-  kb.device_ = device_.device();
-  kb.max_batch_ = io.max_batch;
-  kb.input_stride_ = io.input_stride;
-  kb.output_stride_ = io.output_stride;
+namespace {
 
+// Whether a buffer made for role `made` may be bound as `slot`: a direction's input is the other
+// direction's output (a round trip), a filter spectrum is its filter kernel's output, and the two
+// scratch buffers are alike.
+bool role_fits(BufferRole made, BufferRole slot) {
+  const auto data = [](BufferRole r) { return r == BufferRole::input || r == BufferRole::output; };
+  const auto scratch = [](BufferRole r) { return r == BufferRole::scratch || r == BufferRole::scratch2; };
+  if (slot == BufferRole::filter) return made == BufferRole::filter || made == BufferRole::output;
+  return made == slot || (data(made) && data(slot)) || (scratch(made) && scratch(slot));
+}
+
+}  // namespace
+
+// What the caller says of each buffer (BufferRange::bytes and content) against what the kernel needs.
+void Kernel::check_typed(const KernelIo& io, const std::vector<Direction>& directions) const {
+  auto binds = [&](Direction d, BufferRole role) {
+    for (const auto& p : info_.passes(d))
+      for (const auto& b : p.bindings)
+        if (b.role == role) return true;
+    return false;
+  };
+  auto check = [&](const char* field, const BufferRange& r, Direction d, BufferRole role, VkDeviceSize needs) {
+    if (r.buffer == VK_NULL_HANDLE || (role != BufferRole::input && role != BufferRole::output && !binds(d, role)))
+      return;
+    const std::string what = "kernel '" + info_.name + "': KernelIo::" + field;
+    const std::string slot = std::string(to_string(d)) + " " + to_string(role);
+    const ElementType element = this->element(d, role);
+    if (r.content && !role_fits(r.content->role, role))
+      throw UsageError(what + " is a buffer made for role " + to_string(r.content->role) + "; the " + slot +
+                       " takes a buffer of role " + to_string(role) + " (Kernel::make_buffer)");
+    if (r.content && r.content->element != element)
+      throw UsageError(what + " holds " + to_string(r.content->element) + "; the " + slot + " holds " +
+                       to_string(element) + (is_half(element) ? " (precision fp16: half floats)" : "") +
+                       ", which the kernel would read as other values");
+    if (r.bytes != 0 && r.bytes < needs)
+      throw UsageError(what + " holds " + std::to_string(r.bytes) + " bytes from its offset; the " + slot +
+                       " of batch " + std::to_string(io.max_batch) + " needs " + std::to_string(needs) +
+                       " (Kernel::required_bytes)");
+  };
+  for (Direction d : directions) {
+    if (!info_.uses_images()) {
+      check("input", io.input, d, BufferRole::input, required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
+      check("output", io.output, d, BufferRole::output,
+            required_bytes(d, BufferRole::output, io.max_batch, io.output_stride));
+    }
+    check("scratch", io.scratch, d, BufferRole::scratch, required_bytes(d, BufferRole::scratch, io.max_batch));
+    check("scratch2", io.scratch2, d, BufferRole::scratch2, required_bytes(d, BufferRole::scratch2, io.max_batch));
+    check("filter", io.filter, d, BufferRole::filter, 0);
+  }
+}
+
+// The scratch buffers (the caller's, else made here) and the pass_sync counters (zeroed now; each
+// call leaves them zero).
+Kernel::WorkBuffers Kernel::work_buffers(const KernelIo& io, const std::vector<Direction>& directions,
+                                         KernelBindings& kb) const {
+  WorkBuffers work;
+  work.scratch_bytes = scratch_bytes_per_transform(info_) * io.max_batch;
+  work.scratch = io.scratch;
+  if (work.scratch_bytes && work.scratch.buffer == VK_NULL_HANDLE) {
+    kb.scratch_ = Buffer(device_, work.scratch_bytes);
+    work.scratch.buffer = kb.scratch_.handle();
+  }
+  work.scratch2 = io.scratch2;
+  if (work.scratch_bytes && uses_scratch2(info_) && work.scratch2.buffer == VK_NULL_HANDLE) {
+    kb.scratch2_ = Buffer(device_, work.scratch_bytes);
+    work.scratch2.buffer = kb.scratch2_.handle();
+  }
+  uint64_t sync_counters = 0;
+  for (Direction d : directions)
+    for (const auto& p : info_.passes(d)) sync_counters = std::max(sync_counters, p.sync_counters(io.max_batch));
+  work.sync_bytes = sync_counters * 4;
+  if (work.sync_bytes > 0) {
+    kb.sync_ = Buffer(device_, work.sync_bytes);
+    fill(device_, kb.sync_.handle(), 0u, work.sync_bytes);
+  }
+  return work;
+}
+
+// One set per pass of the bound directions.
+void Kernel::create_pool(const std::vector<Direction>& directions, KernelBindings& kb) const {
   uint32_t sets = 0, descriptors = 0, image_descriptors = 0;
   for (Direction d : directions)
     for (const auto& p : info_.passes(d)) {
       ++sets;
       for (const auto& b : p.bindings) ++(b.image ? image_descriptors : descriptors);
     }
-  BufferRange scratch = io.scratch;
-  if (scratch_bytes && scratch.buffer == VK_NULL_HANDLE) {
-    kb.scratch_ = Buffer(device_, scratch_bytes);
-    scratch.buffer = kb.scratch_.handle();
-  }
-  BufferRange scratch2 = io.scratch2;
-  if (scratch_bytes && uses_scratch2(info_) && scratch2.buffer == VK_NULL_HANDLE) {
-    kb.scratch2_ = Buffer(device_, scratch_bytes);
-    scratch2.buffer = kb.scratch2_.handle();
-  }
-
-  // The counters of dispatches that run several passes: zero now, and each call leaves them zero.
-  uint64_t sync_counters = 0;
-  for (Direction d : directions)
-    for (const auto& p : info_.passes(d)) sync_counters = std::max(sync_counters, p.sync_counters(io.max_batch));
-  const VkDeviceSize sync_bytes = sync_counters * 4;
-  if (sync_bytes > 0) {
-    kb.sync_ = Buffer(device_, sync_bytes);
-    fill(device_, kb.sync_.handle(), 0u, sync_bytes);
-  }
-
   const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(descriptors, 1u)},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, image_descriptors}};
   VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pci.maxSets = sets;
   pci.poolSizeCount = image_descriptors > 0 ? 2 : 1;
   pci.pPoolSizes = sizes;
-  check(vkCreateDescriptorPool(device_.device(), &pci, nullptr, &kb.pool_),
-        "vkCreateDescriptorPool");
+  check(vkCreateDescriptorPool(device_.device(), &pci, nullptr, &kb.pool_), "vkCreateDescriptorPool");
+}
 
-  for (Direction d : directions) {
-    const VkDeviceSize in_bytes = required_bytes(d, true, io.max_batch, io.input_stride);
-    const VkDeviceSize out_bytes = required_bytes(d, false, io.max_batch, io.output_stride);
-    const auto& passes = d == Direction::forward ? forward_ : inverse_;
-    const auto& infos = info_.passes(d);
-    auto& out = d == Direction::forward ? kb.forward_sets_ : kb.inverse_sets_;
-    for (size_t i = 0; i < passes.size(); ++i) {
-      VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-      ai.descriptorPool = kb.pool_;
-      ai.descriptorSetCount = 1;
-      ai.pSetLayouts = &passes[i].set_layout;
-      VkDescriptorSet set = VK_NULL_HANDLE;
-      check(vkAllocateDescriptorSets(device_.device(), &ai, &set), "vkAllocateDescriptorSets");
-      out.push_back(set);
-
-      std::vector<VkDescriptorBufferInfo> buffers(infos[i].bindings.size());
-      std::vector<VkDescriptorImageInfo> image_infos(infos[i].bindings.size());
-      std::vector<VkWriteDescriptorSet> writes;
-      for (size_t j = 0; j < infos[i].bindings.size(); ++j) {
-        const auto& b = infos[i].bindings[j];
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set;
-        w.dstBinding = b.binding;
-        w.descriptorCount = 1;
+void Kernel::write_sets(const KernelIo& io, Direction d, const WorkBuffers& work, KernelBindings& kb) const {
+  const VkDeviceSize in_bytes = required_bytes(d, BufferRole::input, io.max_batch, io.input_stride);
+  const VkDeviceSize out_bytes = required_bytes(d, BufferRole::output, io.max_batch, io.output_stride);
+  // The buffer (offset, range) a binding of `role` gets.
+  auto buffer_of = [&](BufferRole role, const std::string& pass) -> VkDescriptorBufferInfo {
+    switch (role) {
+      case BufferRole::input: return {io.input.buffer, io.input.offset, in_bytes};
+      case BufferRole::output: return {io.output.buffer, io.output.offset, out_bytes};
+      case BufferRole::scratch: return {work.scratch.buffer, work.scratch.offset, work.scratch_bytes};
+      case BufferRole::scratch2: return {work.scratch2.buffer, work.scratch2.offset, work.scratch_bytes};
+      case BufferRole::twiddles: return {twiddles_.handle(), 0, VK_WHOLE_SIZE};
+      case BufferRole::sync: return {kb.sync_.handle(), 0, work.sync_bytes};
+      case BufferRole::filter:
+        if (io.filter.buffer == VK_NULL_HANDLE)
+          throw UsageError("kernel '" + info_.name + "' pass " + pass + " multiplies by a filter spectrum: "
+                           "KernelIo::filter is required (the output of its filter kernel)");
+        return {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
+    }
+    return {};
+  };
+  const auto& passes = d == Direction::forward ? forward_ : inverse_;
+  const auto& infos = info_.passes(d);
+  auto& out = d == Direction::forward ? kb.forward_sets_ : kb.inverse_sets_;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = kb.pool_;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &passes[i].set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    check(vkAllocateDescriptorSets(device_.device(), &ai, &set), "vkAllocateDescriptorSets");
+    out.push_back(set);
+    const auto& bindings = infos[i].bindings;
+    std::vector<VkDescriptorBufferInfo> buffers(bindings.size());
+    std::vector<VkDescriptorImageInfo> images(bindings.size());
+    std::vector<VkWriteDescriptorSet> writes(bindings.size(), {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET});
+    for (size_t j = 0; j < bindings.size(); ++j) {
+      const auto& b = bindings[j];
+      VkWriteDescriptorSet& w = writes[j];
+      w.dstSet = set;
+      w.dstBinding = b.binding;
+      w.descriptorCount = 1;
+      if (b.image) {  // the kernel's input or output (parse_manifest allows no other role)
+        images[j] = {VK_NULL_HANDLE, b.role == BufferRole::input ? io.input_image : io.output_image,
+                     VK_IMAGE_LAYOUT_GENERAL};
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        w.pImageInfo = &images[j];
+      } else {
+        buffers[j] = buffer_of(b.role, infos[i].name);
         w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w.pBufferInfo = &buffers[j];
-        if (b.image) {  // the kernel's input or output (parse_manifest allows no other role)
-          image_infos[j] = {VK_NULL_HANDLE, b.role == BufferRole::input ? io.input_image : io.output_image,
-                            VK_IMAGE_LAYOUT_GENERAL};
-          w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-          w.pBufferInfo = nullptr;
-          w.pImageInfo = &image_infos[j];
-          writes.push_back(w);
-          continue;
-        }
-        switch (b.role) {
-          case BufferRole::input:
-            buffers[j] = {io.input.buffer, io.input.offset, in_bytes};
-            break;
-          case BufferRole::output:
-            buffers[j] = {io.output.buffer, io.output.offset, out_bytes};
-            break;
-          case BufferRole::scratch:
-            buffers[j] = {scratch.buffer, scratch.offset, scratch_bytes};
-            break;
-          case BufferRole::scratch2:
-            buffers[j] = {scratch2.buffer, scratch2.offset, scratch_bytes};
-            break;
-          case BufferRole::twiddles:
-            buffers[j] = {twiddles_.handle(), 0, VK_WHOLE_SIZE};
-            break;
-          case BufferRole::sync:
-            buffers[j] = {kb.sync_.handle(), 0, sync_bytes};
-            break;
-          case BufferRole::filter:
-            if (io.filter.buffer == VK_NULL_HANDLE)
-              throw UsageError("kernel '" + info_.name + "' pass " + infos[i].name +
-                               " multiplies by a filter spectrum: KernelIo::filter is required (the output of "
-                               "its filter kernel)");
-            buffers[j] = {io.filter.buffer, io.filter.offset, VK_WHOLE_SIZE};
-            break;
-        }
-        writes.push_back(w);
       }
-      vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()), writes.data(),
-                             0, nullptr);
     }
+    vkUpdateDescriptorSets(device_.device(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
   }
-  return kb;
 }
 
 bool Kernel::waits_between_dispatches(const RecordOptions& options) const {

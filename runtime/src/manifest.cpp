@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "fftgen/runtime/error.hpp"
+#include "fftgen/runtime/requirements.hpp"
 
 namespace fftgen::vk {
 
@@ -435,6 +436,50 @@ uint32_t twiddle_bytes(const Reader& t) {
   t.fail("format", "'" + std::string(kTwiddleFormat) + "' (found '" + format + "')");
 }
 
+// "requires": {"features": [...], "limits": {name: value}, "storage_image_formats": [...]}. A name
+// this runtime does not know is refused: it could not check the device for it.
+DeviceRequirements parse_requirements(const Reader& r) {
+  DeviceRequirements needs;
+  const std::string newer = ": a requirement this runtime cannot check; use the runtime of the fftgen that wrote it";
+  if (r.has(kRequiresFeatures))
+    for (const std::string& name : r.strings(kRequiresFeatures)) {
+      const auto feature = from_string<Feature>(name);
+      if (!feature) r.fail(kRequiresFeatures, spellings<Feature>() + " (found '" + name + "'" + newer + ")");
+      needs.need(*feature);
+    }
+  if (r.has(kRequiresLimits)) {
+    const Reader limits = r.child(kRequiresLimits);
+    if (!limits.raw().is_object()) r.fail(kRequiresLimits, "an object of limit name: least value");
+    for (const auto& [name, value] : limits.raw().items()) {
+      const auto limit = from_string<Limit>(name);
+      if (!limit) r.fail(kRequiresLimits, spellings<Limit>() + " (found '" + name + "'" + newer + ")");
+      needs.need(*limit, limits.uint(name));
+    }
+  }
+  if (r.has(kRequiresImageFormats))
+    for (const std::string& name : r.strings(kRequiresImageFormats)) {
+      const auto format = from_string<ImageFormat>(name);
+      if (!format) r.fail(kRequiresImageFormats, spellings<ImageFormat>() + " (found '" + name + "')");
+      needs.need_image(*format, 0, 0);
+    }
+  return needs;
+}
+
+// What `declared` omits of `derived`, in words ("" if nothing).
+std::string requirement_gap(const DeviceRequirements& declared, const DeviceRequirements& derived) {
+  for (std::size_t i = 0; i < kFeatureCount; ++i)
+    if (derived.features[i] && !declared.features[i])
+      return std::string("the feature ") + to_string(static_cast<Feature>(i));
+  for (std::size_t i = 0; i < kLimitCount; ++i)
+    if (derived.limits[i] > declared.limits[i])
+      return std::string(to_string(static_cast<Limit>(i))) + " >= " + std::to_string(derived.limits[i]) +
+             " (it says " + std::to_string(declared.limits[i]) + ")";
+  for (std::size_t i = 0; i < kImageFormatCount; ++i)
+    if (derived.image_formats[i] && !declared.image_formats[i])
+      return std::string("the storage image format ") + to_string(static_cast<ImageFormat>(i));
+  return "";
+}
+
 KernelInfo parse_kernel(const Reader& r) {
   KernelInfo k;
   k.name = r.str("name");
@@ -523,6 +568,11 @@ KernelInfo parse_kernel(const Reader& r) {
   if (k.convolution) check_convolution(kr.child("convolution"), k);
   check_buffers(kr, k);
   check_pass_buffers(kr, k);
+  if (kr.has(kRequiresKey)) {
+    k.requirements = parse_requirements(kr.child(kRequiresKey));
+    const std::string gap = requirement_gap(k.requirements, derive_requirements(k));
+    if (!gap.empty()) kr.fail(kRequiresKey, "what the kernel's passes need, which includes " + gap);
+  }
   return k;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 // Opcodes, storage classes and decorations used below (SPIR-V specification, section 3).
 enum : uint32_t {
-  OpEntryPoint = 15, OpExecutionMode = 16, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23,
+  OpCapability = 17, OpEntryPoint = 15, OpExecutionMode = 16, OpTypeInt = 21, OpTypeFloat = 22, OpTypeVector = 23,
   OpTypeMatrix = 24, OpTypeArray = 28, OpTypeRuntimeArray = 29, OpTypeStruct = 30,
   OpTypePointer = 32, OpConstant = 43, OpFunctionEnd = 56, OpVariable = 59, OpDecorate = 71,
   OpMemberDecorate = 72,
@@ -135,6 +135,9 @@ SpirvInterface reflect_spirv(const std::vector<uint32_t>& words, const std::stri
     const uint32_t* w = &words[i];
     types.declare(op, w, count);
     switch (op) {
+      case OpCapability:
+        if (count >= 2) out.capabilities.push_back(w[1]);
+        break;
       case OpEntryPoint:
         if (count >= 4 && w[1] == ExecutionModelGLCompute)
           out.entry_points.push_back(literal_string(w + 3, count - 3));

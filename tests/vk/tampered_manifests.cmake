@@ -82,11 +82,19 @@ expect_tampered(tex "forward[0].bindings[0].width: expected 64 texels, the forwa
 expect_tampered(tex "(found 32)" forward 0 bindings 0 width 32)
 kernel_index(tex tex_index)
 string(JSON edited REMOVE "${manifest}" kernels ${tex_index} forward 0 bindings 0 resource)
+# Without "requires" too (an older fftgen's manifest), or that is what names the difference first.
+string(JSON edited REMOVE "${edited}" kernels ${tex_index} requires)
 file(WRITE ${out}/tampered.json "${edited}")
 expect_run(1 log verify ${out}/tampered.json tex --batches 1)
 if(NOT log MATCHES "tex.fwd0.spv' declares storage images at bindings \\[0, 1\\], the manifest says \\[1\\]")
   message(FATAL_ERROR "an image binding without \"resource\":\n${log}")
 endif()
+
+# "requires": less than the passes need, or a requirement this runtime cannot check.
+expect_tampered(c64 "kernels[0](c64).requires: expected what the kernel's passes need, which includes maxComputeSharedMemorySize >= "
+                requires limits maxComputeSharedMemorySize 0)
+expect_tampered(c64 "requires.features: expected storageBuffer16BitAccess or shaderStorageImageExtendedFormats (found 'shaderFloat64': a requirement this runtime cannot check"
+                requires features "[\"shaderFloat64\"]")
 
 # FIFOs where the manifest, a .spv or a twiddle table should be.
 set(fifos ${WORK_DIR}/fifos)

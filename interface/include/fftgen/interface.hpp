@@ -5,8 +5,10 @@
 // It holds the directions, buffer roles, element types, resources and image formats of
 // docs/manifest.md with their byte sizes and their spellings in manifest.json (to_string /
 // from_string), the binding slots of set 0 (the table the GLSL declarations, HLSL registers and
-// Metal buffer indices come from), the push constants, and the twiddle table's format. It depends on the C++17 standard library only, so
-// that the installed runtime package ships it as it is.
+// Metal buffer indices come from), the push constants, the twiddle table's format, and the device
+// requirements a kernel declares (manifest "requires": the names of the Vulkan features and limits it
+// needs, and what each binding and pass adds to them). It depends on the C++17 standard library
+// only, so that the installed runtime package ships it as it is.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -43,6 +45,30 @@ enum class ImageFormat { rg32f, rgba32f, rgba16f, r32f };
 /// What a binding is (manifest "resource"; absent: a storage buffer).
 enum class Resource { storage_buffer, storage_image };
 
+/// An optional Vulkan feature a kernel may need (manifest "requires": {"features": [...]}), spelt
+/// as the member of the Vulkan features structure that enables it. A kernel whose buffers hold half
+/// floats (precision fp16) needs storageBuffer16BitAccess (VkPhysicalDevice16BitStorageFeatures,
+/// core in Vulkan 1.1); one with rg32f storage images needs shaderStorageImageExtendedFormats
+/// (VkPhysicalDeviceFeatures). A new requirement (shaderFloat64 for fp64 kernels) is one more value
+/// here, its spelling, and one row of the runtime's table of checks (runtime/src/requirements.cpp).
+enum class Feature { storage_buffer_16bit_access, shader_storage_image_extended_formats };
+
+/// A Vulkan limit (VkPhysicalDeviceLimits) a kernel needs at least a value of (manifest "requires":
+/// {"limits": {name: value}}): the most over its passes, and for maxStorageBufferRange the bytes of
+/// the largest buffer one transform binds (input, output, scratch or twiddle table).
+enum class Limit {
+  max_compute_shared_memory_size,
+  max_compute_work_group_size_x,
+  max_compute_work_group_size_y,
+  max_compute_work_group_size_z,
+  max_compute_work_group_invocations,
+  max_push_constants_size,
+  max_per_stage_descriptor_storage_buffers,
+  max_per_stage_descriptor_storage_images,
+  max_storage_buffer_range,
+  max_image_dimension_2d,
+};
+
 namespace detail {
 // Each enum's manifest spellings, in the order of its values.
 template <typename E> struct Spellings;
@@ -65,6 +91,17 @@ template <> struct Spellings<ImageFormat> {
 template <> struct Spellings<Resource> {
   static constexpr std::array<const char*, 2> names{"storage_buffer", "storage_image"};
 };
+template <> struct Spellings<Feature> {
+  static constexpr std::array<const char*, 2> names{"storageBuffer16BitAccess", "shaderStorageImageExtendedFormats"};
+};
+template <> struct Spellings<Limit> {
+  static constexpr std::array<const char*, 10> names{
+      "maxComputeSharedMemorySize",          "maxComputeWorkGroupSize[0]",
+      "maxComputeWorkGroupSize[1]",          "maxComputeWorkGroupSize[2]",
+      "maxComputeWorkGroupInvocations",      "maxPushConstantsSize",
+      "maxPerStageDescriptorStorageBuffers", "maxPerStageDescriptorStorageImages",
+      "maxStorageBufferRange",               "maxImageDimension2D"};
+};
 template <typename E>
 constexpr const char* spelling(E value) {
   const auto i = static_cast<std::size_t>(value);
@@ -79,6 +116,8 @@ constexpr const char* to_string(Access v) { return detail::spelling(v); }
 constexpr const char* to_string(ElementType v) { return detail::spelling(v); }
 constexpr const char* to_string(ImageFormat v) { return detail::spelling(v); }
 constexpr const char* to_string(Resource v) { return detail::spelling(v); }
+constexpr const char* to_string(Feature v) { return detail::spelling(v); }
+constexpr const char* to_string(Limit v) { return detail::spelling(v); }
 
 /// The value spelt `text` in the manifest, e.g. from_string<BufferRole>("scratch2"); nullopt if none.
 template <typename E>
@@ -211,5 +250,88 @@ constexpr std::optional<uint32_t> twiddle_value_bytes(std::string_view format) {
   if (format == kTwiddleFormat) return 8;
   return std::nullopt;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Device requirements (manifest "requires"). The generator writes them from its passes, the runtime
+// reads them and derives the same from the passes it parsed (refusing a manifest that declares less
+// than its passes need), then checks the device against both (runtime/src/requirements.cpp).
+
+/// The manifest's keys: "requires": {"features": [...], "limits": {...}, "storage_image_formats": [...]}.
+inline constexpr const char* kRequiresKey = "requires";
+inline constexpr const char* kRequiresFeatures = "features";
+inline constexpr const char* kRequiresLimits = "limits";
+inline constexpr const char* kRequiresImageFormats = "storage_image_formats";
+
+inline constexpr std::size_t kFeatureCount = detail::Spellings<Feature>::names.size();
+inline constexpr std::size_t kLimitCount = detail::Spellings<Limit>::names.size();
+inline constexpr std::size_t kImageFormatCount = detail::Spellings<ImageFormat>::names.size();
+
+/// The feature a binding holding `element` needs, if any.
+constexpr std::optional<Feature> feature_for(ElementType element) {
+  if (is_half(element)) return Feature::storage_buffer_16bit_access;
+  return std::nullopt;
+}
+/// The feature a storage image of `format` needs, if any (Vulkan's extended storage formats).
+constexpr std::optional<Feature> feature_for(ImageFormat format) {
+  if (format == ImageFormat::rg32f) return Feature::shader_storage_image_extended_formats;
+  return std::nullopt;
+}
+
+/// What a kernel needs of a device: features, the least value of each limit (0: none), and the
+/// formats it uses as storage images (each needs VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT).
+struct DeviceRequirements {
+  std::array<bool, kFeatureCount> features{};
+  std::array<uint64_t, kLimitCount> limits{};
+  std::array<bool, kImageFormatCount> image_formats{};
+
+  constexpr bool needs(Feature f) const { return features[static_cast<std::size_t>(f)]; }
+  constexpr bool needs(ImageFormat f) const { return image_formats[static_cast<std::size_t>(f)]; }
+  constexpr uint64_t least(Limit l) const { return limits[static_cast<std::size_t>(l)]; }
+
+  constexpr void need(Feature f) { features[static_cast<std::size_t>(f)] = true; }
+  constexpr void need(Limit l, uint64_t value) {
+    uint64_t& v = limits[static_cast<std::size_t>(l)];
+    v = value > v ? value : v;
+  }
+  /// A pass: its shared memory, workgroup, push constants, and how many storage buffers and
+  /// images it binds.
+  constexpr void need_pass(uint64_t shared_bytes, const uint64_t (&local_size)[3], uint64_t push_constant_bytes,
+                           uint64_t buffers, uint64_t images) {
+    need(Limit::max_compute_shared_memory_size, shared_bytes);
+    need(Limit::max_compute_work_group_size_x, local_size[0]);
+    need(Limit::max_compute_work_group_size_y, local_size[1]);
+    need(Limit::max_compute_work_group_size_z, local_size[2]);
+    need(Limit::max_compute_work_group_invocations, local_size[0] * local_size[1] * local_size[2]);
+    need(Limit::max_push_constants_size, push_constant_bytes);
+    need(Limit::max_per_stage_descriptor_storage_buffers, buffers);
+    need(Limit::max_per_stage_descriptor_storage_images, images);
+  }
+  /// A binding of `element`s; for a storage image also its format, texels per row and rows.
+  constexpr void need_binding(ElementType element) {
+    if (const auto f = feature_for(element)) need(*f);
+  }
+  constexpr void need_image(ImageFormat format, uint64_t width, uint64_t rows) {
+    image_formats[static_cast<std::size_t>(format)] = true;
+    if (const auto f = feature_for(format)) need(*f);
+    need(Limit::max_image_dimension_2d, width);
+    need(Limit::max_image_dimension_2d, rows);
+  }
+  /// Everything `other` needs as well.
+  constexpr void add(const DeviceRequirements& other) {
+    for (std::size_t i = 0; i < kFeatureCount; ++i) features[i] = features[i] || other.features[i];
+    for (std::size_t i = 0; i < kLimitCount; ++i) need(static_cast<Limit>(i), other.limits[i]);
+    for (std::size_t i = 0; i < kImageFormatCount; ++i) image_formats[i] = image_formats[i] || other.image_formats[i];
+  }
+  /// Whether this asks at least what `other` asks.
+  constexpr bool covers(const DeviceRequirements& other) const {
+    for (std::size_t i = 0; i < kFeatureCount; ++i)
+      if (other.features[i] && !features[i]) return false;
+    for (std::size_t i = 0; i < kLimitCount; ++i)
+      if (other.limits[i] > limits[i]) return false;
+    for (std::size_t i = 0; i < kImageFormatCount; ++i)
+      if (other.image_formats[i] && !image_formats[i]) return false;
+    return true;
+  }
+};
 
 }  // namespace fftgen

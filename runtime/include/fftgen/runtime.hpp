@@ -8,5 +8,6 @@
 #include "fftgen/runtime/kernel.hpp"
 #include "fftgen/runtime/manifest.hpp"
 #include "fftgen/runtime/pipeline_cache.hpp"
+#include "fftgen/runtime/requirements.hpp"
 #include "fftgen/runtime/spirv_info.hpp"
 #include "fftgen/runtime/timer.hpp"

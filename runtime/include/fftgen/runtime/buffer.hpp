@@ -1,7 +1,10 @@
 // Buffer: a VkBuffer with its own VkDeviceMemory, and staging upload/download helpers.
 #pragma once
+#include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -17,11 +20,34 @@ enum class MemoryKind {
   readback,      ///< host visible (cached where possible), read by the CPU
 };
 
+/// What a buffer holds and what it is for: its element type, and the role of a kernel's binding it
+/// was made for (Kernel::make_buffer says both). Kernel::bind() and the typed upload() and
+/// download() refuse a buffer of another element type (a complex64 buffer where an fp16 kernel
+/// reads complex32) or of another role (a scratch or filter buffer where the data goes).
+struct BufferContent {
+  ElementType element = ElementType::complex64;
+  BufferRole role = BufferRole::input;
+};
+
+/// A caller's buffer, from `offset` on. The range bound is what the batch needs. `bytes` and
+/// `content`, where given, are checked by Kernel::bind() (a Buffer converts to a range with both).
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  /// Bytes the buffer holds from `offset`; 0: not said (bind() then trusts the caller). bind()
+  /// refuses a range smaller than the kernel needs for KernelIo::max_batch.
+  VkDeviceSize bytes = 0;
+  /// What the buffer holds; not said: bind() trusts the caller.
+  std::optional<BufferContent> content{};
+};
+
 /// Storage buffer usable as copy source and destination. Move-only; frees itself.
 class Buffer {
  public:
   Buffer() = default;
   Buffer(Device& device, VkDeviceSize bytes, MemoryKind kind = MemoryKind::device_local);
+  /// A buffer that says what it holds (Kernel::make_buffer makes these).
+  Buffer(Device& device, VkDeviceSize bytes, MemoryKind kind, BufferContent content);
   ~Buffer();
   Buffer(Buffer&& other) noexcept;
   Buffer& operator=(Buffer&& other) noexcept;
@@ -34,6 +60,11 @@ class Buffer {
   /// Host pointer when the memory is host visible (kept mapped), else nullptr.
   void* mapped() const { return mapped_; }
   explicit operator bool() const { return buffer_ != VK_NULL_HANDLE; }
+  /// What the buffer holds, where it was made saying so.
+  const std::optional<BufferContent>& content() const { return content_; }
+  /// The whole buffer as a range, with its size and content: what KernelIo takes.
+  BufferRange range() const { return {buffer_, 0, size_, content_}; }
+  operator BufferRange() const { return range(); }
 
  private:
   void release();
@@ -43,6 +74,7 @@ class Buffer {
   VkDeviceSize size_ = 0;
   bool coherent_ = true;
   void* mapped_ = nullptr;
+  std::optional<BufferContent> content_;
 };
 
 /// The Vulkan format of an io image kernel's storage image.
@@ -90,6 +122,18 @@ void upload(Device& device, VkBuffer dst, const void* data, VkDeviceSize bytes,
 /// Copies `bytes` of `src` at `src_offset` into host memory and waits.
 void download(Device& device, VkBuffer src, void* data, VkDeviceSize bytes,
               VkDeviceSize src_offset = 0);
+/// Typed copies between host vectors and a buffer from its start, waiting: complex64 values
+/// (std::complex<float>) or float32 values (float). A UsageError in one line where the buffer says it
+/// holds another element type (e.g. complex64 values into an fp16 kernel's complex32 input: convert
+/// them to half floats and use the untyped upload) or where the values do not fit in it.
+void upload(Device& device, const Buffer& dst, const std::vector<std::complex<float>>& values);
+void upload(Device& device, const Buffer& dst, const std::vector<float>& values);
+/// The same with raw bytes of `element`s (half floats: complex32, float16).
+void upload(Device& device, const Buffer& dst, ElementType element, const void* data, VkDeviceSize bytes);
+/// Fills `values` (its size says how many) from the start of `src`; the same checks.
+void download(Device& device, const Buffer& src, std::vector<std::complex<float>>& values);
+void download(Device& device, const Buffer& src, std::vector<float>& values);
+
 /// Fills `bytes` (a multiple of 4) of `dst` with the 32-bit `pattern` and waits. 0x7fc00000 is a
 /// float NaN: a kernel that leaves an element unwritten is then caught by any NaN check.
 void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,

@@ -15,6 +15,7 @@
 #include <vulkan/vulkan.h>
 
 #include "fftgen/runtime/pipeline_cache.hpp"
+#include "fftgen/runtime/requirements.hpp"
 
 namespace fftgen::vk {
 
@@ -43,7 +44,8 @@ struct DeviceOptions {
   /// capture the driver's statistics (registers, spills, ...: Kernel::pipeline_statistics). Off by
   /// default: capturing may cost pipeline-creation time.
   bool pipeline_statistics = false;
-  /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it.
+  /// Enable storageBuffer16BitAccess (fp16 kernels need it) where the device has it. The other
+  /// features kernels may need (DeviceFeatures) are enabled wherever the device has them.
   bool enable_16bit_storage = true;
   /// Keep the pipeline cache in a file between runs, one per device and driver, in
   /// pipeline_cache_folder or else default_pipeline_cache_folder() (FFTGEN_PIPELINE_CACHE=off: none).
@@ -67,6 +69,13 @@ struct ExternalDevice {
   /// Used for every pipeline the runtime creates (VK_NULL_HANDLE: none); see
   /// Device::set_pipeline_cache(). An adopted device never reads or writes a cache file.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  /// The optional features the engine enabled on `device` (features_enabled_by(create info) reads
+  /// them from its VkDeviceCreateInfo). Conservative by default: none, since what the physical device
+  /// supports says nothing of what vkCreateDevice was given; a kernel that needs a feature not
+  /// listed here is refused when it is made (DeviceLimitError naming the feature and the kernel),
+  /// instead of running against the Vulkan rules (VUID-RuntimeSpirv-storageBuffer16BitAccess-06331).
+  /// A feature listed here that the physical device does not support is a UsageError.
+  DeviceFeatures enabled_features{};
 };
 
 struct ValidationMessage {
@@ -144,15 +153,16 @@ class Device {
   std::string driver_version() const;
   /// Size of the largest DEVICE_LOCAL heap.
   VkDeviceSize device_local_heap_bytes() const;
+  /// The optional features enabled on the VkDevice, which kernels are checked against: for a Device
+  /// that made its own, every one the physical device supports (DeviceOptions may turn 16-bit
+  /// storage off); for an ExternalDevice, its enabled_features.
+  const DeviceFeatures& enabled_features() const { return enabled_features_; }
   /// Whether shaders may load and store 16-bit floats in storage buffers
-  /// (storageBuffer16BitAccess, Vulkan 1.1), which kernels of precision fp16 need. A Device it
-  /// creates enables the feature wherever the device has it; an ExternalDevice reports what the
-  /// physical device supports (the engine enables it on its own device).
-  bool storage_buffer_16bit_access() const { return storage_buffer_16bit_access_; }
+  /// (storageBuffer16BitAccess, Vulkan 1.1), which kernels of precision fp16 need: enabled_features().
+  bool storage_buffer_16bit_access() const { return enabled_features_.storage_buffer_16bit_access; }
   /// Whether shaders may use storage images of the extended formats (shaderStorageImageExtendedFormats;
-  /// rg32f among them), which io image kernels of format rg32f and r2c kernels' spectra need. A
-  /// Device it creates enables the feature wherever the device has it.
-  bool storage_image_extended_formats() const { return storage_image_extended_formats_; }
+  /// rg32f among them), which io image kernels of format rg32f need: enabled_features().
+  bool storage_image_extended_formats() const { return enabled_features_.shader_storage_image_extended_formats; }
   /// Whether `format` can be a storage image (VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT, optimal tiling).
   bool supports_storage_image(VkFormat format) const;
   /// Timestamp bits of the queue (0: no timestamps on this queue).
@@ -205,8 +215,7 @@ class Device {
   VkPhysicalDeviceProperties properties_{};
   VkPhysicalDeviceMemoryProperties memory_properties_{};
   uint32_t timestamp_valid_bits_ = 0;
-  bool storage_buffer_16bit_access_ = false;
-  bool storage_image_extended_formats_ = false;
+  DeviceFeatures enabled_features_{};
   bool validation_ = false;
   mutable std::mutex messages_mutex_;
   std::vector<ValidationMessage> messages_;

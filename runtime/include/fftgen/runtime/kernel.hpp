@@ -27,15 +27,12 @@ struct ShaderCode {
 /// Tests use it to run SPIR-V compiled from another target (HLSL) with the same layout.
 using ShaderLoader = std::function<ShaderCode(const KernelInfo&, const PassInfo&)>;
 
-/// A caller's buffer, from `offset` on. The range bound is what the batch needs.
-struct BufferRange {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceSize offset = 0;
-};
-
-/// The buffers one kernel call reads and writes.
+/// The buffers one kernel call reads and writes. Each is a BufferRange: a VkBuffer and offset, and
+/// where the caller says so (a Buffer from Kernel::make_buffer says both) its bytes and content,
+/// which bind() checks against the kernel: too small, another element type, or a buffer made for
+/// another role is a UsageError naming the field, what it holds and what the kernel needs.
 struct KernelIo {
-  BufferRange input;              ///< never written
+  BufferRange input;              ///< never written; the direction's input (Kernel::element)
   BufferRange output;             ///< must be another buffer (out-of-place)
   uint32_t max_batch = 1;         ///< largest batch later recorded with these bindings
   /// Elements (reals, for float32 data) between transforms in input and output; 0 means
@@ -127,11 +124,20 @@ class Kernel {
   uint32_t n() const { return info_.n(); }
   bool has(Direction d) const { return info_.has(d); }
 
-  /// Bytes the input (`input`) or output buffer of `direction` needs for `batch` transforms
-  /// `stride` elements apart (0: contiguous): ((batch-1)·stride + elements)·element bytes.
-  VkDeviceSize required_bytes(Direction direction, bool input, uint32_t batch, uint32_t stride = 0) const;
+  /// Bytes the buffer of `role` of `direction` needs for `batch` transforms: the input or output
+  /// `stride` elements apart (0: contiguous), ((batch-1)·stride + elements)·element bytes; scratch
+  /// and scratch2, batch × their bytes per transform (0 where the kernel binds none). UsageError for
+  /// another role (twiddles, filter, sync: the kernel or its filter kernel sizes those).
+  VkDeviceSize required_bytes(Direction direction, BufferRole role, uint32_t batch, uint32_t stride = 0) const;
   /// The same for the input of the kernel's first direction (complex kernels: either buffer).
   VkDeviceSize required_bytes(uint32_t batch, uint32_t stride = 0) const;
+  /// The element type the buffer of `role` of `direction` holds (input, output, scratch, scratch2,
+  /// filter), e.g. complex32 for an fp16 kernel's complex data. UsageError for a role it binds not.
+  ElementType element(Direction direction, BufferRole role) const;
+  /// A buffer for `role` of `direction` holding `batch` transforms (required_bytes), that says what
+  /// it holds: bind() and the typed upload() check it.
+  Buffer make_buffer(Direction direction, BufferRole role, uint32_t batch,
+                     MemoryKind kind = MemoryKind::device_local) const;
   /// Largest batch of contiguous transforms the device can bind (maxStorageBufferRange) and
   /// number (group_offset).
   uint32_t max_batch() const;
@@ -170,6 +176,16 @@ class Kernel {
   };
   void create_pass(const PassInfo& info, const ShaderCode& code, Pass& pass);
   void destroy();
+  // bind()'s steps, in order.
+  struct WorkBuffers;  // the scratch buffers and counters bind() uses
+  std::vector<Direction> bound_directions(const KernelIo& io) const;
+  void check_resources(const KernelIo& io) const;
+  void check_strides(const KernelIo& io, const std::vector<Direction>& directions) const;
+  void check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const;
+  void check_typed(const KernelIo& io, const std::vector<Direction>& directions) const;
+  WorkBuffers work_buffers(const KernelIo& io, const std::vector<Direction>& directions, KernelBindings& kb) const;
+  void create_pool(const std::vector<Direction>& directions, KernelBindings& kb) const;
+  void write_sets(const KernelIo& io, Direction direction, const WorkBuffers& work, KernelBindings& kb) const;
 
   Device& device_;
   KernelInfo info_;
@@ -178,10 +194,13 @@ class Kernel {
   std::vector<Pass> inverse_;
 };
 
-/// What prevents `info` from running on `device` (one line each: kernel, need, device limit);
-/// empty if it fits. Buffer-range needs are checked for a batch of one.
+/// What prevents `info` from running on `device`: requirement_problems() (a feature not enabled, a
+/// limit below the kernel's need, a storage-image format the device lacks) and device-local memory
+/// for one transform, a phrase each ("needs ..."); empty if it fits. Buffer-range needs are checked
+/// for a batch of one.
 std::vector<std::string> device_limit_problems(const Device& device, const KernelInfo& info);
-/// Throws DeviceLimitError with every problem if there is any.
+/// Throws DeviceLimitError if there is any problem: one line, "kernel 'K' cannot run on device 'D': "
+/// and the problems separated by "; ".
 void check_device_limits(const Device& device, const KernelInfo& info);
 
 }  // namespace fftgen::vk

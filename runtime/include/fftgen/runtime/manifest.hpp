@@ -20,6 +20,9 @@ namespace fftgen::vk {
 // directions, buffer roles, element types, image formats and their sizes, binding slots, push constants, and the
 // manifest's spellings of them.
 using fftgen::Access;
+using fftgen::DeviceRequirements;
+using fftgen::Feature;
+using fftgen::Limit;
 using fftgen::BufferRole;
 using fftgen::Direction;
 using fftgen::ElementType;
@@ -153,6 +156,10 @@ struct KernelInfo {
   std::vector<PassInfo> forward;
   std::vector<PassInfo> inverse;
   std::optional<ConvolutionInfo> convolution;
+  /// What the manifest's "requires" declares the kernel needs of a device (features, limits,
+  /// storage-image formats); at least what its passes need (parse_manifest checks). Empty for a
+  /// manifest without "requires" (older fftgen): requirements_of() adds what the passes need.
+  DeviceRequirements requirements;
 
   /// N along X (the transform length of a 1D kernel).
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }

@@ -25,6 +25,7 @@ struct SpirvInterface {
   std::vector<SpirvBinding> bindings;         ///< buffer descriptors, in declaration order
   uint32_t push_constant_bytes = 0;           ///< end of the push-constant block's last member
   uint64_t workgroup_bytes = 0;               ///< as spirv_workgroup_bytes
+  std::vector<uint32_t> capabilities;         ///< OpCapability operands, in module order
 };
 
 /// Checks the module's structure (header, magic, every instruction's word count inside the
