@@ -38,6 +38,14 @@ uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   return b ? std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b->element) : 0;
 }
 
+// The rows of one transform in the kernel's images (NY; a convolution's frame: its image_h).
+uint64_t image_rows_per_transform(const KernelInfo& k) {
+  for (Direction d : k.directions)
+    for (const StorageImage* image : {k.input_image(d), k.output_image(d)})
+      if (image) return std::max<uint32_t>(image->rows_per_transform, 1);
+  return std::max<uint32_t>(k.ny(), 1);
+}
+
 // Whether a pass binds a second scratch buffer (image kernels of three or more passes, a 2D c2r
 // through the sides program): it has the scratch buffer's size.
 bool uses_scratch2(const KernelInfo& k) { return first_binding(k, BufferRole::scratch2) != nullptr; }
@@ -492,7 +500,8 @@ uint32_t Kernel::max_batch() const {
   if (const uint64_t scratch = scratch_bytes_per_transform(info_); scratch > 0)
     by_range = std::min<uint64_t>(by_range, range / scratch);
   // An image holds the rows of every transform of a batch, one below the other.
-  if (info_.uses_images()) by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / info_.ny());
+  if (info_.uses_images())
+    by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / image_rows_per_transform(info_));
   // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.
   for (Direction d : info_.directions)
     for (const auto& p : info_.passes(d))
@@ -503,30 +512,40 @@ uint32_t Kernel::max_batch() const {
 
 KernelBindings Kernel::bind(const KernelIo& io) const {
   if (io.max_batch == 0) throw UsageError("kernel '" + info_.name + "': max_batch must be > 0");
-  const bool images = info_.uses_images();
-  if (images) {
-    if (io.input_image == VK_NULL_HANDLE || io.output_image == VK_NULL_HANDLE)
+  const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
+  for (Direction d : directions)
+    if (!has(d)) throw UsageError("kernel '" + info_.name + "' has no " + to_string(d) + " direction");
+  // Which sides are images in the directions bound: both for io image kernels; a convolution's
+  // forward reads its frame from one and its inverse writes the frame to one.
+  bool in_image = false, out_image = false;
+  for (Direction d : directions) {
+    in_image = in_image || info_.input_image(d) != nullptr;
+    out_image = out_image || info_.output_image(d) != nullptr;
+  }
+  const bool images = in_image && out_image;
+  if (in_image || out_image) {
+    if ((in_image && io.input_image == VK_NULL_HANDLE) || (out_image && io.output_image == VK_NULL_HANDLE))
       throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): "
-                       "KernelIo::input_image and output_image are required");
-    if (io.input_image == io.output_image)
+                       "KernelIo::" + (in_image ? "input_image" : "output_image") +
+                       (in_image && out_image ? " and output_image are" : " is") + " required");
+    if (images && io.input_image == io.output_image)
       throw UsageError("kernel '" + info_.name + "': input and output must be different images");
-    const uint64_t rows = uint64_t{io.max_batch} * info_.ny();
+    const uint64_t per_transform = image_rows_per_transform(info_);
+    const uint64_t rows = uint64_t{io.max_batch} * per_transform;
     if (rows > device_.limits().maxImageDimension2D)
       throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) +
                              " needs images of " + std::to_string(rows) + " rows; device '" + device_.name() +
                              "' allows " + std::to_string(device_.limits().maxImageDimension2D) +
                              " (maxImageDimension2D); use a batch of at most " +
-                             std::to_string(device_.limits().maxImageDimension2D / info_.ny()));
-  } else {
-    if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
+                             std::to_string(device_.limits().maxImageDimension2D / per_transform));
+  }
+  if (!images) {
+    if ((!in_image && io.input.buffer == VK_NULL_HANDLE) || (!out_image && io.output.buffer == VK_NULL_HANDLE))
       throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
-    if (io.input.buffer == io.output.buffer)
+    if (!in_image && !out_image && io.input.buffer == io.output.buffer)
       throw UsageError("kernel '" + info_.name +
                        "': input and output must be different buffers (kernels are out-of-place)");
   }
-  const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
-  for (Direction d : directions)
-    if (!has(d)) throw UsageError("kernel '" + info_.name + "' has no " + to_string(d) + " direction");
   const auto& lim = device_.limits();
   // Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take
   // contiguous transforms (their row passes walk rows, not transforms).
@@ -547,10 +566,11 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
     }
   const VkDeviceSize scratch_bytes = scratch_bytes_per_transform(info_) * io.max_batch;
   std::vector<std::pair<std::string, VkDeviceSize>> ranges{{"scratch", scratch_bytes}};
-  for (Direction d : directions) {
-    if (images) break;  // the images' rows are checked above
-    ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));
-    ranges.emplace_back(std::string(to_string(d)) + " output", required_bytes(d, false, io.max_batch, io.output_stride));
+  for (Direction d : directions) {  // the images' rows are checked above
+    if (!in_image)
+      ranges.emplace_back(std::string(to_string(d)) + " input", required_bytes(d, true, io.max_batch, io.input_stride));
+    if (!out_image)
+      ranges.emplace_back(std::string(to_string(d)) + " output", required_bytes(d, false, io.max_batch, io.output_stride));
   }
   for (const auto& [what, bytes] : ranges)
     if (bytes > lim.maxStorageBufferRange)
