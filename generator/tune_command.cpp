@@ -155,6 +155,8 @@ std::optional<std::vector<KernelSpec>> build_candidate(const KernelSpec& k, cons
     filter.name += "__filter";
     filter.convolution_filter = true;
     filter.direction = fftgen::DirectionSet::forward;
+    filter.io = fftgen::Io::buffer;
+    filter.image_format = fftgen::TextureFormat::automatic;
     fftgen::check_buildable(filter);
     return std::vector<KernelSpec>{filter, spec};
   } catch (const fftgen::PlanError&) {

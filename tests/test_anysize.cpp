@@ -354,6 +354,47 @@ TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passe
   CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));
 }
 
+TEST_CASE("Bluestein in fp16: half floats in and out, the chirp products in float scratch", "[anysize][bluestein]") {
+  // 1D c2c in one dispatch each way (1009) and in several (100003), and 2D sides (97 x 101).
+  for (const std::vector<uint32_t>& shape : {std::vector<uint32_t>{1009}, {100003}, {97, 101}}) {
+    KernelSpec spec = spec_for(shape.back());
+    spec.shape = shape;
+    spec.precision = fftgen::Precision::fp16;
+    INFO("shape " << fmt::format("{}", fmt::join(shape, " x ")));
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    CHECK((program.layout.bluestein_n != 0 || program.layout.chirp_sides_2d));
+    CHECK(program.forward_input.element == fftgen::ElementType::complex32);
+    CHECK(program.forward_output.element == fftgen::ElementType::complex32);
+    for (const auto* passes : {&program.forward, &program.inverse})
+      for (const fftgen::PassProgram& pass : *passes)
+        for (const fftgen::PassBinding& b : pass.bindings) {
+          INFO(pass.name << " binding " << b.slot.binding);
+          if (b.role == fftgen::BufferRole::scratch) CHECK(b.element == fftgen::ElementType::complex64);
+          if (b.role == fftgen::BufferRole::input || b.role == fftgen::BufferRole::output)
+            CHECK(b.element == fftgen::ElementType::complex32);
+          // Computed twiddles (fp16's default): a pass binds the table only where it reads the chirp.
+          if (b.role == fftgen::BufferRole::twiddles && spec.is_2d() == false)
+            CHECK((pass.load.kind == fftgen::LoadKind::chirp || pass.store.kind == fftgen::StoreKind::chirp_filter ||
+                   pass.store.kind == fftgen::StoreKind::chirp_crop));
+        }
+    if (shape.size() == 1 && shape[0] < 10000) check_numerics(spec);
+  }
+  // fp16 2D sides scale each side by its share of 1/N (the values between them are half floats).
+  KernelSpec sides = spec_for(101);
+  sides.shape = {97, 101};
+  sides.precision = fftgen::Precision::fp16;
+  const fftgen::KernelProgram program = fftgen::make_program(sides);
+  double scale = 1;
+  for (const fftgen::PassProgram& pass : program.inverse) scale *= pass.store.scale;
+  CHECK(scale == Approx(1.0 / (97 * 101)));
+  CHECK(program.inverse.back().store.scale > 1.0 / (97 * 101) * 1.5);
+  // What stays refused: reals stored one half float at a time.
+  KernelSpec odd = spec_for(1009);
+  odd.transform = fftgen::Transform::r2c;
+  odd.precision = fftgen::Precision::fp16;
+  CHECK_THROWS_WITH(fftgen::make_layout(odd), Catch::Contains("field 'precision'") && Catch::Contains("fp32 only"));
+}
+
 TEST_CASE("2D sides with a prime factor above 61 run through Bluestein (CPU execution)", "[anysize][bluestein]") {
   // [NY, NX]: X through Bluestein, Y through Bluestein (interleaved columns), both, and a Y of M =
   // 16384 in two passes; each against row then column transforms in double, batch 2. Sides with

@@ -1,7 +1,7 @@
 // Lengths that are not powers of two on the Vulkan device (lavapipe in CI), validation layer on:
 // tests/plans/anysize.json (every N from 2 to 64 whose prime factors are at most 13, a spread of
 // composite, prime-power and long lengths, r2c, 2D) and tests/plans/primes.json (prime stages from
-// 17 to 61) through the fftgen CLI, then every kernel
+// 17 to 61), and tests/plans/bluestein_fp16.json (Bluestein in fp16) through the fftgen CLI, then every kernel
 // forward and inverse against FFTW in double, batches 1 and 3, within a relative L2 bound that
 // grows with log2 N. scripts/sweep_sizes.sh runs the full sweep (every N from 2 to 2048).
 #include <catch2/catch.hpp>
@@ -28,7 +28,9 @@ double anysize_tolerance(uint64_t points) { return 4e-8 * (2.0 + std::log2(stati
 
 // Generates tests/plans/<plan> into a fresh folder (returned) and verifies each kernel forward and
 // inverse against FFTW, batches 1 and 3.
-fs::path verify_plan(const std::string& plan_file, size_t min_kernels) {
+// fp16: each kernel is held to verify's own fp16 bound (a few fp16 round trips of its input) and
+// its error must show the half floats (above fp32's).
+fs::path verify_plan(const std::string& plan_file, size_t min_kernels, bool fp16 = false) {
   std::random_device rd;
   const fs::path dir = fs::temp_directory_path() / ("fftgen_anysize_" + std::to_string(rd()) + std::to_string(rd()));
   const std::string plan = std::string(FFTGEN_TEST_DIR) + "/plans/" + plan_file;
@@ -49,8 +51,14 @@ fs::path verify_plan(const std::string& plan_file, size_t min_kernels) {
   for (const auto& k : m.kernels) {
     VerifyOptions o;
     o.batches = {1, 3};
-    o.tolerance = anysize_tolerance(k.points());
+    if (!fp16) o.tolerance = anysize_tolerance(k.points());
     VerifyResult r = verify_kernel(device, m, k, o);
+    if (fp16) {
+      INFO(format_verify_table({r}));
+      CHECK(r.half_storage);
+      CHECK(r.rel_l2_forward.value_or(0.0) > 2e-5);
+      CHECK(r.rel_l2_forward.value_or(1.0) < 4e-4);  // as other fp16 kernels: the input's and output's roundings
+    }
     std::string messages;
     for (const auto& msg : device.validation_messages()) messages += msg.text + "\n";
     device.clear_validation_messages();
@@ -122,4 +130,9 @@ TEST_CASE("gpu anysize: prime stages from 17 to 61 match FFTW in double within a
   const fs::path dir = verify_plan("primes.json", 33);
   std::error_code ec;
   if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);
+}
+
+TEST_CASE("gpu anysize: Bluestein in fp16 matches FFTW in double within verify's fp16 bound", "[gpu][anysize][fp16]") {
+  // Half floats in and out, float between: about the error of any one- or two-pass fp16 kernel.
+  verify_plan("bluestein_fp16.json", 15, true);
 }

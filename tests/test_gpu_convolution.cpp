@@ -500,3 +500,101 @@ TEST_CASE("convolution: half-float planes (precision fp16) stay within verify's 
   INFO(messages);
   CHECK(messages.empty());
 }
+
+namespace {
+
+// Frames as storage images ("io": "image", docs/graphics.md "Textures"): one channel (r32f) or two
+// packed in pairs (rg32f, rgba32f with b, a = 0), "same" and "circular", filters smaller and as
+// large as the frame, padded columns of one round trip and of two passes (8192), fp16 planes.
+const char* kPlanImages = R"({"kernels": [
+  {"name": "mono",      "io": "image", "convolution": {"image": [37, 50], "filter": [9, 7], "channels": 1}},
+  {"name": "mono_circ", "io": "image", "convolution": {"image": [32, 48], "filter": [5, 5], "channels": 1, "mode": "circular"}},
+  {"name": "mono_big",  "io": "image", "convolution": {"image": [33, 70], "filter": [33, 70], "channels": 1}},
+  {"name": "rg",        "io": "image", "convolution": {"image": [27, 45], "filter": [5, 7], "channels": 2}},
+  {"name": "rg_rgba",   "io": "image", "image_format": "rgba32f", "convolution": {"image": [13, 11], "filter": [4, 6], "channels": 2}},
+  {"name": "rg_tall",   "io": "image", "convolution": {"image": [8100, 5], "filter": [7, 3], "channels": 2}},
+  {"name": "rg16",      "io": "image", "precision": "fp16", "convolution": {"image": [33, 48], "filter": [33, 48], "channels": 2}},
+  {"name": "mono16",    "io": "image", "precision": "fp16", "convolution": {"image": [2100, 5], "filter": [1900, 3], "channels": 1}}
+], "targets": ["spirv", "hlsl", "msl"]})";
+
+const fs::path& images_dir() {
+  static const GeneratedDir dir{generate_plan(kPlanImages, "convolution_images")};
+  return dir.path;
+}
+
+}  // namespace
+
+TEST_CASE("convolution: frames as storage images (io image) equal a direct convolution in double",
+          "[gpu][convolution][textures]") {
+  Manifest m = load_manifest(images_dir());
+  for (const char* name : {"mono", "mono_circ", "mono_big", "rg", "rg_rgba", "rg_tall", "rg16", "mono16"}) {
+    INFO(name);
+    const KernelInfo& k = m.kernel(name);
+    const ConvolutionInfo& c = *k.convolution;
+    // The frame is a storage image (r32f for one channel, rg32f / rgba32f for two); the filter is not.
+    REQUIRE(k.input_image(Direction::forward));
+    REQUIRE(k.output_image(Direction::inverse));
+    CHECK(k.input_image(Direction::forward)->format ==
+          (c.channels == 1 ? ImageFormat::r32f : std::string(name) == "rg_rgba" ? ImageFormat::rgba32f : ImageFormat::rg32f));
+    CHECK(k.input_image(Direction::forward)->rows_per_transform == c.image_h);
+    CHECK_FALSE(m.kernel(c.filter_kernel).uses_images());
+    const bool half = is_half(k.forward_output.element);
+    const Image image = random_image(c.image_h, c.image_w, c.channels, 1);
+    Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 2);
+    for (float& v : filter.values) v -= 0.5f;
+    const std::vector<double> want = direct_convolution(c, image, filter);
+    const Image out = convolve(device(), m, k, image, filter);
+    const double err = rel_l2(out.values, want);
+    INFO("rel L2 " << err);
+    CHECK(err < (half ? 1e-3 : 2e-6));
+    // The HLSL (RWTexture2D) compiled back to SPIR-V computes the same.
+    CHECK(rel_l2(convolve(device(), m, k, image, filter, hlsl_loader(m)).values, want) < (half ? 1e-3 : 2e-6));
+    // verify runs both kernels on images too.
+    const VerifyResult r = verify_convolution(device(), m, k, VerifyOptions{});
+    INFO(format_verify_table({r}));
+    CHECK(r.pass);
+    std::string messages;
+    for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
+    device().clear_validation_messages();
+    INFO(messages);
+    CHECK(messages.empty());
+  }
+}
+
+TEST_CASE("convolution: the library's Convolution binds an engine's image views; buffers are refused",
+          "[gpu][convolution][textures]") {
+  Manifest m = load_manifest(images_dir());
+  Convolution conv(device(), m, "rg");
+  const ConvolutionInfo& c = conv.geometry();
+  REQUIRE(conv.uses_images());
+  CHECK(conv.image_format() == ImageFormat::rg32f);
+  const Image image = random_image(c.image_h, c.image_w, c.channels, 5);
+  const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 6);
+  DeviceImage frame(device(), vk_format(ImageFormat::rg32f), c.image_w, c.image_h);
+  DeviceImage result(device(), vk_format(ImageFormat::rg32f), c.image_w, c.image_h);
+  upload_image(device(), frame, image.values.data(), image.values.size() * 4);
+  conv.set_filter(filter.values.data(), filter.values.size());
+  const ConvolutionBindings bindings = conv.bind(frame.view(), result.view());
+  device().run_commands([&](VkCommandBuffer cmd) {
+    record_transfer_to_compute_barrier(cmd);
+    conv.record(cmd, bindings);
+    record_compute_to_transfer_barrier(cmd);
+  });
+  std::vector<float> out(image.values.size());
+  download_image(device(), result, out.data(), out.size() * 4);
+  CHECK(rel_l2(out, direct_convolution(c, image, filter)) < 2e-6);
+  Buffer buffer(device(), conv.image_bytes()), other(device(), conv.image_bytes());
+  CHECK_THROWS_WITH(conv.bind({buffer.handle(), 0}, {other.handle(), 0}),
+                    Catch::Contains("'rg'") && Catch::Contains("storage images") && Catch::Contains("image views"));
+  // A convolution of buffers refuses image views.
+  Manifest buffers = load_manifest(output_dir());
+  Convolution plain(device(), buffers, "pair_pairs");
+  CHECK_FALSE(plain.uses_images());
+  CHECK_THROWS_WITH(plain.bind(frame.view(), result.view()),
+                    Catch::Contains("'pair_pairs'") && Catch::Contains("buffers of pixels"));
+  std::string messages;
+  for (const auto& msg : device().validation_messages()) messages += msg.text + "\n";
+  device().clear_validation_messages();
+  INFO(messages);
+  CHECK(messages.empty());
+}

@@ -320,7 +320,8 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 256, 4]}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("3 dimensions") && Catch::Contains("[NY, NX]"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 134], "transform": "r2c", "precision": "fp16"}]})"),
-               Catch::Contains("field 'precision': 2D sides through Bluestein's algorithm run in fp32 only"));
+               Catch::Contains("field 'precision': a 2D r2c with a side through Bluestein's algorithm reads its "
+                               "rows as reals one by one, which fftgen has in fp32 only (fp16: c2c)"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 16384]}]})"),
                Catch::Contains("field 'shape': NX = 16384 is too large") &&
                    Catch::Contains("an integer from 2 to 8192 (2^13); a side with a prime factor above 61 runs"));
@@ -1203,6 +1204,39 @@ TEST_CASE("convolution: precision fp16 gives both kernels half-float planes", "[
   }
 }
 
+TEST_CASE("convolution: io image reads the frame from a storage image and writes it to one", "[plan][convolution]") {
+  const Plan plan = parse_plan(R"({"kernels": [
+    {"name": "m", "io": "image", "convolution": {"image": [37, 50], "filter": [9, 7]}},
+    {"name": "p", "io": "image", "image_format": "rgba32f", "precision": "fp16",
+     "convolution": {"image": [37, 50], "filter": [37, 50], "channels": 2}}]})");
+  REQUIRE(plan.kernels.size() == 4);
+  for (const auto& k : plan.kernels) {
+    INFO(k.name);
+    const fftgen::KernelProgram program = fftgen::make_program(k);
+    if (k.convolution_filter) {  // the filter stays a buffer
+      CHECK(k.io == fftgen::Io::buffer);
+      for (const fftgen::PassProgram& pass : program.forward)
+        for (const fftgen::PassBinding& b : pass.bindings) CHECK_FALSE(b.is_texture());
+      continue;
+    }
+    const fftgen::TextureFormat format = k.name == "m" ? fftgen::TextureFormat::r32f : fftgen::TextureFormat::rgba32f;
+    const fftgen::PassBinding& in = program.forward.front().bindings.at(0);
+    const fftgen::PassBinding& out = program.inverse.back().bindings.at(1);
+    CHECK(in.texture == format);
+    CHECK(out.texture == format);
+    CHECK(in.texels_per_row == 50);
+    CHECK(out.texels_per_row == 50);
+    CHECK(program.forward.front().load.kind == fftgen::LoadKind::image);
+    CHECK(program.inverse.back().store.kind == fftgen::StoreKind::image);
+    // Only the frame is an image: the planes between, the filter's spectrum and scratch are buffers.
+    size_t textures = 0;
+    for (const auto* passes : {&program.forward, &program.inverse})
+      for (const fftgen::PassProgram& pass : *passes)
+        for (const fftgen::PassBinding& b : pass.bindings) textures += b.is_texture();
+    CHECK(textures == 2);
+  }
+}
+
 TEST_CASE("convolution: bad plans name the field and what is allowed", "[plan][convolution]") {
   auto conv = [](const std::string& fields, const std::string& extra = "") {
     return error_of(R"({"kernels": [{"name": "b", "convolution": {)" + fields + "}" + extra + "}]}");
@@ -1273,8 +1307,30 @@ TEST_CASE("io image: formats resolve per transform, and what images cannot hold 
              Catch::Contains("field 'precision'") && Catch::Contains("rgba16f"));
   CHECK_THAT(image_error(R"("shape": [1024], "io": "image", "transform": "r2c_pair")"),
              Catch::Contains("field 'io'") && Catch::Contains("r2c_pair kernels read and write buffers only"));
-  CHECK_THAT(image_error(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3]})"),
-             Catch::Contains("field 'io'") && Catch::Contains("a convolution kernel reads and writes buffers"));
+  // A convolution's frames as images: one plane per pixel (a texel written whole), float32 formats.
+  auto apply_of = [](const std::string& fields) {  // kernels[0] is the filter kernel
+    return parse_plan("{\"kernels\": [{\"name\": \"t\", " + fields + "}]}", "plan.json").kernels.at(1);
+  };
+  CHECK(apply_of(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3]})").image_format ==
+        fftgen::TextureFormat::r32f);
+  CHECK(apply_of(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 2})")
+            .image_format == fftgen::TextureFormat::rg32f);
+  CHECK_THAT(image_error(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 4})"),
+             Catch::Contains("field 'io'") && Catch::Contains("writes each texel whole from one plane; 4 channel(s) in 2 "
+                                                              "planes (packing pairs)") &&
+                 Catch::Contains("\"io\": \"buffer\" for 3 or 4 channels"));
+  CHECK_THAT(image_error(R"("io": "image", "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 2,
+                           "packing": "r2c"})"),
+             Catch::Contains("field 'io'") && Catch::Contains("2 channel(s) in 2 planes (packing r2c)"));
+  CHECK_THAT(image_error(R"("io": "image", "image_format": "rg32f", "convolution": {"image": [16, 16], "filter": [3, 3]})"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("one channel reads and writes r32f images"));
+  CHECK_THAT(image_error(R"("io": "image", "image_format": "r32f", "convolution": {"image": [16, 16], "filter": [3, 3],
+                           "channels": 2})"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("two channels reads and writes them as a "
+                                                                        "texel's r and g"));
+  CHECK_THAT(image_error(R"("io": "image", "image_format": "rgba16f", "convolution": {"image": [16, 16],
+                           "filter": [3, 3], "channels": 2})"),
+             Catch::Contains("field 'image_format'") && Catch::Contains("rgba16f frames are not built"));
   CHECK_THAT(image_error(R"("shape": [30, 45], "io": "image", "transform": "r2c")"),
              Catch::Contains("field 'shape'") && Catch::Contains("NX (N in 1D) must be even; 45 is odd"));
   CHECK_THAT(image_error(R"("shape": [64, 67], "io": "image")"),

@@ -77,6 +77,10 @@ std::vector<std::string> texture_snippets(const PassProgram& pass, const IndexMa
   std::vector<std::string> snippets;
   for (const PassBinding& b : pass.bindings) {
     if (!b.is_texture()) continue;
+    // A convolution's frame: its image load and store address the texels themselves (image_snippet).
+    if ((b.slot.access == Access::read && pass.load.kind == LoadKind::image) ||
+        (b.slot.access != Access::read && pass.store.kind == StoreKind::image))
+      continue;
     const bool real = b.texture == TextureFormat::r32f;
     kainjow::mustache::mustache snippet{std::string(embedded_template("texture.glsl"))};
     kainjow::mustache::data d;
@@ -96,8 +100,11 @@ std::vector<std::string> texture_snippets(const PassProgram& pass, const IndexMa
 
 // An image load or store (LoadKind::image, StoreKind::image): the snippet takes the image's
 // geometry as constants; channel pairs have their own.
-std::string image_snippet(const char* reals, const char* pixels, const ImageView& image) {
-  kainjow::mustache::mustache snippet{std::string(embedded_template(image.channel_pairs ? pixels : reals))};
+std::string image_snippet(const char* reals, const char* pixels, const ImageView& image, bool texels) {
+  const std::string name = std::string(image.channel_pairs ? pixels : reals);
+  // A frame in a storage image (io image): the template of the same name ending "_texels".
+  const std::string file = texels ? name.substr(0, name.size() - 5) + "_texels.glsl" : name;
+  kainjow::mustache::mustache snippet{std::string(embedded_template(file.c_str()))};
   kainjow::mustache::data d;
   for (const auto& [key, value] :
        {std::pair<const char*, uint32_t>{"rows", image.rows}, {"cols", image.cols}, {"channels", image.channels},
@@ -125,9 +132,11 @@ std::vector<std::string> pass_functions(const PassProgram& pass, const IndexMath
     add_snippet("chirp_conjugate.glsl");
   functions.insert(functions.end(), textures.begin(), textures.end());
   if (pass.load.kind == LoadKind::image)
-    functions.push_back(image_snippet("load_image.glsl", "load_image_pixels.glsl", pass.load.image));
+    functions.push_back(image_snippet("load_image.glsl", "load_image_pixels.glsl", pass.load.image,
+                                      pass.load.view.binding.is_texture()));
   if (pass.store.kind == StoreKind::image)
-    functions.push_back(image_snippet("store_image.glsl", "store_image_pixels.glsl", pass.store.image));
+    functions.push_back(image_snippet("store_image.glsl", "store_image_pixels.glsl", pass.store.image,
+                                      pass.store.view.binding.is_texture()));
   std::set<uint32_t> radices;
   for (const StageLayout& stage : pass.fft.stages) radices.insert(stage.radix);
   for (Direction d : {pass.direction, glsl::inverse_of(pass.direction)}) {

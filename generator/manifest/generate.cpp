@@ -130,9 +130,11 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
   if (b.is_texture()) {
     j["resource"] = to_string(Resource::storage_image);
     j["format"] = to_string(b.texture);
+    // A convolution's frame: H rows of the image per plane (transform), not the padded plane's.
+    const uint32_t rows = spec.convolution ? spec.convolution->image_h : spec.ny();
     j["width"] = b.texels_per_row;
-    j["rows_per_transform"] = spec.ny();
-    j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, spec.ny());
+    j["rows_per_transform"] = rows;
+    j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, rows);
   }
   // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
   const bool uav = b.slot.access == Access::write || (in_place && b.slot.binding == 0);

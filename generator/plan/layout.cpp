@@ -750,10 +750,15 @@ KernelLayout sides_2d_layout(const KernelSpec& spec) {
     fail(spec, "first_y_stage", "row_pass has the row pass do the first stage along Y; a 2D kernel with a side "
                                 "through Bluestein's algorithm, or an r2c of odd NX, runs each side's transforms "
                                 "apart; use \"auto\" or \"column_pass\"");
-  if (spec.precision != Precision::fp32)
-    fail(spec, "precision", spec.transform == Transform::r2c && spec.n() % 2 != 0
-                                ? "2D r2c of an odd NX runs its rows as complex transforms of NX, in fp32 only"
-                                : "2D sides through Bluestein's algorithm run in fp32 only");
+  // fp16 keeps the input and output in half floats and the values between passes in float (c2c);
+  // an r2c kernel's rows of reals would be stored one half float at a time, which the HLSL and MSL
+  // targets (halves in pairs, as one uint) cannot write without a race.
+  if (spec.precision != Precision::fp32 && spec.transform == Transform::r2c)
+    fail(spec, "precision", spec.n() % 2 != 0
+                                ? "2D r2c of an odd NX runs its rows as complex transforms of NX of real input, "
+                                  "which fftgen has in fp32 only (fp16: c2c, or an even NX)"
+                                : "a 2D r2c with a side through Bluestein's algorithm reads its rows as reals one by "
+                                  "one, which fftgen has in fp32 only (fp16: c2c)");
   KernelSpec complex = spec;  // both sides' passes are complex transforms
   complex.transform = Transform::c2c;
   KernelLayout layout;
@@ -785,8 +790,6 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
                      "algorithm, which fftgen has for 1D c2c and r2c kernels up to N = {}",
                      spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
-  if (spec.precision != Precision::fp32)
-    fail(spec, "precision", fmt::format("N = {} runs through Bluestein's algorithm, which fftgen has in fp32 only", n));
   if (!spec.radices.empty())
     fail(spec, "radices", fmt::format("N = {} runs through Bluestein's algorithm, whose transforms of {} choose their own "
                                       "radices; use \"auto\"", n, bluestein_length(n)));
@@ -1016,8 +1019,10 @@ KernelLayout add_passes(const KernelSpec& spec, const KernelSpec& y_spec, const 
 KernelLayout make_layout(const KernelSpec& spec) {
   if (real_full_length(spec)) {
     if (spec.precision != Precision::fp32)
-      fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, which "
-                                          "fftgen has in fp32 only", spec.n()));
+      fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, whose "
+                                          "reals are stored one by one, which fftgen has in fp32 only (HLSL and MSL "
+                                          "hold half floats in pairs); fp16 takes c2c of any N, or r2c of the "
+                                          "lengths transforms.md lists", spec.n()));
     KernelSpec full = spec;
     full.transform = Transform::c2c;
     KernelLayout layout = make_layout(full);

@@ -699,6 +699,8 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
     KernelSpec filter = apply;
     filter.convolution_filter = true;
     filter.direction = DirectionSet::forward;
+    filter.io = Io::buffer;
+    filter.image_format = TextureFormat::automatic;
     (void)make_program(filter);
     return make_program(apply);
   };
@@ -750,6 +752,41 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
   k.shape = {c.padded_h, c.padded_w};
 }
 
+// A convolution with "io": "image" (docs/graphics.md, "Textures"): its apply kernel reads the
+// frame's pixels from a storage image and writes the result to one (the filter stays a buffer).
+// A texel is written whole, so one invocation must hold every channel of a pixel: one channel
+// (r32f, its own r2c plane) or two packed in pairs (one complex plane: r, g). The planes of three
+// or four channels are transformed by different workgroups.
+void check_convolution_textures(const KernelSpec& k, const Where& where, const std::string& which) {
+  const ConvolutionSpec& c = *k.convolution;
+  const std::string format(to_string(k.image_format));
+  const std::string allowed = "\"io\": \"image\" with 1 channel (r32f) or 2 channels packed in pairs (rg32f, "
+                              "rgba32f); \"io\": \"buffer\" for 3 or 4 channels";
+  if (c.planes() != 1)
+    where.fail("io", fmt::format("a convolution with \"io\": \"image\" writes each texel whole from one plane; {} "
+                                 "channel(s) in {} planes (packing {}) would need every plane of a pixel in one "
+                                 "invocation, which fftgen does not build yet{}",
+                                 c.channels, c.planes(), c.pairs ? "pairs" : "r2c", which),
+               allowed);
+  const bool complex_format = k.image_format == TextureFormat::rg32f || k.image_format == TextureFormat::rgba32f;
+  if (k.image_format == TextureFormat::rgba16f)
+    where.fail("image_format", "a convolution's frames are float32 pixels; rgba16f frames are not built (precision "
+                               "fp16 keeps the padded planes in half floats)" + which,
+               allowed);
+  if (c.channels == 1 && k.image_format != TextureFormat::r32f)
+    where.fail("image_format", fmt::format("a convolution of one channel reads and writes r32f images; {} holds two "
+                                           "or more channels{}", quote(format), which),
+               allowed);
+  if (c.channels == 2 && !complex_format)
+    where.fail("image_format", fmt::format("a convolution of two channels reads and writes them as a texel's r and g; "
+                                           "{} holds one{}", quote(format), which),
+               allowed);
+  if (c.image_w > kMaxTextureWidth)
+    where.fail("convolution", fmt::format("an image's rows are texel rows, and its width {} is wider than {} "
+                                          "texels{}", c.image_w, kMaxTextureWidth, which),
+               fmt::format("image widths up to {} with \"io\": \"image\"", kMaxTextureWidth));
+}
+
 // "io": "image" and its "image_format" (docs/graphics.md, "Textures"): which transforms and
 // formats go together, and what storage images cannot hold.
 void check_textures(const KernelSpec& k, const Where& where, const std::string& which) {
@@ -761,9 +798,7 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
     return;
   }
   const std::string io_allowed = "c2c (rg32f, rgba32f, rgba16f) or r2c (r32f) with \"io\": \"image\"";
-  if (k.convolution)
-    where.fail("io", "a convolution kernel reads and writes buffers of pixels; \"io\": \"image\" is for c2c and r2c kernels" + which,
-               "\"buffer\" beside \"convolution\"");
+  if (k.convolution) return check_convolution_textures(k, where, which);
   if (k.transform == Transform::r2c_pair)
     where.fail("io", "r2c_pair kernels read and write buffers only" + which, io_allowed);
   if (k.precision != Precision::fp32)
@@ -793,6 +828,14 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
 // Every program of an image kernel must read and write its images at the ends; a way of building
 // passes that does not know images is refused rather than run on buffers.
 void check_image_program(const KernelSpec& k, const KernelProgram& program) {
+  // A convolution's apply kernel reads the frame as its forward starts and writes it as its inverse ends.
+  if (k.convolution && !k.convolution_filter) {
+    if (program.forward.empty() || program.inverse.empty() || !program.forward.front().bindings.at(0).is_texture() ||
+        !program.inverse.back().bindings.at(1).is_texture())
+      throw PlanError(fmt::format("kernel '{}': field 'io': this convolution's passes do not read and write images; "
+                                  "use \"io\": \"buffer\"", k.name));
+    return;
+  }
   for (Direction d : directions_of(k.direction)) {
     const auto& passes = program.passes(d);
     if (passes.empty() || !passes.front().bindings.at(0).is_texture() || !passes.back().bindings.at(1).is_texture())
@@ -932,7 +975,9 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   std::vector<KernelSpec> possible;
   for (auto& k : variants) {
     if (k.io == Io::image && k.image_format == TextureFormat::automatic)
-      k.image_format = k.transform == Transform::r2c ? TextureFormat::r32f : TextureFormat::rg32f;
+      k.image_format = k.convolution ? (k.convolution->channels == 1 ? TextureFormat::r32f : TextureFormat::rg32f)
+                       : k.transform == Transform::r2c ? TextureFormat::r32f
+                                                       : TextureFormat::rg32f;
     try {
       check(k);
       if (k.convolution) choose_padded_plane(k, where, which_of(k));
@@ -951,6 +996,8 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     filter.name += "__filter";
     filter.convolution_filter = true;
     filter.direction = DirectionSet::forward;
+    filter.io = Io::buffer;  // the filter is read from a buffer once; only the frames are images
+    filter.image_format = TextureFormat::automatic;
     pairs.push_back(std::move(filter));
     pairs.push_back(k);
   }

@@ -331,6 +331,15 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
                          c.centre_y(), c.centre_x(), c.pairs};
   first.load.image = spec.convolution_filter ? filter : image;
   image_binding(first.bindings[0], first.load.image);
+  // io image (plan.cpp allows one plane per pixel): the frame's pixels are texels of a storage
+  // image, W wide and H rows per frame (frames one below the other), read and written whole.
+  auto frame_texture = [&](PassBinding& b) {
+    if (spec.io != Io::image || spec.convolution_filter) return;
+    b.texture = spec.image_format;
+    b.texels_per_row = c.image_w;
+    b.scalar = false;
+  };
+  frame_texture(first.bindings[0]);
   first.load.view.binding = first.bindings[0];
   if (spec.convolution_filter) {
     // The filter's spectrum laid out as its apply kernel reads it (make_program decided which).
@@ -362,6 +371,7 @@ void fuse_convolution(const KernelSpec& spec, KernelProgram& program) {
   last.store.kind = StoreKind::image;
   last.store.image = image;
   image_binding(last.bindings[1], last.store.image);
+  frame_texture(last.bindings[1]);
   last.store.view.binding = last.bindings[1];
   skip_padding_rows(c, program);
   fuse_column_passes(program);
@@ -445,7 +455,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   const uint32_t n = layout.bluestein_n, m = layout.n;
   const size_t fft_passes = layout.passes.size(), count = 2 * fft_passes;
   const uint32_t halves = fft_passes == 1 ? 1 : 2;
-  program.forward_input = program.forward_output = KernelBuffer{ElementType::complex64, n};
+  // fp16: the input and the output in half floats; the chirp products and the values between the
+  // passes stay float in scratch, so the kernel rounds to half only as it loads and as it stores.
+  program.forward_input = program.forward_output = KernelBuffer{stored_as(ElementType::complex64, spec.precision), n};
   if (layout.real_full_length) set_real_buffers(program, n);
   program.scratch_elements = uint64_t{halves} * m;
   for (Direction d : directions_of(spec.direction)) {
@@ -474,6 +486,11 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
       pass.twiddle_table = true;
+      // With computed twiddles (fp16's default) a pass between the chirp passes reads no table.
+      if (spec.twiddle_source() == TwiddleSource::computed && !first && !last && i + 1 != fft_passes) {
+        pass.bindings.pop_back();
+        pass.twiddle_table = false;
+      }
       pass.load = {first ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], fft.columns_per_transform, 0, 0},
                    fft.stride > 1, {}};
       if (!first) pass.load.view.base = uint64_t{(i - 1) % 2} * m;
@@ -552,6 +569,7 @@ struct ChirpSide {
   uint64_t half = 0;      ///< vec2 values of one half, per batch entry
   BufferRole source = BufferRole::input, destination = BufferRole::output;  ///< what it reads first and writes last
   size_t count = 0;       ///< passes of the direction
+  double scale = 1.0;     ///< what its last pass's store multiplies by
 };
 
 // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
@@ -618,7 +636,7 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
   const uint32_t s = fft.stride * fft.interleave;
   pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
   if (!last) pass.store.view.base = i % 2 * side.half;
-  pass.store.scale = side.last_side && last ? direction_scale(spec, d) : 1.0;
+  pass.store.scale = last ? side.scale : 1.0;
   const bool real = spec.transform == Transform::r2c, forward = d == Direction::forward;
   if (real && side.axis == 0 && first)
     mark_real_side(pass.load.view, pass.bindings[0], forward ? View::RealSide::reals : View::RealSide::half_spectrum, layout.n);
@@ -627,15 +645,29 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
   return pass;
 }
 
+// The scale a side's last pass applies: fp32 scales as the last side stores. An fp16 kernel keeps
+// the values between its sides in its half-float output, so it scales each side by its share,
+// scale^(log side / log N) (as pass_scales does per pass), the last side taking the rest.
+double side_scale(const KernelSpec& spec, const KernelLayout& layout, Direction d, uint32_t axis, bool last_side) {
+  const double scale = direction_scale(spec, d);
+  if (spec.precision != Precision::fp16 || scale == 1.0) return last_side ? scale : 1.0;
+  const double share = std::log(static_cast<double>(layout.n)) / std::log(static_cast<double>(layout.n) * layout.ny);
+  const double x_scale = std::pow(scale, share);
+  return axis == 0 ? x_scale : scale / x_scale;
+}
+
 KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const bool real = spec.transform == Transform::r2c;
   const uint32_t nx = layout.n, ny = layout.ny, columns = layout.columns;
   const uint64_t points = uint64_t{nx} * ny, spectrum = uint64_t{columns} * ny;
   // Rows of reals start at whole pairs: an odd NX keeps them NX + 1 apart (the last is padding).
+  // fp16 (c2c only, layout.cpp): the input and the output in half floats, the values the Y side
+  // reads from the output too; scratch stays float.
+  const ElementType complex_data = stored_as(ElementType::complex64, spec.precision);
   program.forward_input = real ? KernelBuffer{ElementType::float32, uint64_t{nx + nx % 2} * ny}
-                               : KernelBuffer{ElementType::complex64, points};
-  program.forward_output = KernelBuffer{ElementType::complex64, spectrum};
+                               : KernelBuffer{complex_data, points};
+  program.forward_output = KernelBuffer{complex_data, spectrum};
   uint64_t scratch = 0;
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
@@ -650,6 +682,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       side.steps = &sides[side_index].second;
       side.last_side = side_index + 1 == sides.size();
       side.count = count;
+      side.scale = side_scale(spec, layout, d, side.axis, side.last_side);
       const uint32_t length = side.steps->front().fft->length;  // M, or the side
       side.halves = side.steps->size() > 2 ? 2 : 1;
       side.half = side.axis == 0 ? length : uint64_t{length} * columns;
@@ -1024,7 +1057,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
   check_column_tiles(spec, program);
   if (shape.full_real) set_real_sides(program, spec.n());
   if (spec.convolution) fuse_convolution(spec, program);
-  if (spec.io == Io::image) use_textures(spec, program);
+  else if (spec.io == Io::image) use_textures(spec, program);
   return program;
 }
 

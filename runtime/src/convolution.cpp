@@ -17,10 +17,13 @@ const KernelInfo& checked_apply(const KernelInfo& apply) {
 }
 
 KernelBindings bind_direction(const Kernel& kernel, Direction d, BufferRange in, BufferRange out, uint32_t batch,
-                              BufferRange filter_spectrum) {
+                              BufferRange filter_spectrum, VkImageView in_image = VK_NULL_HANDLE,
+                              VkImageView out_image = VK_NULL_HANDLE) {
   KernelIo io;
   io.input = in;
   io.output = out;
+  io.input_image = in_image;
+  io.output_image = out_image;
   io.filter = filter_spectrum;
   io.max_batch = batch;
   io.directions = {d};
@@ -78,7 +81,29 @@ void Convolution::set_filter(BufferRange filter) {
   filter_set_ = true;
 }
 
+bool Convolution::uses_images() const { return info().input_image(Direction::forward) != nullptr; }
+
+ImageFormat Convolution::image_format() const {
+  const StorageImage* image = info().input_image(Direction::forward);
+  return image ? image->format : ImageFormat::r32f;
+}
+
 ConvolutionBindings Convolution::bind(BufferRange input, BufferRange output) const {
+  if (uses_images())
+    throw UsageError("convolution '" + info().name + "' reads and writes storage images (\"io\": \"image\"); "
+                     "bind image views, not buffers");
+  return bind_frames(input, output, VK_NULL_HANDLE, VK_NULL_HANDLE);
+}
+
+ConvolutionBindings Convolution::bind(VkImageView input, VkImageView output) const {
+  if (!uses_images())
+    throw UsageError("convolution '" + info().name + "' reads and writes buffers of pixels; bind buffers, or plan "
+                     "it with \"io\": \"image\"");
+  return bind_frames({}, {}, input, output);
+}
+
+ConvolutionBindings Convolution::bind_frames(BufferRange input, BufferRange output, VkImageView input_image,
+                                             VkImageView output_image) const {
   const uint32_t planes = geometry().planes;
   ConvolutionBindings b;
   b.planes = Buffer(device_, info().forward_output.bytes() * planes);
@@ -86,8 +111,9 @@ ConvolutionBindings Convolution::bind(BufferRange input, BufferRange output) con
   // skip them: NaN there shows in the result if one did read them.
   fill(device_, b.planes.handle(), nan_pattern(info().forward_output.element), b.planes.size());
   b.forward = bind_direction(*apply_kernel_, Direction::forward, input, {b.planes.handle(), 0}, planes,
-                             {filter_spectrum_.handle(), 0});
-  b.inverse = bind_direction(*apply_kernel_, Direction::inverse, {b.planes.handle(), 0}, output, planes, {});
+                             {filter_spectrum_.handle(), 0}, input_image);
+  b.inverse = bind_direction(*apply_kernel_, Direction::inverse, {b.planes.handle(), 0}, output, planes, {},
+                             VK_NULL_HANDLE, output_image);
   return b;
 }
 

@@ -40,6 +40,14 @@ uint64_t scratch_bytes_per_transform(const KernelInfo& k) {
   return b ? std::max<uint64_t>(k.scratch_elements, 1) * pair_bytes(b->element) : 0;
 }
 
+// The rows of one transform in the kernel's images (NY; a convolution's frame: its image_h).
+uint64_t image_rows_per_transform(const KernelInfo& k) {
+  for (Direction d : k.directions)
+    for (const StorageImage* image : {k.input_image(d), k.output_image(d)})
+      if (image) return std::max<uint32_t>(image->rows_per_transform, 1);
+  return std::max<uint32_t>(k.ny(), 1);
+}
+
 // Whether a pass binds a second scratch buffer (image kernels of three or more passes, a 2D c2r
 // through the sides program): it has the scratch buffer's size.
 bool uses_scratch2(const KernelInfo& k) { return first_binding(k, BufferRole::scratch2) != nullptr; }
@@ -464,7 +472,8 @@ uint32_t Kernel::max_batch() const {
   if (const uint64_t scratch = scratch_bytes_per_transform(info_); scratch > 0)
     by_range = std::min<uint64_t>(by_range, range / scratch);
   // An image holds the rows of every transform of a batch, one below the other.
-  if (info_.uses_images()) by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / info_.ny());
+  if (info_.uses_images())
+    by_range = std::min<uint64_t>(by_range, device_.limits().maxImageDimension2D / image_rows_per_transform(info_));
   // group_offset is a uint32: all workgroups of one pass must be numbered below 2^32.
   for (Direction d : info_.directions)
     for (const auto& p : info_.passes(d))
@@ -484,8 +493,8 @@ struct Kernel::WorkBuffers {
 
 KernelBindings Kernel::bind(const KernelIo& io) const {
   if (io.max_batch == 0) throw UsageError("kernel '" + info_.name + "': max_batch must be > 0");
-  check_resources(io);
   const std::vector<Direction> directions = bound_directions(io);
+  check_resources(io, directions);
   check_strides(io, directions);
   check_ranges(io, directions);
   check_typed(io, directions);
@@ -500,28 +509,45 @@ KernelBindings Kernel::bind(const KernelIo& io) const {
   return kb;
 }
 
-// The images of an io image kernel, else the buffers: present, and two of them.
-void Kernel::check_resources(const KernelIo& io) const {
-  if (!info_.uses_images()) {
-    if (io.input.buffer == VK_NULL_HANDLE || io.output.buffer == VK_NULL_HANDLE)
+// Which sides are images in the directions bound: both for io image kernels; a convolution's
+// forward reads its frame from one and its inverse writes the frame to one.
+Kernel::ImageSides Kernel::image_sides(const std::vector<Direction>& directions) const {
+  ImageSides sides;
+  for (Direction d : directions) {
+    sides.input = sides.input || info_.input_image(d) != nullptr;
+    sides.output = sides.output || info_.output_image(d) != nullptr;
+  }
+  return sides;
+}
+
+// The images where the kernel reads or writes images, else the buffers: present, and two of them.
+void Kernel::check_resources(const KernelIo& io, const std::vector<Direction>& directions) const {
+  const ImageSides sides = image_sides(directions);
+  if (sides.input || sides.output) check_images(io, sides);
+  if (!sides.input || !sides.output) {
+    if ((!sides.input && io.input.buffer == VK_NULL_HANDLE) || (!sides.output && io.output.buffer == VK_NULL_HANDLE))
       throw UsageError("kernel '" + info_.name + "': input and output buffers are required");
-    if (io.input.buffer == io.output.buffer)
+    if (!sides.input && !sides.output && io.input.buffer == io.output.buffer)
       throw UsageError("kernel '" + info_.name +
                        "': input and output must be different buffers (kernels are out-of-place)");
-    return;
   }
-  if (io.input_image == VK_NULL_HANDLE || io.output_image == VK_NULL_HANDLE)
-    throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): "
-                     "KernelIo::input_image and output_image are required");
-  if (io.input_image == io.output_image)
+}
+
+void Kernel::check_images(const KernelIo& io, ImageSides sides) const {
+  if ((sides.input && io.input_image == VK_NULL_HANDLE) || (sides.output && io.output_image == VK_NULL_HANDLE))
+    throw UsageError("kernel '" + info_.name + "' reads and writes storage images (io image): KernelIo::" +
+                     (sides.input ? "input_image" : "output_image") +
+                     (sides.input && sides.output ? " and output_image are" : " is") + " required");
+  if (sides.input && sides.output && io.input_image == io.output_image)
     throw UsageError("kernel '" + info_.name + "': input and output must be different images");
-  const uint64_t rows = uint64_t{io.max_batch} * info_.ny();
+  const uint64_t per_transform = image_rows_per_transform(info_);
+  const uint64_t rows = uint64_t{io.max_batch} * per_transform;
   const uint32_t allows = device_.limits().maxImageDimension2D;
   if (rows > allows)
     throw DeviceLimitError("kernel '" + info_.name + "' with batch " + std::to_string(io.max_batch) + " needs images of " +
                            std::to_string(rows) + " rows; device '" + device_.name() + "' allows " +
                            std::to_string(allows) + " (maxImageDimension2D); use a batch of at most " +
-                           std::to_string(allows / info_.ny()));
+                           std::to_string(allows / per_transform));
 }
 
 std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
@@ -551,17 +577,20 @@ void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& dir
     }
 }
 
-// Every binding within maxStorageBufferRange, every offset aligned.
+// Every buffer binding within maxStorageBufferRange, every offset aligned (the images' rows are
+// checked with them).
 void Kernel::check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const {
   const auto& lim = device_.limits();
+  const ImageSides sides = image_sides(directions);
   std::vector<std::pair<std::string, VkDeviceSize>> ranges{
       {"scratch", scratch_bytes_per_transform(info_) * io.max_batch}};
   for (Direction d : directions) {
-    if (info_.uses_images()) break;  // the images' rows are checked with them
-    ranges.emplace_back(std::string(to_string(d)) + " input",
-                        required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
-    ranges.emplace_back(std::string(to_string(d)) + " output",
-                        required_bytes(d, BufferRole::output, io.max_batch, io.output_stride));
+    if (!sides.input)
+      ranges.emplace_back(std::string(to_string(d)) + " input",
+                          required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
+    if (!sides.output)
+      ranges.emplace_back(std::string(to_string(d)) + " output",
+                          required_bytes(d, BufferRole::output, io.max_batch, io.output_stride));
   }
   for (const auto& [what, bytes] : ranges)
     if (bytes > lim.maxStorageBufferRange)
@@ -616,12 +645,13 @@ void Kernel::check_typed(const KernelIo& io, const std::vector<Direction>& direc
                        " of batch " + std::to_string(io.max_batch) + " needs " + std::to_string(needs) +
                        " (Kernel::required_bytes)");
   };
+  const ImageSides sides = image_sides(directions);
   for (Direction d : directions) {
-    if (!info_.uses_images()) {
+    if (!sides.input)
       check("input", io.input, d, BufferRole::input, required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
+    if (!sides.output)
       check("output", io.output, d, BufferRole::output,
             required_bytes(d, BufferRole::output, io.max_batch, io.output_stride));
-    }
     check("scratch", io.scratch, d, BufferRole::scratch, required_bytes(d, BufferRole::scratch, io.max_batch));
     check("scratch2", io.scratch2, d, BufferRole::scratch2, required_bytes(d, BufferRole::scratch2, io.max_batch));
     check("filter", io.filter, d, BufferRole::filter, 0);

@@ -184,14 +184,23 @@ ElementType parse_element(const Reader& r, const std::string& key) { return pars
 
 // "resource": "storage_image" (io image kernels): the image's format and geometry. Only a kernel's
 // input and output are images, never written when read.
-std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, uint64_t points, uint32_t ny) {
+// A convolution's frame (io image): float32 pixels, one texel each (r32f for one channel a plane,
+// rg32f, rgba32f or rgba16f for two), image_h rows a plane.
+std::optional<StorageImage> parse_image(const Reader& e, const PassBinding& pb, uint64_t points, uint32_t ny,
+                                        const std::optional<ConvolutionInfo>& convolution = std::nullopt) {
   if (!e.has("resource") || parse_spelling<Resource>(e, "resource") == Resource::storage_buffer) return std::nullopt;
   if (pb.role != BufferRole::input && pb.role != BufferRole::output)
     e.fail("role", "input or output for a storage image (found '" + std::string(to_string(pb.role)) + "')");
   StorageImage image;
   image.format = parse_spelling<ImageFormat>(e, "format");
   const std::string format = to_string(image.format);
-  if ((image.format == ImageFormat::r32f) != (pb.element == ElementType::float32))
+  if (convolution) {
+    if (pb.element != ElementType::float32 || (image.format == ImageFormat::r32f) != (convolution->channels_per_plane() == 1))
+      e.fail("format", "r32f for a convolution's frame of one channel a plane, rg32f, rgba32f or rgba16f for two, "
+                       "of float32 pixels (found " + format + " for " + to_string(pb.element) + ")");
+    ny = convolution->image_h;
+    points = uint64_t{convolution->image_h} * convolution->image_w;
+  } else if ((image.format == ImageFormat::r32f) != (pb.element == ElementType::float32))
     e.fail("format", "r32f for float32 data and rg32f, rgba32f or rgba16f for complex64 (found " + format +
                          " for " + to_string(pb.element) + ")");
   image.width = e.uint32("width");
@@ -281,7 +290,7 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
                                                     : "complex64, float32, complex32 or float16 for role " +
                                                           std::string(to_string(pb.role)) + " (found 'uint32')");
     pb.stride = e.has("stride") ? e.uint("stride") : n;
-    pb.image = parse_image(e, pb, points, k.ny());
+    pb.image = parse_image(e, pb, points, k.ny(), k.transform == "convolution" ? k.convolution : std::nullopt);
     if (pb.set != 0)
       throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
                           " is not supported (fftgen::runtime binds set 0 only)");
@@ -399,7 +408,9 @@ void check_pass_buffers(const Reader& kr, const KernelInfo& k) {
         const BufferShape& buffer = b.role == BufferRole::input ? k.input(d) : k.output(d);
         const std::string what = std::string("the ") + to_string(d) + " " + to_string(b.role) + "'s ";
         const Reader e = kr.child(to_string(d)).element(i).child("bindings").element(j);
-        if (b.image && uint64_t{b.image->width} * b.image->rows_per_transform != buffer.elements)
+        // A convolution's frame: a texel holds a pixel's channels of the plane.
+        const uint64_t per_texel = b.image && k.convolution ? k.convolution->channels_per_plane() : 1;
+        if (b.image && uint64_t{b.image->width} * b.image->rows_per_transform * per_texel != buffer.elements)
           e.fail("width", std::to_string(buffer.elements / b.image->rows_per_transform) + " texels, " + what +
                               std::to_string(buffer.elements) + " elements over " +
                               std::to_string(b.image->rows_per_transform) + " rows (found " +

@@ -190,13 +190,47 @@ std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& im
   return out;
 }
 
+namespace {
+
+// A frame of a convolution of images: image_w x image_h texels of its format.
+DeviceImage frame_image(Device& device, const Convolution& convolution) {
+  if (!convolution.uses_images()) return DeviceImage();
+  const ConvolutionInfo& c = convolution.geometry();
+  return DeviceImage(device, vk_format(convolution.image_format()), c.image_w, c.image_h);
+}
+
+Buffer frame_buffer(Device& device, const Convolution& convolution) {
+  return convolution.uses_images() ? Buffer() : Buffer(device, convolution.image_bytes());
+}
+
+// The texels of a frame's [H, W, C] pixels (C = 1: r32f; C = 2: rg32f, or rgba32f with b, a = 0), and back.
+std::vector<float> frame_texels(ImageFormat format, const std::vector<float>& pixels) {
+  if (format != ImageFormat::rgba32f) return pixels;
+  std::vector<float> texels(pixels.size() * 2, 0.0f);
+  for (size_t i = 0; i < pixels.size() / 2; ++i) texels[4 * i] = pixels[2 * i], texels[4 * i + 1] = pixels[2 * i + 1];
+  return texels;
+}
+
+void frame_pixels(ImageFormat format, const std::vector<float>& texels, std::vector<float>& pixels) {
+  if (format != ImageFormat::rgba32f) {
+    pixels = texels;
+    return;
+  }
+  for (size_t i = 0; i < pixels.size() / 2; ++i) pixels[2 * i] = texels[4 * i], pixels[2 * i + 1] = texels[4 * i + 1];
+}
+
+}  // namespace
+
 ConvolutionChain::ConvolutionChain(Device& device, const Manifest& manifest, const KernelInfo& apply,
                                    const ShaderLoader& loader)
     : device_(device),
       convolution_(device, manifest, apply, loader),
-      image_in_(device, convolution_.image_bytes()),
-      image_out_(device, convolution_.image_bytes()),
-      bindings_(convolution_.bind({image_in_.handle(), 0}, {image_out_.handle(), 0})) {}
+      image_in_(frame_buffer(device, convolution_)),
+      image_out_(frame_buffer(device, convolution_)),
+      frame_in_(frame_image(device, convolution_)),
+      frame_out_(frame_image(device, convolution_)),
+      bindings_(convolution_.uses_images() ? convolution_.bind(frame_in_.view(), frame_out_.view())
+                                           : convolution_.bind({image_in_.handle(), 0}, {image_out_.handle(), 0})) {}
 
 ConvolutionChain::~ConvolutionChain() = default;
 
@@ -216,6 +250,11 @@ void ConvolutionChain::check(const Image& image, const Image& filter) const {
 void ConvolutionChain::set_filter(const Image& filter) { convolution_.set_filter(filter.values.data(), filter.values.size()); }
 
 void ConvolutionChain::set_image(const Image& image) {
+  if (convolution_.uses_images()) {
+    const std::vector<float> texels = frame_texels(convolution_.image_format(), image.values);
+    upload_image(device_, frame_in_, texels.data(), texels.size() * 4);
+    return;
+  }
   upload(device_, image_in_.handle(), image.values.data(), image.values.size() * 4);
 }
 
@@ -226,6 +265,12 @@ void ConvolutionChain::record(VkCommandBuffer cmd, const RecordOptions& options)
 Image ConvolutionChain::result() {
   const ConvolutionInfo& c = convolution_.geometry();
   Image out{c.image_h, c.image_w, c.channels, std::vector<float>(uint64_t{c.image_h} * c.image_w * c.channels)};
+  if (convolution_.uses_images()) {
+    std::vector<float> texels = frame_texels(convolution_.image_format(), out.values);
+    download_image(device_, frame_out_, texels.data(), texels.size() * 4);
+    frame_pixels(convolution_.image_format(), texels, out.values);
+    return out;
+  }
   download(device_, image_out_.handle(), out.values.data(), out.values.size() * 4);
   return out;
 }

@@ -61,6 +61,15 @@ class Convolution {
   /// and allocates the planes between them (filled with NaN once: a pass reading what none wrote
   /// shows in the result).
   ConvolutionBindings bind(BufferRange input, BufferRange output) const;
+  /// Whether the frames are storage images (a plan's "io": "image"): the input and the output are
+  /// then images of image_w × image_h texels, in the format the manifest names (image_format()).
+  bool uses_images() const;
+  /// That format (r32f for one channel, rg32f or rgba32f for two in r and g); meaningful with uses_images().
+  ImageFormat image_format() const;
+  /// Binds an input and an output storage image (views of distinct images in VK_IMAGE_LAYOUT_GENERAL, as
+  /// above) and allocates the planes; UsageError for a convolution of buffers (and bind(BufferRange,
+  /// BufferRange) for one of images).
+  ConvolutionBindings bind(VkImageView input, VkImageView output) const;
   /// Records the chain: forward with the product, a compute→compute barrier, inverse with the crop.
   /// As Kernel::record, the caller orders it against its own work (a barrier before, making the
   /// input visible to compute shaders, and one after, before reading the output). UsageError if no
@@ -71,6 +80,8 @@ class Convolution {
 
  private:
   void require_filter() const;
+  ConvolutionBindings bind_frames(BufferRange input, BufferRange output, VkImageView input_image,
+                                  VkImageView output_image) const;
 
   Device& device_;
   std::unique_ptr<Kernel> filter_kernel_, apply_kernel_;

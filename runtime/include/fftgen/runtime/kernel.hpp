@@ -179,7 +179,12 @@ class Kernel {
   // bind()'s steps, in order.
   struct WorkBuffers;  // the scratch buffers and counters bind() uses
   std::vector<Direction> bound_directions(const KernelIo& io) const;
-  void check_resources(const KernelIo& io) const;
+  struct ImageSides {
+    bool input = false, output = false;
+  };
+  ImageSides image_sides(const std::vector<Direction>& directions) const;
+  void check_resources(const KernelIo& io, const std::vector<Direction>& directions) const;
+  void check_images(const KernelIo& io, ImageSides sides) const;
   void check_strides(const KernelIo& io, const std::vector<Direction>& directions) const;
   void check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const;
   void check_typed(const KernelIo& io, const std::vector<Direction>& directions) const;

@@ -51,8 +51,8 @@ std::vector<double> direct_convolution(const ConvolutionInfo& c, const Image& im
 /// origin): rounding ~1e-15, for sizes where the direct sum would take too long.
 std::vector<double> fftw_convolution(const ConvolutionInfo& c, const Image& image, const Image& filter);
 
-/// A Convolution (fftgen/runtime/convolution.hpp) with an input and an output buffer of its own,
-/// bound once, for Images: set_filter() makes the filter's spectrum (once), set_image() uploads an
+/// A Convolution (fftgen/runtime/convolution.hpp) with an input and an output buffer of its own
+/// (storage images for a convolution planned with "io": "image"), bound once, for Images: set_filter() makes the filter's spectrum (once), set_image() uploads an
 /// image, record() the fused chain into a command buffer, result() downloads the output. What
 /// convolve(), verify and the benchmark use.
 class ConvolutionChain {
@@ -75,7 +75,8 @@ class ConvolutionChain {
  private:
   Device& device_;
   Convolution convolution_;
-  Buffer image_in_, image_out_;
+  Buffer image_in_, image_out_;        // frames in buffers
+  DeviceImage frame_in_, frame_out_;   // or in storage images ("io": "image")
   ConvolutionBindings bindings_;
 };
 
