@@ -78,7 +78,7 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
                                                                      : kAutoWorkgroupSize;
   const uint32_t min_row_columns = pair_rows_at_once ? 2 : 1;
   uint32_t c = row_mode ? std::max<uint32_t>(min_row_columns, row_invocations / threads_per_column) : max_columns;
-  const uint32_t max_invocations = std::max(auto_invocations, threads_per_column);
+  const uint32_t max_invocations = std::min(std::max(auto_invocations, threads_per_column), fftgen::max_invocations(spec));
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
   if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
@@ -205,6 +205,10 @@ std::vector<std::vector<uint32_t>> group_radices(const KernelSpec& spec, const s
 }
 
 }  // namespace
+
+uint32_t max_invocations(const KernelSpec& spec) {
+  return spec.targets_webgpu ? kWebGpuLimits.invocations : kMaxInvocations;
+}
 
 size_t KernelLayout::x_passes() const {
   return static_cast<size_t>(std::count_if(passes.begin(), passes.end(), [](const PassLayout& p) { return p.axis == 0; }));
@@ -522,8 +526,10 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
          fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, index, pass.size));
   }
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
-  if (pass.workgroup_size > kMaxInvocations)
-    fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {})", index, pass.workgroup_size, kMaxInvocations));
+  if (pass.workgroup_size > max_invocations(spec))
+    fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {}{})", index,
+                                      pass.workgroup_size, max_invocations(spec),
+                                      spec.targets_webgpu ? ", WebGPU's maxComputeInvocationsPerWorkgroup" : ""));
   return choice;
 }
 

@@ -410,6 +410,32 @@ std::string read_name(const json& kernel, const Where& where) {
   return name;
 }
 
+// A kernel with the wgsl target is planned within WebGPU's default limits (kWebGpuLimits) for every
+// target, as the shared memory budget of D3D12 and Metal is kept for theirs; what it asks beyond
+// them, and what WebGPU does not offer, is refused with the reason.
+void limit_to_webgpu(KernelSpec& k) {
+  auto refuse = [&](const char* field, const std::string& what) {
+    throw PlanError(fmt::format("kernel '{}': field '{}': {}, or drop wgsl from the targets", k.name, field, what));
+  };
+  if (k.precision == Precision::fp16)
+    refuse("precision", "fp16 storage needs WebGPU's optional shader-f16 feature, which the wgsl target does not "
+                        "use; use fp32");
+  if (k.shared_memory_bytes > kWebGpuLimits.shared_memory_bytes) {
+    if (k.explicit_fields.count("shared_memory_bytes"))
+      refuse("shared_memory_bytes",
+             fmt::format("{} bytes is more than WebGPU's maxComputeWorkgroupStorageSize ({}); use at most {}",
+                         k.shared_memory_bytes, kWebGpuLimits.shared_memory_bytes, kWebGpuLimits.shared_memory_bytes));
+    k.shared_memory_bytes = kWebGpuLimits.shared_memory_bytes;
+  }
+  if (k.workgroup_size > kWebGpuLimits.invocations)
+    refuse("workgroup_size", fmt::format("{} invocations is more than WebGPU's maxComputeInvocationsPerWorkgroup ({}); "
+                                         "use \"auto\" or at most {}",
+                                         k.workgroup_size, kWebGpuLimits.invocations, kWebGpuLimits.invocations));
+  if (k.pass_sync == PassSync::counters)
+    refuse("pass_sync", "counters make workgroups wait on each other, and WebGPU promises no progress to a workgroup "
+                        "that waits on another; use \"auto\" or \"dispatch\"");
+}
+
 std::vector<Target> parse_targets(const json& doc, const Where& where) {
   const std::string allowed = join(allowed_values("targets"));
   auto it = doc.find("targets");
@@ -1082,7 +1108,9 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
+      v.targets_webgpu = std::find(plan.targets.begin(), plan.targets.end(), Target::wgsl) != plan.targets.end();
       try {
+        if (v.targets_webgpu) limit_to_webgpu(v);
         check_buildable(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());
