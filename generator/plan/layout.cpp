@@ -398,6 +398,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     if (n > kMaxRegisterResident) return 0;
     const uint32_t e = values_per_invocation(radices);
     if (spec.workgroup_size != 0 && spec.workgroup_size % (n / e) != 0) return 0;
+    if (n / e > max_invocations(spec)) return 0;  // more invocations than the targets allow (WebGPU: 256)
     return choose_exchange_rounds(radices, e, budget);
   };
   const uint32_t max_bits = max_column_pass_bits(budget);
