@@ -40,6 +40,7 @@ TEST_CASE("wgsl: statements of the printer's subset in WGSL spellings") {
   CHECK(statements("  uint a = 1u, b = a >> 16u;\n", none) == "  var a: u32 = 1u; var b: u32 = a >> 16u;\n");
   CHECK(statements("  float s = float(m) * 1e-05;\n", none) == "  var s: f32 = f32(m) * 1e-05;\n");
   CHECK(statements("  b += 4u;\n", none) == "  b += 4u;\n");
+  CHECK(statements("  vec2 a0 = v0; v0 = w0; w0 = a0;\n", none) == "  var a0: vec2<f32> = v0; v0 = w0; w0 = a0;\n");
   // A name WGSL reserves is renamed.
   CHECK(statements("  uint filter = 2u;\n", none) == "  var filter_: u32 = 2u;\n");
   // Constructs outside the subset are refused, naming the line.

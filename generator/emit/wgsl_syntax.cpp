@@ -252,7 +252,16 @@ std::string line_of(const std::string& line, const Context& ctx) {
   const size_t comment = line.find("//");
   const std::string code = line.substr(indent, comment == std::string::npos ? std::string::npos : comment - indent);
   if (trim(code) == "memoryBarrierShared();") return "";  // workgroupBarrier() orders workgroup memory too
-  std::string out = std::string(indent, ' ') + statement(code, ctx);
+  // Several statements on one line (`vec2 a0 = v0; v0 = w0; w0 = a0;`), each spelt on its own.
+  std::string spelt;
+  const std::vector<std::string> parts = split_top(code, ';');
+  if (parts.size() > 2 && !starts_with(trim(code), "if") && !starts_with(trim(code), "for")) {
+    for (size_t i = 0; i + 1 < parts.size(); ++i) spelt += (i ? " " : "") + statement(parts[i] + ";", ctx);
+    if (!trim(parts.back()).empty()) unsupported("a statement without ';'", code);
+  } else {
+    spelt = statement(code, ctx);
+  }
+  std::string out = std::string(indent, ' ') + spelt;
   if (comment != std::string::npos) out += (trim(code).empty() ? "" : "  ") + line.substr(comment);
   return out;
 }

@@ -524,7 +524,12 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
                        std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
     }
     fail(spec, "shared_memory_bytes",
-         fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, index, pass.size));
+         spec.targets_webgpu && spec.shared_memory_bytes >= kWebGpuLimits.shared_memory_bytes
+             ? fmt::format("{} bytes (WebGPU's maxComputeWorkgroupStorageSize) cannot hold pass {} (sub-transform of "
+                           "{}), and the layout has no split of this length within it; drop wgsl from the targets",
+                           spec.shared_memory_bytes, index, pass.size)
+             : fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes,
+                           index, pass.size));
   }
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
   if (pass.workgroup_size > max_invocations(spec))
