@@ -87,6 +87,8 @@ export class FftKernel {
       const strides = [0, 0];
       const entries = [];
       for (const b of pass.bindings) {
+        if (b.resource === 'storage_image')
+          throw new Error(`${this.info.name}: image kernels (io "image") bind storage textures, which this module does not record yet`);
         const buffer = bound[b.role];
         if (!buffer) throw new Error(`${this.info.name} ${pass.name}: no buffer for role ${b.role} (binding ${b.binding})`);
         // A pass that reads the buffer it writes declares it once in WGSL (wgsl_binding 1 for both).

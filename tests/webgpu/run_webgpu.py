@@ -41,6 +41,8 @@ PLAN = {
         {"name": "c2d", "shape": [64, 128]},
         {"name": "r512", "shape": [512], "transform": "r2c"},
         {"name": "r2d", "shape": [32, 64], "transform": "r2c"},
+        {"name": "yp", "shape": [64, 256], "first_y_stage": "row_pass"},
+        {"name": "ryp", "shape": [128, 128], "transform": "r2c", "first_y_stage": "row_pass"},
         {"name": "b97", "shape": [97]},
         {"name": "m1000", "shape": [1000]},
         {"name": "v", "shape": [[256], [64, 128]], "index_math": "divmod", "twiddles": "computed"},
@@ -193,6 +195,8 @@ def make_cases(manifest, rng):
     c2c("c2d", [64, 128], 2)
     r2c("r512", [512], 3)
     r2c("r2d", [32, 64], 2)
+    c2c("yp", [64, 256], 1)  # the row pass does the first Y stage (pairs of rows)
+    r2c("ryp", [128, 128], 1)
     c2c("b97", [97], 3)
     c2c("m1000", [1000], 2)
     # Twiddles computed by the shader's sin/cos: SwiftShader's are good to about 1e-4 here (a table's
