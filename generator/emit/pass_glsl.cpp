@@ -295,4 +295,9 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
   return render("counters.comp", data);
 }
 
+glsl::PassText glsl::print_pass_text(const PassProgram& pass, const Dialect& dialect) {
+  PrintedPass printed = print_pass(pass, dialect, false);
+  return {std::move(printed.body), std::move(printed.functions)};
+}
+
 }  // namespace fftgen

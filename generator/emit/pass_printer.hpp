@@ -212,6 +212,15 @@ void print_load(PassPrinter& p, const Values& values = {}, const std::string& ba
 /// The GLSL helpers (templates/*.glsl) a load kind calls, or nullptr.
 const char* load_snippet(LoadKind kind);
 
+/// One pass printed as emit_pass_glsl prints it (pass_glsl.cpp): the body of main() and the
+/// functions it calls, each a chunk of text in the order the shader declares them. The WGSL printer
+/// (pass_wgsl.cpp) re-spells both.
+struct PassText {
+  std::string body;
+  std::vector<std::string> functions;
+};
+PassText print_pass_text(const PassProgram& pass, const Dialect& dialect);
+
 /// The store epilogue of a pass (store_glsl.cpp): the function of the pass's StoreKind, once, or
 /// for each row of a pair.
 void print_store(PassPrinter& p);

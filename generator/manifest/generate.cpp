@@ -31,7 +31,8 @@ bool wants(const Plan& plan, Target target) {
 
 std::string file_name(const KernelSpec& spec, const std::string& pass, Target target) {
   static const std::map<Target, const char*> ext{
-      {Target::spirv, "spv"}, {Target::glsl, "comp"}, {Target::hlsl, "hlsl"}, {Target::msl, "metal"}};
+      {Target::spirv, "spv"}, {Target::glsl, "comp"}, {Target::hlsl, "hlsl"}, {Target::msl, "metal"},
+      {Target::wgsl, "wgsl"}};
   return fmt::format("{}.{}.{}", spec.name, pass, ext.at(target));
 }
 
@@ -67,6 +68,9 @@ json push_constant_binding(const Plan& plan) {
   json where = json::object();
   if (wants(plan, Target::hlsl)) where["hlsl"] = "cbuffer Params without a register (root constants)";
   if (wants(plan, Target::msl)) where["msl_buffer"] = kMslPushConstantBuffer;
+  // WebGPU has no push constants: the same bytes are a uniform buffer.
+  if (wants(plan, Target::wgsl))
+    where["wgsl"] = {{"group", 0}, {"binding", kWgslParamsBinding}, {"type", "uniform"}, {"bytes", kPushConstantBytes}};
   return where;
 }
 
@@ -152,6 +156,20 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
   }
   if (wants(plan, Target::msl)) {
     j[b.is_texture() ? "msl_texture" : "msl_buffer"] = msl_index(b.slot.binding);
+  }
+  // WebGPU: binding 0 of a pass that reads the buffer it writes is read_write (pass_wgsl.cpp).
+  if (wants(plan, Target::wgsl)) {
+    j["wgsl_group"] = 0;
+    // WebGPU forbids a writable binding that aliases another: a pass that reads the buffer it
+    // writes declares it once, at binding 1 (pass_wgsl.cpp).
+    j["wgsl_binding"] = in_place && b.slot.binding == kSourceSlot.binding ? kDestinationSlot.binding : b.slot.binding;
+    j["wgsl_type"] = !b.is_texture() ? (uav ? "storage, read_write" : "storage, read")
+                     : fmt::format("texture_storage_2d<{}, {}>", b.texture == TextureFormat::r32f    ? "r32float"
+                                                                 : b.texture == TextureFormat::rg32f ? "rg32float"
+                                                                 : b.texture == TextureFormat::rgba16f
+                                                                     ? "rgba16float"
+                                                                     : "rgba32float",
+                                   b.slot.access == Access::write ? "write" : "read");
   }
   return j;
 }
@@ -403,6 +421,28 @@ std::string wisdom_header_line(const Plan& plan) {
                      "plan alone.", plan.wisdom, plan.wisdom_sha256);
 }
 
+// A kernel with the wgsl target is planned within WebGPU's default limits (limit_to_webgpu in the
+// plan parser); one that a wisdom table or a layout rule still takes past them is refused here.
+void check_webgpu_limits(const KernelSpec& spec, const KernelProgram& program) {
+  for (Direction d : directions_of(spec.direction)) {
+    if (program.counters(d))
+      throw PlanError(fmt::format("kernel '{}': field 'pass_sync': WebGPU promises no progress to a workgroup that "
+                                  "waits on another; use \"dispatch\", or drop wgsl from the targets", spec.name));
+    for (const PassProgram& pass : program.passes(d)) {
+      if (pass.fft.shared_bytes() > kWebGpuLimits.shared_memory_bytes)
+        throw PlanError(fmt::format("kernel '{}': pass {} uses {} bytes of workgroup memory, more than WebGPU's "
+                                    "maxComputeWorkgroupStorageSize ({}); set shared_memory_bytes to at most {}, or "
+                                    "drop wgsl from the targets",
+                                    spec.name, pass.name, pass.fft.shared_bytes(), kWebGpuLimits.shared_memory_bytes,
+                                    kWebGpuLimits.shared_memory_bytes));
+      if (pass.fft.workgroup_size > kWebGpuLimits.invocations)
+        throw PlanError(fmt::format("kernel '{}': pass {} has {} invocations per workgroup, more than WebGPU's "
+                                    "maxComputeInvocationsPerWorkgroup ({}); drop wgsl from the targets",
+                                    spec.name, pass.name, pass.fft.workgroup_size, kWebGpuLimits.invocations));
+    }
+  }
+}
+
 // A kernel's program and the one its HLSL and MSL are written from (text_target_program), or the
 // plan error that refuses it, named like the parser's plan errors. generate() and planned_files()
 // (--dry-run) both come through here, so that a dry run refuses what a run would.
@@ -410,6 +450,7 @@ std::pair<KernelProgram, KernelProgram> kernel_programs(const Plan& plan, const 
                                                         const KernelSpec& spec) {
   try {
     KernelProgram program = make_program(spec);
+    if (wants(plan, Target::wgsl)) check_webgpu_limits(spec, program);
     KernelProgram text_program = text_target_program(plan, spec, program);
     return {std::move(program), std::move(text_program)};
   } catch (const PlanError& e) {
@@ -488,7 +529,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
   kernel["scratch_elements"] = program.scratch_elements;
   // Compiles one dispatch's GLSL (and the text targets' source where it differs) and adds its files.
   auto compile_dispatch = [&](const std::string& name, const std::string& header, const std::string& glsl,
-                              const std::string& text_glsl) {
+                              const std::string& text_glsl, const std::string& wgsl = "") {
     // HLSL and MSL come from the text targets' source where it differs from Vulkan's.
     const bool same_source = text_glsl == glsl;
     CompiledShader shader = cache.compile(glsl, header, spec.name + "." + name, want_hlsl && same_source,
@@ -505,6 +546,7 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
       std::string bytes = t == Target::spirv ? bytes_of(shader.spirv)
                           : t == Target::glsl ? glsl
                           : t == Target::hlsl ? "// " + header + "\n" + shader.hlsl
+                          : t == Target::wgsl ? wgsl
                                               : "// " + header + "\n" + shader.msl;
       out.files.push_back({file_name(spec, name, t), std::move(bytes)});
       if (keep_unoptimised) out.unoptimised_spirv[file_name(spec, name, Target::spirv)] = shader.unoptimised_spirv;
@@ -530,8 +572,9 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
         const PassProgram& text_pass = text_program.passes(d)[p];
         // The GLSL carries this line from the template (after #version); SPIR-V is binary.
         const std::string header = generated_header(plan_source, spec, pass.name) + wisdom_header_line(plan);
-        const CompiledShader shader = compile_dispatch(pass.name, header, emit_pass_glsl(pass, header),
-                                                       emit_pass_glsl(text_pass, header, true));
+        const CompiledShader shader =
+            compile_dispatch(pass.name, header, emit_pass_glsl(pass, header), emit_pass_glsl(text_pass, header, true),
+                             wants(plan, Target::wgsl) ? emit_pass_wgsl(pass, header) : "");
         passes.push_back(pass_json(plan, spec, pass, text_pass, shader));
       }
     }

@@ -78,7 +78,7 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
                                                                      : kAutoWorkgroupSize;
   const uint32_t min_row_columns = pair_rows_at_once ? 2 : 1;
   uint32_t c = row_mode ? std::max<uint32_t>(min_row_columns, row_invocations / threads_per_column) : max_columns;
-  const uint32_t max_invocations = std::max(auto_invocations, threads_per_column);
+  const uint32_t max_invocations = std::min(std::max(auto_invocations, threads_per_column), fftgen::max_invocations(spec));
   while (c > 1 && (c * per_column > budget || c * threads_per_column > max_invocations)) c /= 2;
   c = std::min(c, columns_available);
   if (c * per_column > budget || c * threads_per_column > max_invocations) return 0;
@@ -205,6 +205,10 @@ std::vector<std::vector<uint32_t>> group_radices(const KernelSpec& spec, const s
 }
 
 }  // namespace
+
+uint32_t max_invocations(const KernelSpec& spec) {
+  return spec.targets_webgpu ? kWebGpuLimits.invocations : kMaxInvocations;
+}
 
 size_t KernelLayout::x_passes() const {
   return static_cast<size_t>(std::count_if(passes.begin(), passes.end(), [](const PassLayout& p) { return p.axis == 0; }));
@@ -394,6 +398,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     if (n > kMaxRegisterResident) return 0;
     const uint32_t e = values_per_invocation(radices);
     if (spec.workgroup_size != 0 && spec.workgroup_size % (n / e) != 0) return 0;
+    if (n / e > max_invocations(spec)) return 0;  // more invocations than the targets allow (WebGPU: 256)
     return choose_exchange_rounds(radices, e, budget);
   };
   const uint32_t max_bits = max_column_pass_bits(budget);
@@ -519,11 +524,18 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
                        std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
     }
     fail(spec, "shared_memory_bytes",
-         fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes, index, pass.size));
+         spec.targets_webgpu && spec.shared_memory_bytes >= kWebGpuLimits.shared_memory_bytes
+             ? fmt::format("{} bytes (WebGPU's maxComputeWorkgroupStorageSize) cannot hold pass {} (sub-transform of "
+                           "{}), and the layout has no split of this length within it; drop wgsl from the targets",
+                           spec.shared_memory_bytes, index, pass.size)
+             : fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes,
+                           index, pass.size));
   }
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
-  if (pass.workgroup_size > kMaxInvocations)
-    fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {})", index, pass.workgroup_size, kMaxInvocations));
+  if (pass.workgroup_size > max_invocations(spec))
+    fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {}{})", index,
+                                      pass.workgroup_size, max_invocations(spec),
+                                      spec.targets_webgpu ? ", WebGPU's maxComputeInvocationsPerWorkgroup" : ""));
   return choice;
 }
 

@@ -415,6 +415,32 @@ std::string read_name(const json& kernel, const Where& where) {
   return name;
 }
 
+// A kernel with the wgsl target is planned within WebGPU's default limits (kWebGpuLimits) for every
+// target, as the shared memory budget of D3D12 and Metal is kept for theirs; what it asks beyond
+// them, and what WebGPU does not offer, is refused with the reason.
+void limit_to_webgpu(KernelSpec& k) {
+  auto refuse = [&](const char* field, const std::string& what) {
+    throw PlanError(fmt::format("kernel '{}': field '{}': {}, or drop wgsl from the targets", k.name, field, what));
+  };
+  if (k.precision == Precision::fp16)
+    refuse("precision", "fp16 storage needs WebGPU's optional shader-f16 feature, which the wgsl target does not "
+                        "use; use fp32");
+  if (k.shared_memory_bytes > kWebGpuLimits.shared_memory_bytes) {
+    if (k.explicit_fields.count("shared_memory_bytes"))
+      refuse("shared_memory_bytes",
+             fmt::format("{} bytes is more than WebGPU's maxComputeWorkgroupStorageSize ({}); use at most {}",
+                         k.shared_memory_bytes, kWebGpuLimits.shared_memory_bytes, kWebGpuLimits.shared_memory_bytes));
+    k.shared_memory_bytes = kWebGpuLimits.shared_memory_bytes;
+  }
+  if (k.workgroup_size > kWebGpuLimits.invocations)
+    refuse("workgroup_size", fmt::format("{} invocations is more than WebGPU's maxComputeInvocationsPerWorkgroup ({}); "
+                                         "use \"auto\" or at most {}",
+                                         k.workgroup_size, kWebGpuLimits.invocations, kWebGpuLimits.invocations));
+  if (k.pass_sync == PassSync::counters)
+    refuse("pass_sync", "counters make workgroups wait on each other, and WebGPU promises no progress to a workgroup "
+                        "that waits on another; use \"auto\" or \"dispatch\"");
+}
+
 std::vector<Target> parse_targets(const json& doc, const Where& where) {
   const std::string allowed = join(allowed_values("targets"));
   auto it = doc.find("targets");
@@ -1089,12 +1115,16 @@ uint32_t parse_device_shared_memory(const json& doc, const Where& top, const std
       it->get<int64_t>() > int64_t{kMaxSharedMemory})
     top.fail("device_shared_memory_bytes", "got " + describe(*it), allowed);
   const auto bytes = it->get<uint32_t>();
-  for (Target t : targets)
-    if ((t == Target::hlsl || t == Target::msl) && bytes > kPortableSharedMemory)
+  for (Target t : targets) {
+    const bool webgpu = t == Target::wgsl;
+    const uint32_t offers = webgpu ? kWebGpuLimits.shared_memory_bytes : kPortableSharedMemory;
+    if ((t == Target::hlsl || t == Target::msl || webgpu) && bytes > offers)
       top.fail("device_shared_memory_bytes",
                fmt::format("{} bytes is more than {} offers ({}); drop \"{}\" from the targets or give at most {}", bytes,
-                           t == Target::hlsl ? "D3D12" : "Metal", kPortableSharedMemory, to_string(t), kPortableSharedMemory),
+                           t == Target::hlsl ? "D3D12" : t == Target::msl ? "Metal" : "WebGPU by default", offers,
+                           to_string(t), offers),
                allowed);
+  }
   return bytes;
 }
 
@@ -1160,9 +1190,11 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // Combinations the layout cannot build (a split that does not fit the shared memory, an
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
+      v.targets_webgpu = std::find(plan.targets.begin(), plan.targets.end(), Target::wgsl) != plan.targets.end();
       v.device_shared_memory_bytes = device_shared_memory;
       if (!v.explicit_fields.count("shared_memory_bytes")) v.shared_memory_bytes = auto_shared_memory_bytes(v);
       try {
+        if (v.targets_webgpu) limit_to_webgpu(v);
         check_buildable(v);
       } catch (const PlanError& e) {
         if (!skip_impossible) throw PlanError(source + ": " + e.what());

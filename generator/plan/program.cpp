@@ -1099,6 +1099,8 @@ std::string counters_refusal(const KernelSpec& spec, const KernelProgram& progra
   if (spec.targets_metal)
     return "Metal promises no progress to a threadgroup that waits on another (a pass waits on the previous one); "
            "drop msl from the targets";
+  if (spec.targets_webgpu)
+    return "WebGPU promises no progress to a workgroup that waits on another; drop wgsl from the targets";
   if (spec.io == Io::image || spec.convolution) return "image kernels and convolutions keep a dispatch per pass";
   if (program.layout.bluestein_n != 0 || program.layout.chirp_sides_2d)
     return fmt::format("a transform through Bluestein's algorithm (a prime factor above {}) keeps a dispatch per pass",

@@ -19,8 +19,11 @@ constexpr Names<TwiddleSource, 3> kTwiddles{
 constexpr Names<Precision, 2> kPrecision{{{Precision::fp32, "fp32"}, {Precision::fp16, "fp16"}}};
 constexpr Names<Transform, 3> kTransform{
     {{Transform::c2c, "c2c"}, {Transform::r2c, "r2c"}, {Transform::r2c_pair, "r2c_pair"}}};
-constexpr Names<Target, 4> kTarget{
-    {{Target::spirv, "spirv"}, {Target::glsl, "glsl"}, {Target::hlsl, "hlsl"}, {Target::msl, "msl"}}};
+constexpr Names<Target, 5> kTarget{{{Target::spirv, "spirv"},
+                                    {Target::glsl, "glsl"},
+                                    {Target::hlsl, "hlsl"},
+                                    {Target::msl, "msl"},
+                                    {Target::wgsl, "wgsl"}}};
 constexpr Names<Io, 2> kIo{{{Io::buffer, "buffer"}, {Io::image, "image"}}};
 constexpr Names<TextureFormat, 5> kTextureFormat{{{TextureFormat::automatic, "auto"},
                                                   {TextureFormat::rg32f, "rg32f"},

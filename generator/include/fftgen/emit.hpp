@@ -22,6 +22,13 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
 std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const CounterSchedule& schedule,
                                const std::string& header, bool text_targets = false);
 
+/// WGSL source of one pass (WebGPU): the same statements as emit_pass_glsl's, spelt in WGSL
+/// (generator/emit/wgsl_syntax.hpp); the push constants are a uniform buffer at binding
+/// kWgslParamsBinding. Throws PlanError for what WebGPU cannot run (half-float storage).
+std::string emit_pass_wgsl(const PassProgram& pass, const std::string& header);
+/// The binding of the uniform buffer that holds a WGSL pass's push constants (kPushConstants).
+inline constexpr uint32_t kWgslParamsBinding = 3;
+
 /// The first comment line of every generated text file: fftgen's version, the plan, the kernel
 /// and the pass.
 std::string generated_header(const std::string& plan_source, const KernelSpec& spec, const std::string& pass);

@@ -74,6 +74,9 @@ struct KernelSpec {
   /// The plan's "device_shared_memory_bytes": the shared memory per workgroup every device the plan
   /// is for offers (32768 unless the plan says more, which only Vulkan's targets may).
   uint32_t device_shared_memory_bytes = 32768;
+  /// The plan's targets include wgsl: the kernel is planned within WebGPU's default limits for
+  /// every target (kWebGpuLimits), as one manifest pass describes every target's file.
+  bool targets_webgpu = false;
   /// Kernel fields the plan gave for this kernel (as one value or a list, "auto" included), e.g.
   /// {"name", "shape", "shared_memory_bytes"}. apply_wisdom() never changes these.
   std::set<std::string> explicit_fields;
@@ -100,6 +103,17 @@ struct KernelSpec {
   /// are faster computed; MeasuredDecision::fp16_table_twiddles).
   TwiddleSource twiddle_source() const;
 };
+
+/// WebGPU's default limits a kernel with the wgsl target is planned within (the limits an adapter
+/// grants without asking: maxComputeWorkgroupStorageSize, maxComputeInvocationsPerWorkgroup).
+struct TargetLimits {
+  uint32_t shared_memory_bytes;
+  uint32_t invocations;
+};
+inline constexpr TargetLimits kWebGpuLimits{16384, 256};
+
+/// The most invocations a workgroup of `spec` may have (its targets' limit).
+uint32_t max_invocations(const KernelSpec& spec);
 
 struct KernelProgram;
 

@@ -28,7 +28,8 @@ enum class Precision { fp32, fp16 };
 /// c2c: complex to complex. r2c: real input, half spectrum (N/2+1 along X) out; its inverse is c2r.
 /// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
 enum class Transform { c2c, r2c, r2c_pair };
-enum class Target { spirv, glsl, hlsl, msl };
+/// wgsl: WebGPU, printed from the pass IR (generator/emit/*wgsl*), not cross-compiled.
+enum class Target { spirv, glsl, hlsl, msl, wgsl };
 /// Where a kernel's input and output live: storage buffers, or storage images (docs/graphics.md,
 /// "Textures"): the first pass reads an image, the last pass writes one, the passes between use
 /// buffers.
