@@ -3,6 +3,7 @@
 // same twiddle table the shaders read) reproduces a reference FFT.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <complex>
 #include <map>
 #include <random>
@@ -797,6 +798,62 @@ TEST_CASE("the last pass of a multi-pass r2c separates in mirrored column tiles 
   CHECK(one_stage.fft.shared.elements() > 0);
   CHECK(program.inverse.back().fft.shared.elements() == 0);
   check_transform(spec, 1);
+}
+
+// The columns of mirrored tiles as the printer maps them (pass_printer.cpp, print_indices): place c
+// of tile t is the low column t*C/2 + c mod C/2 or its mirror; -1 where the place holds no column.
+int64_t mirror_column(const fftgen::PassLayout& fft, uint32_t tile, uint32_t c) {
+  const uint32_t s = fft.columns_per_transform, half = fft.columns_per_workgroup / 2;
+  const uint32_t low = tile * half + c % half;
+  if (low >= fft.mirror_low_columns()) return -1;
+  if (c < half) return low;
+  if (low == 0) return s % 2 == 0 ? int64_t{s / 2} : -1;
+  return s - low;
+}
+
+TEST_CASE("mirrored column tiles take any column count and any stages of the last pass", "[layout][real]") {
+  // Half lengths whose last pass has an even column count that is not a power of two (16400: 100
+  // columns of 82 = 41x2, unbalanced), an odd one (31250: 125 columns of 5x5x5; 33614 = 2 x 7^5: 343
+  // columns of 7x7), and longer ones of three passes: each runs at half length, its last pass's
+  // tiles hold every column once, beside its mirror S - j (columns 0 and S/2 alone).
+  for (uint32_t n : {16400u, 31250u, 33614u, 44100u, 466560u, 800000u, 403200u, 204800u}) {
+    auto spec = spec_for(n);
+    spec.transform = fftgen::Transform::r2c;
+    INFO("r2c N = " << n);
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+    CHECK(!layout.real_full_length);
+    CHECK(layout.n == n / 2);
+    REQUIRE(layout.passes.size() >= 2);
+    const fftgen::PassLayout& last = layout.passes.back();
+    REQUIRE(last.mirror_tiles());
+    const uint32_t s = last.columns_per_transform, c = last.columns_per_workgroup, tiles = last.mirror_tiles_per_transform();
+    CHECK(s == last.stride);
+    CHECK(c >= 2);
+    CHECK(fftgen::is_power_of_two(c));
+    CHECK(last.dispatch_columns() == tiles * c);
+    CHECK(last.mirror_places_unused() == (tiles * c != s));
+    std::vector<int> seen(s, 0);
+    for (uint32_t t = 0; t < tiles; ++t)
+      for (uint32_t place = 0; place < c; ++place) {
+        const int64_t j = mirror_column(last, t, place);
+        if (j < 0) continue;
+        REQUIRE(j < s);
+        ++seen[j];
+        // The partner column: itself for 0 and S/2, else S - j at the place C/2 away.
+        const bool self = j == 0 || 2 * j == s;
+        const int64_t partner = mirror_column(last, t, self ? place : place ^ (c / 2));
+        CHECK(partner == (self ? j : s - j));
+      }
+    CHECK(std::count(seen.begin(), seen.end(), 1) == s);
+    if (n <= 44100) check_transform(spec, 2);
+  }
+  // An explicit workgroup_size must give the mirrored tiles a power of two of columns: 30
+  // invocations run 3 columns of the first pass (10 invocations each), 10 of the last (3 each).
+  auto odd = spec_for(16400);
+  odd.transform = fftgen::Transform::r2c;
+  REQUIRE(fftgen::make_layout(odd).passes.back().threads_per_column == 3);
+  odd.workgroup_size = 30;
+  CHECK_THROWS_WITH(fftgen::make_layout(odd), Catch::Contains("workgroup_size") && Catch::Contains("power of two"));
 }
 
 TEST_CASE("long 1D transforms run their smaller pass first where that was measured faster", "[layout]") {

@@ -399,14 +399,23 @@ void PassPrinter::print_indices() {
     print_row_indices();
   } else if (fft.mirror_tiles()) {
     // Columns j = tile*C/2 + u and their mirrors S - j (S/2 in place of the mirror of column 0).
-    const uint32_t tiles = cpt / c;
+    const uint32_t tiles = fft.mirror_tiles_per_transform(), lows = fft.mirror_low_columns();
     body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
     body.line(fmt::format("uint q = {};  // position inside the column", im.div("t", c)));
     body.line(fmt::format("uint tile = {};", im.mod("group", tiles)));
     body.line(fmt::format("uint b = {};", im.div("group", tiles)));
     body.line(fmt::format("uint low = {} + {};", im.mul("tile", c / 2), im.mod("c", c / 2)));
-    body.line(fmt::format("uint j = c < {} ? low : (low == 0u ? {} : {} - low);", constant(c / 2), constant(cpt / 2),
-                          constant(cpt)));
+    if (cpt % 2 == 0)
+      body.line(fmt::format("uint j = c < {} ? low : (low == 0u ? {} : {} - low);", constant(c / 2), constant(cpt / 2),
+                            constant(cpt)));
+    else  // no column S/2: column 0's mirror place holds no column
+      body.line(fmt::format("uint j = c < {} ? low : {} - low;", constant(c / 2), constant(cpt)));
+    // The places past the low columns (the last tile's), and column 0's mirror place of an odd S,
+    // compute column 0 again and store nothing.
+    if (fft.mirror_places_unused()) {
+      body.line(fmt::format("bool column_in_range = low < {} && j < {};", constant(lows), constant(cpt)));
+      body.line("j = column_in_range ? j : 0u;");
+    }
   } else {
     body.line(fmt::format("uint c = {};  // column inside the workgroup", im.mod("t", c)));
     body.line(fmt::format("uint q = {};  // position inside the column", im.div("t", c)));
@@ -415,7 +424,10 @@ void PassPrinter::print_indices() {
     body.line(fmt::format("uint j = {};", im.mod("g", cpt)));
     if (pass.planes_per_frame > 1) print_column_turns();
   }
-  body.line(fmt::format("bool in_range = b < {};", batch()));
+  if (fft.mirror_places_unused())
+    body.line(fmt::format("bool in_range = b < {} && column_in_range;", batch()));
+  else
+    body.line(fmt::format("bool in_range = b < {};", batch()));
   // Where transform b starts in a full-length r2c kernel's real side (in pairs).
   if (pass.load.view.real_side != View::RealSide::none)
     body.line(fmt::format("uint src_first = b * {};", stride(pass.load.view)));

@@ -27,18 +27,39 @@ bool half_separation(const PassPrinter& p) {
   return p.pass.store.kind == StoreKind::r2c && p.by_halves(p.pass.store.view);
 }
 
+// The pair of column c in mirrored tiles (PassLayout::mirror_tiles): columns 0 and S/2 pair with
+// themselves, the others with the column C/2 places away.
+void print_mirror_column(PassPrinter& p) {
+  const uint32_t half = p.fft.columns_per_workgroup / 2;
+  p.body.line(fmt::format("bool self_pair = tile == 0u && {} == 0u;  // columns 0 and S/2", p.im.mod("c", half)));
+  p.body.line(fmt::format("uint pc = self_pair ? c : (c ^ {});", p.constant(half)));
+}
+
 // The r2c and r2c_pair separations pair Z[k] with Z[H-k]: after an exchange, p<e> holds Z[H-k].
-// A pass whose invocations hold different numbers of values (row mode, one round): value e is
-// Z[k], k = q + place(e), and its partner Z[M - k] is read from slot M - k (slot 0 for k = 0).
-void print_unbalanced_partner_exchange(PassPrinter& p) {
-  p.body.line("// exchange: each value meets its mirror Z[M - k]");
+// A pass whose invocations hold different numbers of values (one round): value e is element
+// i = q + place(e) of the column. Row mode: k = i, and its partner Z[M - k] is read from slot M - k
+// (slot 0 for k = 0). Mirrored column tiles: k = j + i*S, and Z[H-k] is element M-1-i of the
+// mirror column S - j (of column S/2 itself), element M - i of column 0 (0 for i = 0).
+void print_unbalanced_partner_exchange(PassPrinter& p, bool after_reads) {
+  const bool tiles = p.fft.mirror_tiles();
+  const uint32_t m = p.fft.size;
+  p.body.line(fmt::format("// exchange: each value meets its mirror Z[{} - k]", tiles ? "H" : "M"));
+  if (tiles) {
+    print_mirror_column(p);
+    p.body.line(fmt::format("uint pm = j == 0u ? {} : {};  // the mirror of element i is element pm - i",
+                            p.constant(m), p.constant(m - 1)));
+  }
   std::vector<Read> reads;
   for (uint32_t e = 0; e < p.values_in(p.last_stage()); ++e) {
     const Place at = p.place(p.last_stage(), e);
     p.body.line(fmt::format("vec2 p{};", e));
-    const std::string mirror = at.offset == 0 ? fmt::format("(q == 0u ? 0u : {} - q)", p.constant(p.fft.size))
-                                              : fmt::format("({} - q)", p.constant(p.fft.size - at.offset));
-    reads.push_back({fmt::format("p{}", e), p.sh("c", mirror), 0, at.guard});
+    std::string mirror;
+    if (tiles)
+      mirror = at.offset == 0 ? "(j + q == 0u ? 0u : pm - q)" : fmt::format("(pm - q - {})", p.constant(at.offset));
+    else
+      mirror = at.offset == 0 ? fmt::format("(q == 0u ? 0u : {} - q)", p.constant(m))
+                              : fmt::format("({} - q)", p.constant(m - at.offset));
+    reads.push_back({fmt::format("p{}", e), p.sh(tiles ? "pc" : "c", mirror), 0, at.guard});
   }
   // Guarded values are written by the invocations that hold them: one group per guard.
   std::vector<WriteGroup> groups;
@@ -48,8 +69,8 @@ void print_unbalanced_partner_exchange(PassPrinter& p) {
     if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
     it->slots_values.emplace_back(p.sh("c", fmt::format("(q + {})", p.constant(at.offset))), p.v(e));
   }
-  p.print_exchange(groups, reads, p.fft.stages.size() > 1);
-  p.body.line("uint kq = q;");
+  p.print_exchange(groups, reads, (tiles && after_reads) || p.fft.stages.size() > 1);
+  p.body.line(fmt::format("uint kq = {};", p.frequency_base(p.pass.store.view.element_stride)));
 }
 
 // The exchange of the separation by halves: values E/2.. go to the invocation whose values
@@ -72,7 +93,7 @@ void print_half_partner_exchange(PassPrinter& p, bool after_reads) {
 // themselves, column 0 as row mode does.
 void print_partner_exchange(PassPrinter& p, bool after_reads) {
   if (half_separation(p)) return print_half_partner_exchange(p, after_reads);
-  if (!p.fft.balanced()) return print_unbalanced_partner_exchange(p);
+  if (!p.fft.balanced()) return print_unbalanced_partner_exchange(p, after_reads);
   const PassLayout& fft = p.fft;
   const uint32_t e_count = fft.elems_per_thread, t = p.step();
   const uint32_t per_round = e_count / fft.exchange_rounds();
@@ -95,9 +116,7 @@ void print_partner_exchange(PassPrinter& p, bool after_reads) {
                      mirror / per_round, ""});
   }
   if (fft.mirror_tiles()) {
-    const uint32_t half = fft.columns_per_workgroup / 2;
-    p.body.line(fmt::format("bool self_pair = tile == 0u && {} == 0u;  // columns 0 and S/2", p.im.mod("c", half)));
-    p.body.line(fmt::format("uint pc = self_pair ? c : (c ^ {});", p.constant(half)));
+    print_mirror_column(p);
     p.body.line(fmt::format("uint pq = j == 0u ? {} : {} - q;", p.im.mod(fmt::format("({} - q)", p.constant(t)), t),
                             p.constant(t - 1)));
   }

@@ -225,7 +225,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                      {"store", to_string(pass.store.kind)},
                      {"dispatch",
                       {{"batch_scale", pass.batch_scale},
-                       {"columns_per_transform", fft.columns_per_transform},
+                       {"columns_per_transform", fft.dispatch_columns()},
                        {"columns_per_workgroup", fft.entries_per_workgroup()}}},
                      {"bindings", bindings},
                      {"push_constants", push_constants_json()},
@@ -246,7 +246,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
     json layout{{"local_size", {text.workgroup_size, 1, 1}},
                 {"dispatch",
                  {{"batch_scale", text_pass.batch_scale},
-                  {"columns_per_transform", text.columns_per_transform},
+                  {"columns_per_transform", text.dispatch_columns()},
                   {"columns_per_workgroup", text.entries_per_workgroup()}}},
                 {"shared_memory_bytes", text.shared_bytes()}};
     json per_target = json::object();
@@ -286,7 +286,7 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
                      {"load", to_string(passes[i].load.kind)},
                      {"store", to_string(passes[i].store.kind)},
                      {"batch_scale", passes[i].batch_scale},
-                     {"columns_per_transform", fft.columns_per_transform},
+                     {"columns_per_transform", fft.dispatch_columns()},
                      {"columns_per_workgroup", fft.entries_per_workgroup()},
                      {"workgroups_per_transform", schedule.items[i]}});
   }

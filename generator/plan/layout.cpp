@@ -442,7 +442,10 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   pass.elems_per_thread = values_per_invocation(radices);
   pass.shared.rounds = exchange_rounds;
   pass.threads_per_column = invocations_per_column(radices);
-  const uint32_t available = pass.row_mode() ? 1u << 30 : pass.columns_per_transform;
+  // Mirrored tiles take a power of two of columns, up to the pairs' places (S rounded up to even).
+  const uint32_t available = pass.row_mode()       ? 1u << 30
+                             : pass.mirror_tiles() ? 1u << floor_log2(2 * pass.mirror_low_columns())
+                                                   : pass.columns_per_transform;
   const bool uses_shared = uses_shared_memory(pass, radices);
   // Mirrored column tiles (the last pass of a multi-pass r2c) hold C/2 columns and their mirrors:
   // twice kMaxColumns keeps both halves' runs 128 bytes long. Measured on an H100: R2C 65536 1366
@@ -729,20 +732,25 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
                                    measured_yes(MeasuredDecision::swizzle_real_rows, pass_facts);
     pass.shared = shared_memory_scheme(pass, radices, choice, swizzle_real_rows, spec.shared_memory_bytes);
     place_twiddles(pass, spec.twiddle_source() == TwiddleSource::table, layout.twiddles);
-    // The pair separation, and the r2c separation of mirrored column tiles, pair value e of an
-    // invocation with another invocation's value E-1-e: they need every invocation to hold E
-    // values at q + e*step, and (tiles) a power-of-two count of columns.
+    // The pair separation pairs value e of an invocation with another invocation's value E-1-e:
+    // it needs every invocation to hold E values at q + e*step. (The r2c separation of mirrored
+    // column tiles takes any stages: an unbalanced pass exchanges value by value.)
     const bool pair_separates = spec.transform == Transform::r2c_pair && (pass.store_exchange || pass.stride == 1);
-    if ((pair_separates || pass.mirror_tiles()) &&
-        !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
+    if (pair_separates && !(pass.balanced() && is_power_of_two(pass.columns_per_transform)))
       fail(spec, "shape",
            fmt::format("{} of N = {}: the complex transform of {} ({}stages {}) is not shared evenly by its "
-                       "invocations, which {} needs; use c2c, or a length whose stages divide evenly (e.g. a "
-                       "power of two, or 2 x 10^k){}",
+                       "invocations, which the pair separation needs; use c2c, or a length whose stages divide "
+                       "evenly (e.g. a power of two, or 2 x 10^k)",
                        to_string(spec.transform), spec.n(), layout.n, pass.row_mode() ? "" : "a column pass of ",
-                       fmt::join(radices, "x"),
-                       pair_separates ? "the pair separation" : "the separation of a multi-pass r2c transform",
-                       pair_separates ? "" : ", or one short enough for one pass"));
+                       fmt::join(radices, "x")));
+    // Mirrored tiles hold C/2 columns and their mirrors, found by flipping bit C/2.
+    if (pass.mirror_tiles() && (pass.columns_per_workgroup < 2 || !is_power_of_two(pass.columns_per_workgroup)))
+      fail(spec, "workgroup_size",
+           fmt::format("{} invocations give the last pass of r2c N = {} (sub-transform of {}, {} invocations a "
+                       "column) {} columns a workgroup; its separation needs a power of two of at least 2 columns: "
+                       "use {} times a power of two, or \"auto\"",
+                       pass.workgroup_size, spec.n(), pass.size, pass.threads_per_column,
+                       pass.columns_per_workgroup, pass.threads_per_column));
     layout.radices.insert(layout.radices.end(), radices.begin(), radices.end());
     if (pass.pair_rows != 0) layout.radices.push_back(2);  // the Y stage it does
     layout.passes.push_back(std::move(pass));
@@ -860,19 +868,13 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
 namespace {
 
 // Whether a 1D r2c kernel takes the full-length route (KernelLayout::real_full_length): the
-// half-length trick needs N even, N/2 free of primes above kMaxPrimeFactor, and, where N/2 takes several passes,
-// a last pass whose mirrored column tiles work (balanced stages, a power-of-two column count).
+// half-length trick needs N even and N/2 free of primes above kMaxPrimeFactor. Where N/2 takes
+// several passes, the last one separates in mirrored column tiles, whatever its stages and
+// column count (PassLayout::mirror_tiles).
 bool real_full_length(const KernelSpec& spec) {
   if (spec.transform != Transform::r2c || spec.is_2d() || spec.convolution) return false;
   const uint32_t n = spec.n();
-  if (n % 2 != 0 || largest_prime_factor(n) > kMaxPrimeFactor) return true;
-  if (!spec.radices.empty() || n / 2 < 2) return false;  // an explicit split of N/2 is honoured or refused as such
-  KernelSpec half = spec;
-  half.transform = Transform::c2c;
-  half.shape = {n / 2};
-  const KernelLayout layout = make_layout(half);
-  const PassLayout& last = layout.passes.back();
-  return layout.passes.size() > 1 && !(last.balanced() && is_power_of_two(last.columns_per_transform));
+  return n % 2 != 0 || largest_prime_factor(n) > kMaxPrimeFactor;
 }
 
 }  // namespace

@@ -1077,7 +1077,7 @@ std::vector<uint32_t> workgroup_sizes(const KernelSpec& spec, const KernelProgra
 // Workgroups of `pass` per transform (its share of the dispatch), or 0 where its workgroups do not
 // divide into whole transforms.
 uint32_t items_per_transform(const PassProgram& pass) {
-  const uint64_t entries = uint64_t{pass.batch_scale} * pass.fft.columns_per_transform;
+  const uint64_t entries = uint64_t{pass.batch_scale} * pass.fft.dispatch_columns();
   const uint32_t per_group = pass.fft.entries_per_workgroup();
   return entries % per_group == 0 ? static_cast<uint32_t>(entries / per_group) : 0;
 }

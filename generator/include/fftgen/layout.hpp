@@ -164,8 +164,29 @@ struct PassLayout {
   /// workgroup's columns are C/2 adjacent columns j and their mirrors S - j (S = stride, the
   /// columns of the pass), whose values are the partners Z[H-k] of the separation. Tile t holds
   /// j = t*C/2 + u and S - j for u < C/2, except that column S/2 takes the place of the mirror of
-  /// column 0 (both pair with themselves).
+  /// column 0 (both pair with themselves). The low columns are the ceil(S/2) columns j < S - j
+  /// and column 0; where C/2 does not divide them, the last tile's columns past them compute
+  /// nothing that is stored, and where S is odd (no column S/2) neither does column 0's mirror
+  /// place. C is a power of two (the exchange finds a column's mirror place by flipping bit C/2).
   bool mirror_tiles() const { return store_exchange && !row_mode(); }
+  /// Low columns of mirrored tiles: ceil(S/2) (column 0, and each j < S - j).
+  uint32_t mirror_low_columns() const { return (columns_per_transform + 1) / 2; }
+  /// Workgroups of mirrored tiles per transform: ceil(ceil(S/2) / (C/2)).
+  uint32_t mirror_tiles_per_transform() const {
+    const uint32_t half = columns_per_workgroup / 2;
+    return (mirror_low_columns() + half - 1) / half;
+  }
+  /// Whether some places of mirrored tiles hold no column (C/2 does not divide the low columns, or
+  /// S is odd): those invocations store nothing.
+  bool mirror_places_unused() const {
+    return mirror_tiles() && (mirror_tiles_per_transform() * (columns_per_workgroup / 2) != mirror_low_columns() ||
+                              columns_per_transform % 2 != 0);
+  }
+  /// Columns per transform as the dispatch counts them (the manifest's columns_per_transform):
+  /// S, or for mirrored tiles C per tile, unused places included.
+  uint32_t dispatch_columns() const {
+    return mirror_tiles() ? mirror_tiles_per_transform() * columns_per_workgroup : columns_per_transform;
+  }
   /// A whole 2D transform of NY x NX in one row-mode pass (small grids): NY here (0 otherwise).
   /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
   /// order kx*NY + ky and go through shared memory to row-major order on the way out.
@@ -253,9 +274,10 @@ struct KernelLayout {
   uint32_t bluestein_n = 0;
   uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
   /// An r2c kernel computed as a complex transform of its full length N (the passes are those of
-  /// c2c of N, n = N, columns = N/2 + 1): odd N, N with a prime factor above kMaxPrimeFactor (Bluestein), and
-  /// even N whose half length takes several passes that do not split evenly (44100). Its first
-  /// pass loads reals, its last keeps the half spectrum (View::RealSide).
+  /// c2c of N, n = N, columns = N/2 + 1): odd N, and N with a prime factor above kMaxPrimeFactor
+  /// (Bluestein). Every other even N runs as a complex transform of N/2 and a separation (the
+  /// last pass's mirrored column tiles where N/2 takes several passes). Its first pass loads
+  /// reals, its last keeps the half spectrum (View::RealSide).
   bool real_full_length = false;
   /// A 2D kernel with a side whose prime factors exceed kMaxPrimeFactor, or a 2D r2c of odd NX: each such side
   /// runs through Bluestein (its passes are those of the side's M, X then Y), the others as mixed
