@@ -239,6 +239,12 @@ TEST_CASE("gpu suite: HLSL laid out within D3D12's 32 KB runs with the manifest'
         ++overridden;
       }
     }
+    // The manifest's "requires" describes the Vulkan layout; the HLSL layout needs its own passes' shared memory.
+    uint64_t shared = 0;
+    for (Direction d : k.directions)
+      for (const auto& p : d == Direction::forward ? k.forward : k.inverse)
+        shared = std::max<uint64_t>(shared, p.shared_memory_bytes);
+    k.requirements.limits[static_cast<size_t>(fftgen::Limit::max_compute_shared_memory_size)] = shared;
     const ShaderLoader from_hlsl = hlsl_loader(m);
     VerifyOptions o;
     o.batches = {1, 5};
