@@ -122,6 +122,16 @@ std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k,
     } while (values.size() <= kMaxRadixOrders && std::next_permutation(order.begin(), order.end()));
     out.emplace_back("radices", values);
   }
+  // A one-pass row: fewer invocations, each holding two to four times the values (faster for some
+  // lengths, slower for others: bench/results/2026-11-29-h200-values-per-invocation).
+  if (free("values_per_invocation") && layout.passes.size() == 1 && layout.passes.front().row_mode() &&
+      layout.passes.front().exchange_rounds() == 1) {
+    std::vector<json> values{nullptr};
+    for (uint32_t times : {2u, 3u, 4u})
+      if (const uint32_t e = layout.passes.front().elems_per_thread * times; e <= fftgen::kMaxValuesPerInvocation)
+        values.emplace_back(e);
+    if (values.size() > 1) out.emplace_back("values_per_invocation", values);
+  }
   if (free("twiddles") && k.precision == fftgen::Precision::fp16) {
     const bool table = k.twiddle_source() == fftgen::TwiddleSource::table;
     out.emplace_back("twiddles", std::vector<json>{nullptr, table ? "computed" : "table"});

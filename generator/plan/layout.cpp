@@ -166,6 +166,20 @@ uint32_t invocations_per_column(const std::vector<uint32_t>& radices) {
   return t;
 }
 
+// Invocations per row where the plan sets values_per_invocation E: the fewest whose every stage's
+// butterflies fit in E values each (values_on), at most as many as `auto` takes.
+uint32_t invocations_for_values(const KernelSpec& spec, const std::vector<uint32_t>& radices, size_t index) {
+  const uint32_t m = product(radices), e = spec.values_per_invocation;
+  const uint32_t largest = radices.empty() ? 1 : *std::max_element(radices.begin(), radices.end());
+  if (e < largest)
+    fail(spec, "values_per_invocation",
+         fmt::format("{} values cannot hold a butterfly of radix {} (pass {}, stages {}); use at least {}, or \"auto\"",
+                     e, largest, index, fmt::join(radices, "x"), largest));
+  uint32_t t = (m + e - 1) / e;
+  while (values_on(radices, t) > e) ++t;
+  return t;
+}
+
 // Values each invocation holds, E. For powers of two, max(largest radix, M / kMaxInvocations),
 // and T*E = M.
 uint32_t values_per_invocation(const std::vector<uint32_t>& radices) {
@@ -439,9 +453,11 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
                              uint32_t exchange_rounds, uint32_t budget, size_t index) {
   // Each invocation holds at least one butterfly of the largest radix, and more where a split of
   // small radices would otherwise need more invocations than a workgroup may have.
-  pass.elems_per_thread = values_per_invocation(radices);
+  pass.threads_per_column = exchange_rounds == 1 && pass.row_mode() && spec.values_per_invocation != 0
+                               ? invocations_for_values(spec, radices, index)
+                               : invocations_per_column(radices);
+  pass.elems_per_thread = values_on(radices, pass.threads_per_column);
   pass.shared.rounds = exchange_rounds;
-  pass.threads_per_column = invocations_per_column(radices);
   // Mirrored tiles take a power of two of columns, up to the pairs' places (S rounded up to even).
   const uint32_t available = pass.row_mode()       ? 1u << 30
                              : pass.mirror_tiles() ? 1u << floor_log2(2 * pass.mirror_low_columns())
@@ -1030,7 +1046,26 @@ KernelLayout add_passes(const KernelSpec& spec, const KernelSpec& y_spec, const 
 
 }  // namespace
 
+KernelLayout make_any_layout(const KernelSpec& spec);
+
+// values_per_invocation sets the invocations of passes along X that hold whole rows in one round
+// of exchange (choose_tiling); a kernel without one refuses it.
+void check_values_per_invocation(const KernelSpec& spec, const KernelLayout& layout) {
+  if (spec.values_per_invocation == 0) return;
+  for (const PassLayout& pass : layout.passes)
+    if (pass.row_mode() && pass.exchange_rounds() == 1) return;
+  fail(spec, "values_per_invocation",
+       "applies to passes that hold whole rows in one exchange (one-pass 1D kernels up to the shared-memory "
+       "budget, 2D rows), and this kernel has none; use \"auto\"");
+}
+
 KernelLayout make_layout(const KernelSpec& spec) {
+  KernelLayout layout = make_any_layout(spec);
+  check_values_per_invocation(spec, layout);
+  return layout;
+}
+
+KernelLayout make_any_layout(const KernelSpec& spec) {
   if (real_full_length(spec)) {
     if (spec.precision != Precision::fp32)
       fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, whose "
@@ -1039,7 +1074,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
                                           "lengths transforms.md lists", spec.n()));
     KernelSpec full = spec;
     full.transform = Transform::c2c;
-    KernelLayout layout = make_layout(full);
+    KernelLayout layout = make_any_layout(full);
     layout.real_full_length = true;
     layout.columns = spec.n() / 2 + 1;
     return layout;

@@ -88,6 +88,8 @@ const std::string kAllowedWorkgroup =
 const std::string kAllowedSharedMemory =
     fmt::format("an integer from {} to {}", kMinSharedMemory, kMaxSharedMemory);
 constexpr uint32_t kMaxCounterLag = 4096;
+const std::string kAllowedValuesPerInvocation =
+    fmt::format("\"auto\" or an integer from 2 to {} (at least the largest radix)", kMaxValuesPerInvocation);
 const std::string kAllowedCounterLag =
     fmt::format("\"auto\" or an integer from 1 to {} (transforms; with \"pass_sync\": \"counters\")", kMaxCounterLag);
 
@@ -551,6 +553,13 @@ const std::vector<FieldEntry>& registry() {
                                               [](KernelSpec& k, uint32_t x) { k.counter_lag = x; });
                  },
                  [](const KernelSpec& k) { return auto_or(k.counter_lag); }});
+    f.push_back({{"values_per_invocation", "auto", true, "__vpi"},
+                 [](const json* v, const Where& where, std::string_view suffix) {
+                   return parse_integer_field(v, where, "values_per_invocation", 0, true, 2, kMaxValuesPerInvocation,
+                                              false, kAllowedValuesPerInvocation, suffix,
+                                              [](KernelSpec& k, uint32_t x) { k.values_per_invocation = x; });
+                 },
+                 [](const KernelSpec& k) { return auto_or(k.values_per_invocation); }});
     f.push_back({{"shared_memory_bytes", 32768, true, "__smem"},
                  [](const json* v, const Where& where, std::string_view suffix) {
                    return parse_integer_field(v, where, "shared_memory_bytes", 32768, false, kMinSharedMemory,

@@ -16,6 +16,8 @@ namespace fftgen {
 
 /// The largest workgroup_size a plan may set (the invocations Vulkan guarantees a workgroup).
 inline constexpr uint64_t kMaxWorkgroupSize = 1024;
+/// The most complex values a plan may ask each invocation to hold (values_per_invocation).
+inline constexpr uint32_t kMaxValuesPerInvocation = 64;
 
 /// A fused convolution (plan field "convolution", docs/graphics.md): out = image ⊛ filter per
 /// channel, computed as r2c of the zero-padded image (c2c of pairs of channels), a multiplication
@@ -68,6 +70,10 @@ struct KernelSpec {
   /// pass_sync counters: transforms between a pass's work on a transform and the next pass's work
   /// on it in the order workgroups take work (CounterSchedule::lag); 0 means "auto".
   uint32_t counter_lag = 0;
+  /// Complex values each invocation of a pass along X that holds whole rows keeps in registers (E);
+  /// the pass takes the fewest invocations a row whose every stage's butterflies fit in E values. 0
+  /// means "auto": one butterfly of the largest radix an invocation.
+  uint32_t values_per_invocation = 0;
   /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
   /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
   bool targets_metal = false;
