@@ -16,7 +16,8 @@
 //
 // Image kernels ("io": "image") read and write storage textures instead: make them with
 // kernel.createTexture(direction, role, batch), fill one with writeTexture(device, texture, values),
-// and pass them (or views of them) by role to record() as the buffers above.
+// pass them (or views of them) by role to record() as the buffers above, and read one back with
+// readTexture(device, texture).
 
 const BYTES = { complex64: 8, float32: 4, uint32: 4 };
 const PAIRS = { complex64: 1, float32: 2 };  // elements per pair of floats (the stride's unit)
@@ -36,6 +37,25 @@ export function writeTexture(device, texture, values) {
     throw new Error(`writeTexture: ${data.length} values for a ${texture.width} x ${texture.height} ${texture.format} texture`);
   device.queue.writeTexture({ texture }, data, { bytesPerRow: texture.width * channels * data.BYTES_PER_ELEMENT },
                             [texture.width, texture.height]);
+}
+
+// Every channel of every texel of `texture`, row by row, as a Float32Array (rgba16float widened): copies
+// it into a buffer of 256-byte rows (copyTextureToBuffer's alignment) and maps that.
+export async function readTexture(device, texture) {
+  const channels = TEXEL_CHANNELS[texture.format], half = texture.format === 'rgba16float';
+  if (!channels) throw new Error(`readTexture: format ${texture.format} is not an fftgen image format`);
+  const rowValues = texture.width * channels, rowBytes = Math.ceil((rowValues * (half ? 2 : 4)) / 256) * 256;
+  const readback = device.createBuffer({ size: rowBytes * texture.height, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow: rowBytes }, [texture.width, texture.height]);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const bytes = readback.getMappedRange(), values = new Float32Array(rowValues * texture.height);
+  for (let y = 0; y < texture.height; ++y)
+    values.set(half ? new Float16Array(bytes, y * rowBytes, rowValues) : new Float32Array(bytes, y * rowBytes, rowValues),
+               y * rowValues);
+  readback.destroy();
+  return values;
 }
 
 export class FftKernel {

@@ -458,18 +458,22 @@ def main():
 
 
 def check_example(args, chromium):
-    """examples/webgpu/index.html on its own plan: its spectrum against direct sums at some frequencies,
-    and the picture it draws saved as example-spectrum.png."""
+    """examples/webgpu/index.html on its own plan, through buffers and through textures: each spectrum against
+    direct sums at some frequencies, and the picture it draws saved as example-<kernel>.png."""
     plan = os.path.join(SOURCE, "examples", "webgpu", "plan.json")
     gen = subprocess.run([args.fftgen, plan, "-q", "-o", os.path.join(args.work, "example")], capture_output=True,
                          text=True)
     if gen.returncode != 0:
         print(f"FAIL example: fftgen {plan} exited {gen.returncode}: {gen.stderr.strip()}")
         return False
+    return all([check_example_kernel(args, chromium, kernel) for kernel in ("spectrum", "spectrum_image")])
+
+
+def check_example_kernel(args, chromium, kernel):
     report = run_page(chromium, args.work, os.path.join(args.work, "out"), [], args.timeout,
-                      "/lib/index.html?manifest=/example-out/manifest.json&report=/result")
+                      f"/lib/index.html?manifest=/example-out/manifest.json&kernel={kernel}&report=/result")
     if report is None or "error" in report:
-        print(f"FAIL example: {report and report['error']}")
+        print(f"FAIL example {kernel}: {report and report['error']}")
         return False
     h, w = report["shape"]
     image, got = report["image"], complexes(report["spectrum"])
@@ -482,11 +486,12 @@ def check_example(args, chromium):
         worst = max(worst, abs(got[ky * w + kx] - want) / rms)
     png = report["png"].split(",", 1)[1]
     import base64
-    with open(os.path.join(args.work, "example-spectrum.png"), "wb") as f:
+    picture = os.path.join(args.work, f"example-{kernel}.png")
+    with open(picture, "wb") as f:
         f.write(base64.b64decode(png))
-    ok = worst < 1e-4 and len(png) > 1000
-    print(f"{'ok  ' if ok else 'FAIL'} example page: {h} x {w} spectrum, error {worst:.2e} of the spectrum's rms "
-          f"at 16 frequencies (limit 1e-4); its picture in {args.work}/example-spectrum.png")
+    ok = worst < 1e-4 and len(png) > 1000 and len(got) == h * w
+    print(f"{'ok  ' if ok else 'FAIL'} example page, kernel {kernel}: {h} x {w} spectrum, error {worst:.2e} of the "
+          f"spectrum's rms at 16 frequencies (limit 1e-4); its picture in {picture}")
     return ok
 
 
