@@ -8,8 +8,9 @@
 
 namespace fftgen {
 
-/// maxTextureDimension2D, WebGPU's default limit: the widest image row and the most image rows of a
-/// kernel with the wgsl target (D3D12 and Metal allow kMaxTextureWidth).
+/// maxTextureDimension2D, WebGPU's default limit: the widest image row of a kernel with the wgsl
+/// target, N of a 1D image kernel (2D sides are at most 8192 for every target; D3D12 and Metal allow
+/// rows of kMaxTextureWidth). The height of a batch is the runtime's to check.
 inline constexpr uint32_t kWebGpuMaxTextureSide = 8192;
 
 /// The WebGPU texture format (GPUTextureFormat, and WGSL's texel format) of an image format. Each is
