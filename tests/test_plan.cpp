@@ -1416,12 +1416,17 @@ TEST_CASE("shared_memory_bytes unset: one pass at 48 KB where 32 KB takes two an
   CHECK(budget_of(R"("targets": ["spirv"])", R"({"name": "a", "shape": [9600]})") == P{32768, 2});
   CHECK(budget_of(desktop, R"({"name": "a", "shape": [9600], "shared_memory_bytes": 32768})") == P{32768, 2});
   CHECK(budget_of(desktop, R"({"name": "a", "shape": [9600], "precision": "fp16"})").first == 32768);
-  // D3D12 and Metal cannot offer more.
-  for (const char* target : {"hlsl", "msl"})
+  // D3D12 and Metal cannot offer more, WebGPU (by default) not even 32 KB.
+  for (const char* target : {"hlsl", "msl", "wgsl"})
     CHECK_THROWS_WITH(parse_plan(fmt::format(R"({{"targets": ["spirv", "{}"], "device_shared_memory_bytes": 49152, )"
                                              R"("kernels": [{{"name": "a", "shape": [64]}}]}})", target)),
                       Catch::Contains("device_shared_memory_bytes") && Catch::Contains("more than") &&
                           Catch::Contains(target));
+  const std::string webgpu = R"({"targets": ["spirv", "wgsl"], "device_shared_memory_bytes": )";
+  CHECK_THROWS_WITH(parse_plan(webgpu + R"(16385, "kernels": [{"name": "a", "shape": [64]}]})"),
+                    Catch::Contains("16385 bytes is more than WebGPU by default offers (16384)"));
+  CHECK(budget_of(R"("targets": ["spirv", "wgsl"], "device_shared_memory_bytes": 16384)",
+                  R"({"name": "a", "shape": [64]})").first == 16384);
   CHECK_THROWS_WITH(parse_plan(R"({"device_shared_memory_bytes": "big", "kernels": [{"name": "a", "shape": [64]}]})"),
                     Catch::Contains("an integer from 1024 to 65536"));
 }

@@ -147,3 +147,46 @@ TEST_CASE("wgsl: files and manifest fields") {
       }
   CHECK(wgsl == 6);  // 2 passes each way for 65536 at 16 KB (one is in place), 1 each way for 64 x 64
 }
+
+TEST_CASE("wgsl: image kernels bind storage textures, read-only and write-only, described in the manifest") {
+  const fftgen::Plan plan = fftgen::parse_plan(
+      R"({"targets": ["wgsl"], "kernels": [
+        {"name": "t", "shape": [32, 64], "io": "image", "image_format": ["rg32f", "rgba32f", "rgba16f"]},
+        {"name": "r", "shape": [512], "transform": "r2c", "io": "image"},
+        {"name": "c", "io": "image", "convolution": {"image": [24, 40], "filter": [5, 7], "channels": 1}}]})",
+      "test.json");
+  const fftgen::GeneratedOutput out = fftgen::generate(plan, "test.json");
+  std::map<std::string, std::string> files;
+  for (const auto& f : out.files) files[f.name] = f.bytes;
+  std::map<std::string, int> formats;
+  for (const auto& kernel : out.manifest["kernels"])
+    for (const char* direction : {"forward", "inverse"})
+      for (const auto& pass : kernel.value(direction, nlohmann::json::array()))
+        for (const auto& b : pass["bindings"]) {
+          if (b.value("resource", "") != "storage_image") continue;
+          INFO(kernel["name"] << " " << pass["name"] << " binding " << b["binding"]);
+          const bool write = b["access"] == "write";
+          const std::string format = b["wgsl_format"];
+          ++formats[format];
+          CHECK(b["wgsl_access"] == (write ? "write-only" : "read-only"));
+          const std::string type = fmt::format("texture_storage_2d<{}, {}>", format, write ? "write" : "read");
+          CHECK(b["wgsl_type"] == type);
+          CHECK(files.at(pass["files"]["wgsl"]).find(fmt::format("@group(0) @binding({}) var {}: {};",
+                                                                 b["wgsl_binding"].get<int>(),
+                                                                 write ? "dst" : "src", type)) != std::string::npos);
+        }
+  CHECK(formats == std::map<std::string, int>{{"rg32float", 6}, {"rgba32float", 4}, {"rgba16float", 4}, {"r32float", 4}});
+}
+
+TEST_CASE("wgsl: image kernels wider than WebGPU's default texture size are refused") {
+  CHECK_THAT(refusal(R"({"targets": ["wgsl"], "kernels": [{"name": "w", "shape": [16384], "io": "image"}]})"),
+             Catch::Contains("field 'shape'") && Catch::Contains("N = 16384 is wider than") &&
+                 Catch::Contains("maxTextureDimension2D (8192") && Catch::Contains("drop wgsl"));
+  CHECK_THAT(refusal(R"({"targets": ["wgsl"], "kernels": [{"name": "r", "shape": [10000], "transform": "r2c",
+                         "io": "image"}]})"),
+             Catch::Contains("N = 10000 is wider than"));
+  // 8192 texels fit; buffers of any length, and other targets' textures up to 16384, are not limited.
+  CHECK(refusal(R"({"targets": ["wgsl"], "kernels": [{"name": "w", "shape": [8192], "io": "image"}]})").empty());
+  CHECK(refusal(R"({"targets": ["wgsl"], "kernels": [{"name": "b", "shape": [16384]}]})").empty());
+  CHECK(refusal(R"({"targets": ["spirv"], "kernels": [{"name": "w", "shape": [16384], "io": "image"}]})").empty());
+}

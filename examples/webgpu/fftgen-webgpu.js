@@ -13,10 +13,50 @@
 // Everything it does is read from the manifest (docs/manifest.md, docs/targets.md "WebGPU"):
 // each pass's bindings by role (@group(0) @binding(n)), its uniform buffer of push constants
 // (binding 3: batch, group_offset, src_stride, dst_stride, u32 each), its dispatch.
+//
+// Image kernels ("io": "image") read and write storage textures instead: make them with
+// kernel.createTexture(direction, role, batch), fill one with writeTexture(device, texture, values),
+// pass them (or views of them) by role to record() as the buffers above, and read one back with
+// readTexture(device, texture).
 
 const BYTES = { complex64: 8, float32: 4, uint32: 4 };
 const PAIRS = { complex64: 1, float32: 2 };  // elements per pair of floats (the stride's unit)
 const MAX_GROUPS = 65535;  // maxComputeWorkgroupsPerDimension, WebGPU's default limit
+// The storage-texture formats of image kernels (a binding's wgsl_format): float32 channels per texel.
+export const TEXEL_CHANNELS = { r32float: 1, rg32float: 2, rgba32float: 4, rgba16float: 4 };
+
+// Writes `values` (every channel of every texel, row by row, as numbers) into the whole of `texture`;
+// rgba16float values are rounded to half floats (Float16Array).
+export function writeTexture(device, texture, values) {
+  const channels = TEXEL_CHANNELS[texture.format];
+  if (!channels) throw new Error(`writeTexture: format ${texture.format} is not an fftgen image format`);
+  const half = texture.format === 'rgba16float';
+  if (half && typeof Float16Array === 'undefined') throw new Error('writeTexture: rgba16float needs Float16Array');
+  const data = half ? new Float16Array(values) : new Float32Array(values);
+  if (data.length !== texture.width * texture.height * channels)
+    throw new Error(`writeTexture: ${data.length} values for a ${texture.width} x ${texture.height} ${texture.format} texture`);
+  device.queue.writeTexture({ texture }, data, { bytesPerRow: texture.width * channels * data.BYTES_PER_ELEMENT },
+                            [texture.width, texture.height]);
+}
+
+// Every channel of every texel of `texture`, row by row, as a Float32Array (rgba16float widened): copies
+// it into a buffer of 256-byte rows (copyTextureToBuffer's alignment) and maps that.
+export async function readTexture(device, texture) {
+  const channels = TEXEL_CHANNELS[texture.format], half = texture.format === 'rgba16float';
+  if (!channels) throw new Error(`readTexture: format ${texture.format} is not an fftgen image format`);
+  const rowValues = texture.width * channels, rowBytes = Math.ceil((rowValues * (half ? 2 : 4)) / 256) * 256;
+  const readback = device.createBuffer({ size: rowBytes * texture.height, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyTextureToBuffer({ texture }, { buffer: readback, bytesPerRow: rowBytes }, [texture.width, texture.height]);
+  device.queue.submit([encoder.finish()]);
+  await readback.mapAsync(GPUMapMode.READ);
+  const bytes = readback.getMappedRange(), values = new Float32Array(rowValues * texture.height);
+  for (let y = 0; y < texture.height; ++y)
+    values.set(half ? new Float16Array(bytes, y * rowBytes, rowValues) : new Float32Array(bytes, y * rowBytes, rowValues),
+               y * rowValues);
+  readback.destroy();
+  return values;
+}
 
 export class FftKernel {
   constructor(device, base, info) {
@@ -67,6 +107,31 @@ export class FftKernel {
     throw new Error(`no size rule for role ${role}`);
   }
 
+  // The storage-texture binding of `role` among `direction`'s passes (io "image"), or undefined.
+  textureBinding(direction, role) {
+    for (const pass of this.info[direction]) {
+      const b = pass.bindings.find((x) => x.role === role && x.resource === 'storage_image');
+      if (b) return b;
+    }
+    return undefined;
+  }
+
+  // A storage texture for `role` (input or output) of an image kernel's `direction`: the binding's
+  // format (wgsl_format), `width` texels a row and rows_per_transform rows per transform, the batch's
+  // transforms one below the other.
+  createTexture(direction, role, batch, usage = 0) {
+    const b = this.textureBinding(direction, role);
+    if (!b) throw new Error(`${this.info.name}: the ${direction} passes bind no storage texture as ${role}`);
+    const height = batch * b.rows_per_transform, max = this.device.limits.maxTextureDimension2D;
+    if (b.width > max || height > max)
+      throw new Error(`${this.info.name}: a ${b.width} x ${height} texture is larger than this device's ` +
+                      `maxTextureDimension2D (${max}); record fewer transforms at once`);
+    return this.device.createTexture({
+      size: [b.width, height], format: b.wgsl_format,
+      usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST | usage,
+    });
+  }
+
   createBuffer(direction, role, batch, usage = 0) {
     return this.device.createBuffer({
       size: this.bytes(direction, role, batch),
@@ -76,7 +141,8 @@ export class FftKernel {
 
   // Records every pass of `direction` over `batch` transforms. `buffers` maps roles to GPUBuffers:
   // input, output, and where the passes bind them scratch, scratch2, filter (the twiddle table is
-  // the kernel's own). Scratch buffers the caller leaves out are made here.
+  // the kernel's own). Scratch buffers the caller leaves out are made here. Where a pass binds a
+  // storage texture (io "image"), its role maps to a GPUTexture (createTexture) or a view of one.
   record(encoder, direction, buffers, batch) {
     const { device } = this;
     const bound = { ...buffers, twiddles: this.twiddles };
@@ -87,12 +153,9 @@ export class FftKernel {
       const strides = [0, 0];
       const entries = [];
       for (const b of pass.bindings) {
-        if (b.resource === 'storage_image')
-          throw new Error(`${this.info.name}: image kernels (io "image") bind storage textures, which this module does not record yet`);
-        const buffer = bound[b.role];
-        if (!buffer) throw new Error(`${this.info.name} ${pass.name}: no buffer for role ${b.role} (binding ${b.binding})`);
+        const resource = this.resource(pass, b, bound[b.role]);
         // A pass that reads the buffer it writes declares it once in WGSL (wgsl_binding 1 for both).
-        if (!entries.some((e) => e.binding === b.wgsl_binding)) entries.push({ binding: b.wgsl_binding, resource: { buffer } });
+        if (!entries.some((e) => e.binding === b.wgsl_binding)) entries.push({ binding: b.wgsl_binding, resource });
         if (b.binding <= 1 && b.stride !== undefined) strides[b.binding] = b.stride / (PAIRS[b.element] || 1);
       }
       const d = pass.dispatch;
@@ -114,6 +177,21 @@ export class FftKernel {
         compute.end();
       }
     }
+  }
+
+  // The bind group resource of binding `b` of `pass`: a buffer, or a view of a storage texture.
+  resource(pass, b, bound) {
+    const where = `${this.info.name} ${pass.name}: role ${b.role} (binding ${b.wgsl_binding}, ${b.wgsl_type})`;
+    if (!bound) throw new Error(`${where}: nothing given for it`);
+    const texture = bound instanceof GPUTexture || bound instanceof GPUTextureView;
+    if (b.resource !== 'storage_image') {
+      if (texture) throw new Error(`${where}: a buffer binding, given a texture`);
+      return { buffer: bound };
+    }
+    if (!texture) throw new Error(`${where}: a storage texture binding, given a buffer (make one with createTexture)`);
+    if (bound instanceof GPUTexture && bound.format !== b.wgsl_format)
+      throw new Error(`${where}: the texture is ${bound.format}, the kernel's is ${b.wgsl_format}`);
+    return bound instanceof GPUTexture ? bound.createView() : bound;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <kainjow/mustache.hpp>
 
 #include "fftgen/emit.hpp"
+#include "fftgen/webgpu.hpp"
 #include "pass_printer.hpp"
 #include "wgsl_syntax.hpp"
 
@@ -18,18 +19,6 @@ namespace {
 // read_write, as WebGPU allows a buffer in two writable storage bindings of a dispatch but not in a
 // read-only and a writable one. Half floats never reach it (the wgsl target refuses fp16).
 const glsl::Dialect kWgslDialect{"", "", "", "", true};
-
-// The WebGPU storage-texture format of an image format.
-const char* texel_format(TextureFormat f) {
-  switch (f) {
-    case TextureFormat::r32f: return "r32float";
-    case TextureFormat::rg32f: return "rg32float";
-    case TextureFormat::rgba32f: return "rgba32float";
-    case TextureFormat::rgba16f: return "rgba16float";
-    case TextureFormat::automatic: break;
-  }
-  throw std::logic_error("WGSL printer: a texture without a format");
-}
 
 // A pass that reads the buffer it writes (bindings 0 and 1 of one buffer): WebGPU forbids a
 // writable storage binding that aliases another binding of the dispatch, so the WGSL declares the
@@ -53,7 +42,7 @@ std::string interface_wgsl(const PassProgram& pass) {
     if (reads_through_destination(pass) && b.slot.binding == kSourceSlot.binding) continue;
     const std::string at = fmt::format("@group(0) @binding({})", b.slot.binding);
     if (b.is_texture()) {
-      out += fmt::format("{} var {}: texture_storage_2d<{}, {}>;\n", at, b.slot.name, texel_format(b.texture),
+      out += fmt::format("{} var {}: texture_storage_2d<{}, {}>;\n", at, b.slot.name, webgpu_texture_format(b.texture),
                          b.slot.access == Access::write ? "write" : "read");
       continue;
     }

@@ -17,6 +17,7 @@
 #include "fftgen/compile.hpp"
 #include "fftgen/emit.hpp"
 #include "fftgen/program.hpp"
+#include "fftgen/webgpu.hpp"
 
 namespace fftgen {
 namespace {
@@ -122,6 +123,15 @@ KernelProgram text_target_program(const Plan& plan, const KernelSpec& spec, cons
   return limited_program;
 }
 
+// A storage texture's WebGPU fields: its WGSL type, and the GPUTextureFormat and
+// GPUStorageTextureAccess its bind group layout entry takes (read-only or write-only; never read-write).
+void wgsl_texture_json(json& j, const PassBinding& b) {
+  const bool write = b.slot.access == Access::write;
+  j["wgsl_format"] = std::string(webgpu_texture_format(b.texture));
+  j["wgsl_access"] = write ? "write-only" : "read-only";
+  j["wgsl_type"] = fmt::format("texture_storage_2d<{}, {}>", webgpu_texture_format(b.texture), write ? "write" : "read");
+}
+
 // A binding's manifest entry: slot, role, element, size rule, and the HLSL and MSL resource it is.
 // `in_place`: the pass reads the buffer it writes (its binding 0 is then a UAV in HLSL too).
 json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b, const std::string& size_rule,
@@ -163,13 +173,8 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
     // WebGPU forbids a writable binding that aliases another: a pass that reads the buffer it
     // writes declares it once, at binding 1 (pass_wgsl.cpp).
     j["wgsl_binding"] = in_place && b.slot.binding == kSourceSlot.binding ? kDestinationSlot.binding : b.slot.binding;
-    j["wgsl_type"] = !b.is_texture() ? (uav ? "storage, read_write" : "storage, read")
-                     : fmt::format("texture_storage_2d<{}, {}>", b.texture == TextureFormat::r32f    ? "r32float"
-                                                                 : b.texture == TextureFormat::rg32f ? "rg32float"
-                                                                 : b.texture == TextureFormat::rgba16f
-                                                                     ? "rgba16float"
-                                                                     : "rgba32float",
-                                   b.slot.access == Access::write ? "write" : "read");
+    j["wgsl_type"] = uav ? "storage, read_write" : "storage, read";
+    if (b.is_texture()) wgsl_texture_json(j, b);
   }
   return j;
 }

@@ -22,6 +22,7 @@
 #include "fftgen/layout.hpp"
 #include "fftgen/measured.hpp"
 #include "fftgen/program.hpp"
+#include "fftgen/webgpu.hpp"
 
 namespace fftgen {
 
@@ -441,6 +442,12 @@ void limit_to_webgpu(KernelSpec& k) {
   if (k.pass_sync == PassSync::counters)
     refuse("pass_sync", "counters make workgroups wait on each other, and WebGPU promises no progress to a workgroup "
                         "that waits on another; use \"auto\" or \"dispatch\"");
+  // A 1D image kernel's rows are texture rows of N texels (2D sides and a convolution's frame sides are
+  // at most 8192 for every target).
+  if (k.io == Io::image && !k.convolution && k.n() > kWebGpuMaxTextureSide)
+    refuse("shape", fmt::format("an image kernel's rows are texture rows, and N = {} is wider than WebGPU's "
+                                "maxTextureDimension2D ({} by default); use N up to {}",
+                                k.n(), kWebGpuMaxTextureSide, kWebGpuMaxTextureSide));
 }
 
 std::vector<Target> parse_targets(const json& doc, const Where& where) {

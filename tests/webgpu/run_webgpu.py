@@ -2,11 +2,14 @@
 """fftgen's WGSL kernels run by WebGPU in headless Chromium, against a double-precision reference.
 
 Generates a plan with the "wgsl" target (1D and 2D c2c, multi-pass, r2c/c2r 1D and 2D, Bluestein and
-mixed lengths, index_math/twiddle variants, a convolution of each packing), serves the output, the
+mixed lengths, index_math/twiddle variants, a convolution of each packing; image kernels reading and
+writing storage textures: c2c 1D and 2D in rg32float, rgba32float and rgba16float, r2c 1D and 2D, and
+convolutions of 1 and 2 channels), serves the output, the
 example module (examples/webgpu/fftgen-webgpu.js) and tests/webgpu/test.html on a free localhost port
 (WebGPU needs a secure context: localhost is one), and has Chromium run every case; the page posts
 what it read back, and this script compares it with a DFT in double computed here (relative L2 error
-below 1e-5; 1e-3 where the shader computes its twiddles).
+below 1e-5; 1e-3 where the shader computes its twiddles; 3 x the input's rounding error for rgba16float
+textures). --only TEXT... runs the cases whose name contains one of those.
 
   run_webgpu.py --fftgen build/generator/fftgen --work /tmp/webgpu [--chromium chromium]
 
@@ -24,6 +27,7 @@ import math
 import os
 import random
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -50,8 +54,17 @@ PLAN = {
                                           "packing": "r2c"}},
         {"name": "convp", "convolution": {"image": [24, 40], "filter": [5, 7], "channels": 3, "mode": "same",
                                           "packing": "pairs"}},
+        # Image kernels: storage textures in and out.
+        {"name": "ti", "shape": [32, 64], "io": "image", "image_format": ["rg32f", "rgba16f"]},
+        {"name": "ti1", "shape": [256], "io": "image", "image_format": "rgba32f"},
+        {"name": "ri1", "shape": [512], "transform": "r2c", "io": "image"},
+        {"name": "ri2", "shape": [32, 64], "transform": "r2c", "io": "image"},
+        {"name": "convi1", "io": "image", "convolution": {"image": [24, 40], "filter": [5, 7], "channels": 1}},
+        {"name": "convi2", "io": "image", "convolution": {"image": [20, 30], "filter": [5, 7], "channels": 2}},
     ],
 }
+
+TEXEL_CHANNELS = {"r32float": 1, "rg32float": 2, "rgba32float": 4, "rgba16float": 4}
 
 
 def fft(x, sign):
@@ -96,6 +109,29 @@ def rel_error(got, want):
     return math.sqrt(num / den) if len(got) == len(want) else float("inf")
 
 
+def texture_binding(kernel, direction, role):
+    """The storage-texture binding of `role` among a kernel's `direction` passes (io image), or None."""
+    for p in kernel[direction]:
+        for b in p["bindings"]:
+            if b["role"] == role and b.get("resource") == "storage_image":
+                return b
+    return None
+
+
+def texels(values, fmt):
+    """Values as every channel of their texels: a real in r (r32float), a complex in (r, g), zeros after."""
+    channels = TEXEL_CHANNELS[fmt]
+    out = []
+    for v in values:
+        out += [v.real] if channels == 1 else [v.real, v.imag] + [0.0] * (channels - 2)
+    return out
+
+
+def half_rounding(floats):
+    """The relative L2 error of rounding `floats` to half floats (what an rgba16float texture holds)."""
+    return rel_error([struct.unpack("<e", struct.pack("<e", v))[0] for v in floats], floats)
+
+
 def make_cases(manifest, rng):
     kernels = {k["name"]: k for k in manifest["kernels"]}
     cases, expected, tolerance = [], {}, {}
@@ -114,6 +150,26 @@ def make_cases(manifest, rng):
         cases.append(case)
         expected[name], tolerance[name] = want, tol
 
+    def add_image(name, kernel, direction, batch, values, want):
+        """An image kernel's case: `values` (complex, or real for r32float) in its input texture, `want` out.
+        rgba16float input is held to 3 x the error of rounding it to half floats, as fftgen-vk verify does."""
+        k = kernels[kernel]
+        fmt_in = texture_binding(k, direction, "input")["wgsl_format"]
+        fmt_out = texture_binding(k, direction, "output")["wgsl_format"]
+        data = texels(values, fmt_in)
+        texture = {"kernel": kernel, "direction": direction, "batch": batch}
+        cases.append({
+            "name": name, "buffers": {},
+            "textures": {"in": dict(texture, role="input", data=data), "out": dict(texture, role="output")},
+            "steps": [{"kernel": kernel, "direction": direction, "batch": batch, "bind": {"input": "in", "output": "out"}}],
+            "read": "out",
+        })
+        expected[name] = texels(want, fmt_out)
+        tolerance[name] = 3 * half_rounding(data) if fmt_in == "rgba16float" else 1e-5
+
+    def is_image(kernel):
+        return kernels[kernel]["options"].get("io") == "image"
+
     def c2c(kernel, shape, batch, tol=1e-5):
         k = kernels[kernel]
         n = 1
@@ -125,8 +181,11 @@ def make_cases(manifest, rng):
             for b in range(batch):
                 part = x[b * n:(b + 1) * n]
                 y = fft(part, sign) if len(shape) == 1 else fft2(part, shape[0], shape[1], sign)
-                want += interleave([v * k["scale"][direction] for v in y])
-            add(f"{kernel} {direction}", kernel, direction, batch, interleave(x), 2 * n * batch, want, tol)
+                want += [v * k["scale"][direction] for v in y]
+            if is_image(kernel):
+                add_image(f"{kernel} {direction}", kernel, direction, batch, x, want)
+            else:
+                add(f"{kernel} {direction}", kernel, direction, batch, interleave(x), 2 * n * batch, interleave(want), tol)
 
     def r2c(kernel, shape, batch):
         k = kernels[kernel]
@@ -139,13 +198,15 @@ def make_cases(manifest, rng):
             full = fft(part, -1) if ny == 1 else fft2(part, ny, nx, -1)
             spectra.append(full)
             halves += [full[y * nx + x] for y in range(ny) for x in range(half)]
-        s = k["scale"]["forward"]
-        add(f"{kernel} forward", kernel, "forward", batch, reals, 2 * ny * half * batch,
-            interleave([v * s for v in halves]))
+        forward = [v * k["scale"]["forward"] for v in halves]
         # c2r: the half spectrum of real signals in, the signals (times N and the scale) out.
-        s = k["scale"]["inverse"]
-        add(f"{kernel} inverse", kernel, "inverse", batch, interleave(halves), ny * nx * batch,
-            [r * ny * nx * s for r in reals])
+        inverse = [r * ny * nx * k["scale"]["inverse"] for r in reals]
+        if is_image(kernel):
+            add_image(f"{kernel} forward", kernel, "forward", batch, reals, forward)
+            add_image(f"{kernel} inverse", kernel, "inverse", batch, halves, inverse)
+            return
+        add(f"{kernel} forward", kernel, "forward", batch, reals, 2 * ny * half * batch, interleave(forward))
+        add(f"{kernel} inverse", kernel, "inverse", batch, interleave(halves), ny * nx * batch, inverse)
 
     def convolution(name):
         apply, filt = kernels[name], kernels[name + "__filter"]
@@ -170,13 +231,17 @@ def make_cases(manifest, rng):
         planes = c["planes"]
         fb, ab = filt["buffers"]["forward"], apply["buffers"]["forward"]
         size = lambda e: 8 if e["element"] == "complex64" else 4
+        frames = {"image": {"bytes": len(image) * 4, "data": image}, "out": {"bytes": len(image) * 4}}
+        # io image: the frame in a texture of its pixels' channels (r32float, rg32float), the result in another.
+        textures = {"image": {"kernel": name, "direction": "forward", "role": "input", "batch": planes, "data": image},
+                    "out": {"kernel": name, "direction": "inverse", "role": "output", "batch": planes}}
         cases.append({
             "name": f"{name} convolution",
             "buffers": {"filter_in": {"bytes": len(flt) * 4, "data": flt},
                         "filter": {"bytes": fch * fb["output"]["elements"] * size(fb["output"])},
-                        "image": {"bytes": len(image) * 4, "data": image},
                         "spectrum": {"bytes": planes * ab["output"]["elements"] * size(ab["output"])},
-                        "out": {"bytes": len(image) * 4}},
+                        **({} if is_image(name) else frames)},
+            "textures": textures if is_image(name) else {},
             "steps": [
                 {"kernel": name + "__filter", "direction": "forward", "batch": fch,
                  "bind": {"input": "filter_in", "output": "filter"}},
@@ -206,6 +271,13 @@ def make_cases(manifest, rng):
             c2c(k, kernels[k]["shape"], 2, 1e-3)
     convolution("convr")
     convolution("convp")
+    c2c("ti__rg32f", [32, 64], 2)
+    c2c("ti__rgba16f", [32, 64], 1)
+    c2c("ti1", [256], 3)
+    r2c("ri1", [512], 2)
+    r2c("ri2", [32, 64], 2)
+    convolution("convi1")
+    convolution("convi2")
     return cases, expected, tolerance
 
 
@@ -316,9 +388,11 @@ def main():
     ap.add_argument("--fftgen", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--chromium", default=None)
-    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--timeout", type=float, default=600, help="seconds a page may take (ctest allows 900 in all)")
     ap.add_argument("--compile", nargs="+", metavar="PLAN", help="compile every kernel of these plans instead")
     ap.add_argument("--pipelines", action="store_true", help="with --compile: make a pipeline of each file too")
+    ap.add_argument("--only", nargs="+", metavar="TEXT",
+                    help="run only the cases whose name contains one of these (and not the example page)")
     args = ap.parse_args()
 
     chromium = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -359,6 +433,8 @@ def main():
     with open(os.path.join(out_dir, "manifest.json")) as f:
         manifest = json.load(f)
     cases, expected, tolerance = make_cases(manifest, random.Random(44))
+    if args.only:
+        cases = [c for c in cases if any(t in c["name"] for t in args.only)]
 
     report = run_page(chromium, args.work, out_dir, cases, args.timeout)
     if report is None:
@@ -376,22 +452,28 @@ def main():
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name}: relative L2 error {err:.2e} (limit {tolerance[name]:.0e})")
     print(f"{len(cases) - failed} of {len(cases)} cases passed")
+    if args.only:
+        return 1 if failed else 0
     return 1 if failed or not check_example(args, chromium) else 0
 
 
 def check_example(args, chromium):
-    """examples/webgpu/index.html on its own plan: its spectrum against direct sums at some frequencies,
-    and the picture it draws saved as example-spectrum.png."""
+    """examples/webgpu/index.html on its own plan, through buffers and through textures: each spectrum against
+    direct sums at some frequencies, and the picture it draws saved as example-<kernel>.png."""
     plan = os.path.join(SOURCE, "examples", "webgpu", "plan.json")
     gen = subprocess.run([args.fftgen, plan, "-q", "-o", os.path.join(args.work, "example")], capture_output=True,
                          text=True)
     if gen.returncode != 0:
         print(f"FAIL example: fftgen {plan} exited {gen.returncode}: {gen.stderr.strip()}")
         return False
+    return all([check_example_kernel(args, chromium, kernel) for kernel in ("spectrum", "spectrum_image")])
+
+
+def check_example_kernel(args, chromium, kernel):
     report = run_page(chromium, args.work, os.path.join(args.work, "out"), [], args.timeout,
-                      "/lib/index.html?manifest=/example-out/manifest.json&report=/result")
+                      f"/lib/index.html?manifest=/example-out/manifest.json&kernel={kernel}&report=/result")
     if report is None or "error" in report:
-        print(f"FAIL example: {report and report['error']}")
+        print(f"FAIL example {kernel}: {report and report['error']}")
         return False
     h, w = report["shape"]
     image, got = report["image"], complexes(report["spectrum"])
@@ -404,11 +486,12 @@ def check_example(args, chromium):
         worst = max(worst, abs(got[ky * w + kx] - want) / rms)
     png = report["png"].split(",", 1)[1]
     import base64
-    with open(os.path.join(args.work, "example-spectrum.png"), "wb") as f:
+    picture = os.path.join(args.work, f"example-{kernel}.png")
+    with open(picture, "wb") as f:
         f.write(base64.b64decode(png))
-    ok = worst < 1e-4 and len(png) > 1000
-    print(f"{'ok  ' if ok else 'FAIL'} example page: {h} x {w} spectrum, error {worst:.2e} of the spectrum's rms "
-          f"at 16 frequencies (limit 1e-4); its picture in {args.work}/example-spectrum.png")
+    ok = worst < 1e-4 and len(png) > 1000 and len(got) == h * w
+    print(f"{'ok  ' if ok else 'FAIL'} example page, kernel {kernel}: {h} x {w} spectrum, error {worst:.2e} of the "
+          f"spectrum's rms at 16 frequencies (limit 1e-4); its picture in {picture}")
     return ok
 
 
