@@ -68,6 +68,8 @@ struct KernelSpec {
   /// pass_sync counters: transforms between a pass's work on a transform and the next pass's work
   /// on it in the order workgroups take work (CounterSchedule::lag); 0 means "auto".
   uint32_t counter_lag = 0;
+  /// Whether the output overwrites the input in one buffer (make_program binds one data buffer).
+  Placement placement = Placement::out_of_place;
   /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
   /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
   bool targets_metal = false;
