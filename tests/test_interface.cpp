@@ -26,7 +26,7 @@ TEST_CASE("every manifest spelling parses back to its value", "[interface]") {
   check_round_trip({ImageFormat::rg32f, ImageFormat::rgba32f, ImageFormat::rgba16f, ImageFormat::r32f});
   check_round_trip({ElementType::complex64, ElementType::float32, ElementType::complex32, ElementType::float16,
                     ElementType::uint32});
-  CHECK(spellings<Access>() == "read or write");
+  CHECK(spellings<Access>() == "read, write or read_write");
   CHECK(spellings<ElementType>() == "complex64, float32, complex32, float16 or uint32");
 }
 

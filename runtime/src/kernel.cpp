@@ -446,8 +446,10 @@ VkDeviceSize Kernel::required_bytes(Direction direction, BufferRole role, uint32
     return (batch / c->planes * pixels * c->channels +
             pixels * std::min<uint64_t>(c->channels, (batch % c->planes) * c->channels_per_plane())) * 4;
   }
+  // A 2D kernel's stride is a row pitch: batch × NY rows `stride` apart.
+  const uint64_t rows = stride && info_.ny() > 1 ? info_.ny() : 1, row = b.elements / rows;
   const uint64_t s = stride ? stride : b.elements;
-  return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + b.elements) * element_bytes(b.element);
+  return (batch == 0 ? 0 : (uint64_t{batch} * rows - 1) * s + row) * element_bytes(b.element);
 }
 
 ElementType Kernel::element(Direction direction, BufferRole role) const {
@@ -591,9 +593,10 @@ void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& dir
     for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
                                        {"output", io.output_stride, info_.output(d)}}) {
       if (stride == 0) continue;
-      if (info_.ny() > 1 && stride != shape.elements)
-        throw UsageError("kernel '" + info_.name + "': a 2D kernel takes contiguous transforms; the " + what +
-                         " stride must be 0 or " + std::to_string(shape.elements));
+      if (info_.ny() > 1) {
+        check_row_pitch(d, what, stride);
+        continue;
+      }
       if (stride < shape.elements)
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " is less than the " + std::to_string(shape.elements) + " " + to_string(shape.element) +
@@ -602,6 +605,27 @@ void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& dir
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " of float32 data must be even (shaders move pairs of reals)");
     }
+}
+
+// A 2D kernel's input or output stride is a row pitch (elements between rows; transforms NY rows
+// apart): a push constant of the row pass that reads the input or writes the output, so the side
+// must be bound by row passes (batch_scale NY) of their own dispatch only.
+void Kernel::check_row_pitch(Direction d, const std::string& what, uint32_t pitch) const {
+  const BufferShape& shape = what == "input" ? info_.input(d) : info_.output(d);
+  const uint64_t row = shape.elements / info_.ny();
+  const BufferRole role = what == "input" ? BufferRole::input : BufferRole::output;
+  const std::string which = "kernel '" + info_.name + "': the " + what + " stride of a 2D kernel is a row pitch";
+  for (const PassInfo& p : info_.passes(d))
+    for (const PassBinding& b : p.bindings)
+      if (b.role == role && (p.batch_scale != info_.ny() || p.counter_passes() > 0))
+        throw UsageError(which + ", which its " + to_string(d) + " pass " + p.name + " does not take (" +
+                         (p.counter_passes() > 0 ? "passes in one dispatch" : "not a row pass") +
+                         "): use 0 (contiguous rows)");
+  if (pitch < row)
+    throw UsageError(which + ": " + std::to_string(pitch) + " is less than the row of " + std::to_string(row) + " " +
+                     to_string(shape.element) + " elements");
+  if (pitch % elements_per_pair(shape.element))
+    throw UsageError(which + ": " + std::to_string(pitch) + " reals must be even (shaders move pairs of reals)");
 }
 
 // Every buffer binding within maxStorageBufferRange, every offset aligned (the images' rows are

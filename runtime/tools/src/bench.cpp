@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/error.hpp"
@@ -266,6 +267,8 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};
+    // An in-place kernel transforms the input buffer where it lies, call after call.
+    if (info.in_place()) io.output = std::exchange(io.input, {});
     io.max_batch = static_cast<uint32_t>(r.batch);
     io.directions = {d};
     KernelBindings bindings = kernel.bind(io);
