@@ -6,8 +6,10 @@
 // HLSL compiled back to SPIR-V against FFTW; an in-place kernel on the N-th slice of a
 // sub-allocated buffer, and 2D kernels reading a sub-rectangle of a pitched buffer, with every
 // byte outside the views checked untouched; and the views bind() refuses.
+#include <cmath>
 #include <cstring>
 
+#include "fftgen/vktools/npy.hpp"
 #include "gpu_support.hpp"
 
 namespace fs = std::filesystem;
@@ -209,4 +211,38 @@ TEST_CASE("gpu in place: views bind() refuses, in one line", "[gpu][in_place]") 
   s.output = small;
   s.max_batch = 2;
   CHECK_THROWS_WITH(in_place.bind(s), Catch::Contains("needs 16384"));
+}
+
+TEST_CASE("gpu in place: fftgen-vk run takes an in-place r2c kernel's arrays as numpy lays them out",
+          "[gpu][in_place][run]") {
+  // numpy's contiguous [batch, NY, NX] reals in, rfft2's [batch, NY, NX/2 + 1] out and back: run
+  // spaces the rows to the kernel's padded 2 (NX/2 + 1) reals and back.
+  const KernelInfo& k = manifest().kernel("r2d");
+  const uint32_t batch = 3, ny = k.ny(), nx = k.n(), h = nx / 2 + 1;
+  const auto values = random_normal(uint64_t{batch} * ny * nx / 2, 21);
+  NpyArray x{NpyType::float32, {batch, ny, nx}, {}};
+  std::vector<std::complex<double>> padded;  // the kernel's layout, in pairs of reals
+  for (uint64_t row = 0; row < uint64_t{batch} * ny; ++row) {
+    for (uint32_t i = 0; i < nx / 2; ++i) {
+      const auto v = values[row * nx / 2 + i];
+      x.values.push_back(v.real()), x.values.push_back(v.imag());
+      padded.emplace_back(v.real(), v.imag());
+    }
+    padded.emplace_back(0.0, 0.0);
+  }
+  write_npy(plan_dir() / "x.npy", x);
+  run_npy({plan_dir(), "r2d", plan_dir() / "x.npy", plan_dir() / "s.npy", Direction::forward});
+  const NpyArray s = read_npy(plan_dir() / "s.npy");
+  REQUIRE(s.shape == std::vector<uint64_t>{batch, ny, h});
+  std::vector<std::complex<float>> spectrum(s.values.size() / 2);
+  std::memcpy(static_cast<void*>(spectrum.data()), s.values.data(), s.values.size() * 4);
+  CHECK(compare(spectrum, reference_transform(k, Direction::forward, padded, batch, 1.0)).rel_l2 < 1e-6);
+  run_npy({plan_dir(), "r2d", plan_dir() / "s.npy", plan_dir() / "back.npy", Direction::inverse});
+  const NpyArray back = read_npy(plan_dir() / "back.npy");
+  REQUIRE(back.shape == x.shape);
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < x.values.size(); ++i)
+    err += std::pow(back.values[i] - x.values[i], 2), norm += std::pow(x.values[i], 2);
+  CHECK(std::sqrt(err / norm) < 1e-6);
+  CHECK(drain_validation(validated_device()).empty());
 }
