@@ -181,7 +181,7 @@ struct KernelInfo {
   bool uses_images() const;
   /// Whether the kernel works in place (options "placement": "in_place"): its input and output are
   /// one buffer, bound as KernelIo::output; an r2c kernel's rows of reals are 2 (NX/2 + 1) apart.
-  bool in_place() const { return options.value("placement", "") == "in_place"; }
+  bool in_place() const { return options.is_object() && options.value("placement", "") == "in_place"; }
   /// Pairs of floats (complex values) per transform of an in-place kernel's one data buffer.
   uint64_t data_pairs() const {
     return std::max(forward_input.elements / elements_per_pair(forward_input.element),
