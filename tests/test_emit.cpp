@@ -6,6 +6,7 @@
 // with:  FFTGEN_UPDATE_GOLDEN=1 build/tests/test_emit   (then review the diff before committing).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -229,21 +230,20 @@ TEST_CASE("a c2r row of 32 invocations or more merges by halves; shorter rows lo
   CHECK(occurrences(r256.substr(0, r256.find("// stage 0")), "c2r_merge(") == 16 + 1);
 }
 
-TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {
-  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
-    {"name":"golden8","shape":[8]},
-    {"name":"golden64","shape":[64],"index_math":"divmod","twiddles":"computed","normalize":"ortho"},
-    {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32]}
-  ],"targets":["glsl","msl"]})", "golden.json");
-  const auto out = fftgen::generate(plan, "golden.json");
-  const bool update = std::getenv("FFTGEN_UPDATE_GOLDEN") != nullptr;
+namespace {
+
+bool updating_golden() { return std::getenv("FFTGEN_UPDATE_GOLDEN") != nullptr; }
+
+// Compares the generated files with these extensions to tests/golden/ (or, with
+// FFTGEN_UPDATE_GOLDEN=1, writes them there); returns how many it compared.
+size_t check_golden(const fftgen::GeneratedOutput& out, std::initializer_list<const char*> extensions) {
   const std::filesystem::path dir = std::filesystem::path(FFTGEN_TEST_DIR) / "golden";
   size_t compared = 0;
   for (const auto& file : out.files) {
     const auto ext = std::filesystem::path(file.name).extension();
-    if (ext != ".metal" && ext != ".comp") continue;
+    if (std::none_of(extensions.begin(), extensions.end(), [&](const char* e) { return ext == e; })) continue;
     const auto path = dir / file.name;
-    if (update) {
+    if (updating_golden()) {
       std::filesystem::create_directories(dir);
       std::ofstream(path, std::ios::binary) << file.bytes;
       continue;
@@ -256,7 +256,34 @@ TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden
     CHECK(ss.str() == file.bytes);
     ++compared;
   }
-  if (!update) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
+  return compared;
+}
+
+}  // namespace
+
+TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {
+  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
+    {"name":"golden8","shape":[8]},
+    {"name":"golden64","shape":[64],"index_math":"divmod","twiddles":"computed","normalize":"ortho"},
+    {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32]}
+  ],"targets":["glsl","msl"]})", "golden.json");
+  const auto out = fftgen::generate(plan, "golden.json");
+  const size_t compared = check_golden(out, {".metal", ".comp"});
+  if (!updating_golden()) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
+}
+
+TEST_CASE("in-place kernels' text in every target matches the golden files", "[emit][golden][in_place]") {
+  // One data binding, read and written: GLSL binding 1 without readonly/writeonly, one UAV in HLSL,
+  // one device buffer in MSL, one read_write storage binding in WGSL.
+  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
+    {"name":"golden_in_place16","shape":[16],"placement":"in_place"},
+    {"name":"golden_in_place_r2c32","shape":[32],"transform":"r2c","placement":"in_place"}
+  ],"targets":["glsl","hlsl","msl","wgsl"]})", "golden.json");
+  const auto out = fftgen::generate(plan, "golden.json");
+  for (const auto& file : out.files)
+    if (file.name != "manifest.json") CHECK(file.bytes.find("Src") == std::string::npos);  // no second view of the data
+  const size_t compared = check_golden(out, {".metal", ".comp", ".hlsl", ".wgsl"});
+  if (!updating_golden()) CHECK(compared == 4 * 2 * 2);
 }
 
 TEST_CASE("bitwise division by a constant that is not a power of two is exact", "[emit][divisor]") {

@@ -22,6 +22,7 @@ const fftgen::GeneratedOutput& generated() {
       fftgen::parse_plan(R"({"targets": ["spirv"], "kernels": [
         {"name": "half1024", "shape": [1024], "precision": "fp16"},
         {"name": "image", "shape": [64, 32]},
+        {"name": "slice", "shape": [1024], "placement": "in_place"},
         {"name": "glow", "convolution": {"image": [32, 32], "filter": [7, 7], "channels": 1}}]})",
                          "snippets.json"),
       "snippets.json");
@@ -84,6 +85,19 @@ TEST_CASE("snippet: an fp16 kernel's half-float buffers", "[gpu][snippets]") {
   for (size_t k = 0; k < 1024; ++k)
     if (spectrum[2 * k] != 0x3c00 || (spectrum[2 * k + 1] & 0x7fff) != 0)
       FAIL("bin " << k << ": " << spectrum[2 * k] << ", " << spectrum[2 * k + 1]);
+  require_no_validation_messages();
+}
+
+TEST_CASE("snippet: an in-place FFT in a slice of a sub-allocated buffer", "[gpu][snippets]") {
+  std::vector<std::complex<float>> signals(2 * 1024);
+  signals[0] = 1.0f;           // an impulse: its spectrum is 1 everywhere
+  signals[1024 + 1] = 1.0f;    // delayed by one: W^k
+  const auto spectra = snippets::in_place_view(device(), manifest(), signals);
+  for (size_t k = 0; k < 1024; ++k) {
+    if (std::abs(spectra[k] - std::complex<float>(1.0f, 0.0f)) > 1e-4f) FAIL("bin " << k << ": " << spectra[k]);
+    const auto w = std::polar(1.0, -2 * M_PI * double(k) / 1024);
+    if (std::abs(std::complex<double>(spectra[1024 + k]) - w) > 1e-4) FAIL("bin " << k << ": " << spectra[1024 + k]);
+  }
   require_no_validation_messages();
 }
 

@@ -21,12 +21,12 @@ TEST_CASE("every manifest spelling parses back to its value", "[interface]") {
   check_round_trip({Direction::forward, Direction::inverse});
   check_round_trip({BufferRole::input, BufferRole::output, BufferRole::scratch, BufferRole::twiddles,
                     BufferRole::filter, BufferRole::scratch2, BufferRole::sync});
-  check_round_trip({Access::read, Access::write});
+  check_round_trip({Access::read, Access::write, Access::read_write});
   check_round_trip({Resource::storage_buffer, Resource::storage_image});
   check_round_trip({ImageFormat::rg32f, ImageFormat::rgba32f, ImageFormat::rgba16f, ImageFormat::r32f});
   check_round_trip({ElementType::complex64, ElementType::float32, ElementType::complex32, ElementType::float16,
                     ElementType::uint32});
-  CHECK(spellings<Access>() == "read or write");
+  CHECK(spellings<Access>() == "read, write or read_write");
   CHECK(spellings<ElementType>() == "complex64, float32, complex32, float16 or uint32");
 }
 

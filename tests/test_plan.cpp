@@ -221,6 +221,41 @@ TEST_CASE("pass_sync and counter_lag: auto by default, variant axes, and the tar
   CHECK(fftgen::make_program(vulkan).forward_counters);
 }
 
+TEST_CASE("placement: out_of_place by default, a variant axis, and in-place passes bind one data buffer", "[plan]") {
+  Plan plan = parse_plan(R"({"targets": ["spirv"], "kernels": [
+    {"name": "k", "shape": [65536], "placement": ["out_of_place", "in_place"], "pass_sync": "dispatch"},
+    {"name": "r", "shape": [1024], "transform": "r2c", "placement": "in_place"}]})");
+  REQUIRE(plan.kernels.size() == 3);
+  CHECK(plan.kernels[0].name == "k__out_of_place");
+  CHECK(plan.kernels[1].name == "k__in_place");
+  CHECK(plan.kernels[1].placement == fftgen::Placement::in_place);
+  CHECK(parse_plan(R"({"kernels": [{"name": "k", "shape": [64]}]})").kernels[0].placement ==
+        fftgen::Placement::out_of_place);
+  // Two passes: the transposed first pass cannot write where others read, so it goes through scratch.
+  const fftgen::KernelProgram two = fftgen::make_program(plan.kernels[1]);
+  REQUIRE(two.forward.size() == 2);
+  CHECK(two.forward[0].bindings[0].role == fftgen::BufferRole::output);
+  CHECK(two.forward[0].bindings[1].role == fftgen::BufferRole::scratch);
+  CHECK(two.forward[1].bindings[0].role == fftgen::BufferRole::scratch);
+  CHECK(two.forward[1].bindings[1].role == fftgen::BufferRole::output);
+  CHECK(two.scratch_elements == 65536);
+  // One pass: one binding, read and written; the reals padded to 2 (N/2 + 1).
+  const fftgen::KernelProgram one = fftgen::make_program(plan.kernels[2]);
+  CHECK(one.forward_input.elements == 1026);
+  for (const auto* passes : {&one.forward, &one.inverse}) {
+    REQUIRE(passes->size() == 1);
+    const fftgen::PassProgram& pass = passes->front();
+    CHECK(pass.bindings[0].slot.binding == 1);
+    CHECK(pass.bindings[0].access() == fftgen::Access::read_write);
+    CHECK(pass.load.view.binding.slot.binding == 1);
+    CHECK(pass.bindings[1].role == fftgen::BufferRole::twiddles);
+  }
+  CHECK_THROWS_WITH(parse_plan(R"({"kernels": [{"name": "k", "shape": [64], "io": "image", "placement": "in_place"}]})"),
+                    Catch::Contains("field 'placement': in_place overwrites") && Catch::Contains("io image"));
+  CHECK_THROWS_WITH(parse_plan(R"({"kernels": [{"name": "k", "shape": [15], "transform": "r2c", "placement": "in_place"}]})"),
+                    Catch::Contains("field 'placement': an r2c kernel computed as a complex transform"));
+}
+
 TEST_CASE("a list of shapes adds __n<N>", "[plan]") {
   Plan plan = parse_plan(R"({"kernels": [{"name": "fft", "shape": [[1024], [2048]], "direction": "forward"}]})");
   CHECK(names_of(plan) == std::vector<std::string>{"fft__n1024", "fft__n2048"});

@@ -49,8 +49,8 @@ std::string interface_glsl(const PassProgram& pass, const Dialect& dialect) {
       continue;
     }
     const bool writable =
-        b.slot.access == Access::write || (dialect.in_place_writable && pass.in_place() && b.slot.binding == 0);
-    out += buffer_glsl(b, b.slot.access == Access::write ? "writeonly " : writable ? "" : "readonly ", dialect);
+        b.access() != Access::read || (dialect.in_place_writable && pass.in_place() && b.slot.binding == 0);
+    out += buffer_glsl(b, b.access() == Access::write ? "writeonly " : writable ? "" : "readonly ", dialect);
   }
   return out + push_constants_glsl();
 }

@@ -47,7 +47,7 @@ std::string interface_wgsl(const PassProgram& pass) {
       continue;
     }
     if (is_half(b.element)) throw PlanError("half-float storage (precision fp16) needs WebGPU's shader-f16 feature");
-    const bool writable = b.slot.access == Access::write || (pass.in_place() && b.slot.binding == 0);
+    const bool writable = b.access() != Access::read || (pass.in_place() && b.slot.binding == 0);
     out += fmt::format("struct {} {{ data: array<{}> }}\n{} var<storage, {}> {}: {};\n", b.slot.block,
                        b.scalar ? "f32" : "vec2<f32>", at, writable ? "read_write" : "read", b.slot.name,
                        b.slot.block);

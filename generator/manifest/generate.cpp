@@ -136,7 +136,7 @@ void wgsl_texture_json(json& j, const PassBinding& b) {
 // `in_place`: the pass reads the buffer it writes (its binding 0 is then a UAV in HLSL too).
 json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b, const std::string& size_rule,
                   bool in_place) {
-  const std::string_view access = to_string(b.slot.access);
+  const std::string_view access = to_string(b.access());
   json j{{"set", 0}, {"binding", b.slot.binding}, {"role", to_string(b.role)}, {"access", access},
          {"element", to_string(b.element)}, {"size_rule", size_rule}};
   if (!b.stride_constant.empty()) j["stride"] = b.stride * elements_per_pair(b.element);
@@ -151,7 +151,7 @@ json binding_json(const Plan& plan, const KernelSpec& spec, const PassBinding& b
     j["size_rule"] = fmt::format("{} x (batch * {}) texels", b.texels_per_row, rows);
   }
   // A pass that reads the buffer it writes binds it as two UAVs in HLSL (see interface_glsl).
-  const bool uav = b.slot.access == Access::write || (in_place && b.slot.binding == 0);
+  const bool uav = b.access() != Access::read || (in_place && b.slot.binding == 0);
   if (wants(plan, Target::hlsl)) {
     j["hlsl_register"] = hlsl_register(b.slot.binding, uav);
     j["hlsl_space"] = "space0";
@@ -519,6 +519,9 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
       kernel["options"]["pass_sync"] = to_string(PassSync::counters);
       kernel["options"]["counter_lag"] = (*counters)->lag;
     }
+  // Written for in-place kernels only (their input and output are one buffer, role output), so that
+  // other kernels keep their manifests.
+  if (spec.placement == Placement::in_place) kernel["options"]["placement"] = to_string(spec.placement);
   if (spec.io == Io::image) {
     kernel["options"]["io"] = to_string(spec.io);
     kernel["options"]["image_format"] = to_string(spec.image_format);

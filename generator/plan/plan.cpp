@@ -574,6 +574,8 @@ const std::vector<FieldEntry>& registry() {
                                               [](KernelSpec& k, uint32_t x) { k.shared_memory_bytes = x; });
                  },
                  [](const KernelSpec& k) { return json(k.shared_memory_bytes); }});
+    f.push_back(enum_field<Placement>("placement", Placement::out_of_place, parse_placement,
+                                      [](KernelSpec& k, Placement x) { k.placement = x; }, &KernelSpec::placement));
     // Not expanded: expand_kernel() rewrites a convolution into its padded plane first.
     f.push_back({{"convolution", nullptr, false, ""}, nullptr, [](const KernelSpec& k) {
                    if (!k.convolution) return json(nullptr);
@@ -992,6 +994,14 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
       where.fail("counter_lag", "the lag orders the work of passes that share one dispatch; with pass_sync "
                                 "\"dispatch\" each pass has its own" + which,
                  "\"auto\", or pass_sync \"counters\" or \"auto\" beside an integer lag");
+    if (k.placement == Placement::in_place && (k.io == Io::image || k.convolution || k.transform == Transform::r2c_pair))
+      where.fail("placement",
+                 fmt::format("in_place overwrites a kernel's input buffer with its output; {}{}",
+                             k.io == Io::image     ? "an image kernel (io image) reads and writes storage images"
+                             : k.convolution       ? "a convolution reads an image and writes another"
+                                                   : "r2c_pair's output (N + 2 values) is larger than its input",
+                             which),
+                 "\"out_of_place\"; \"in_place\" for c2c and r2c kernels of buffers");
     if (k.is_2d() && k.transform == Transform::r2c_pair)
       where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
                                           "packed pairs (a packed spectrum times a real filter's spectrum needs no "
@@ -1526,7 +1536,8 @@ nlohmann::ordered_json wisdom_key(const KernelSpec& k) {
 
 void check_buildable(const KernelSpec& k) {
   if (k.io == Io::image) check_image_program(k, make_program(k));
-  else if (k.pass_sync == PassSync::counters || k.convolution) (void)make_program(k);  // refuses what counters cannot run
+  else if (k.pass_sync == PassSync::counters || k.convolution || k.placement == Placement::in_place)
+    (void)make_program(k);  // refuses what counters or in_place cannot run
   else (void)make_layout(k);
 }
 

@@ -869,6 +869,44 @@ std::vector<double> pass_scales(const KernelSpec& spec, const KernelLayout& layo
   return scales;
 }
 
+// Whether pass p of an in-place kernel may read and write the one data buffer: a pass that writes
+// exactly what it reads (PassIo::in_place), or a row pass whose workgroups read whole rows before
+// they write them (an r2c or c2r separation keeps its row's padded 2 (N/2 + 1) reals), except one
+// that writes the outputs of rows y and y + NY/2 to rows 2y and 2y + 1 (pair_rows_interleaved),
+// where other workgroups still read.
+bool data_in_place(const KernelProgram& program, const DirectionPlan& plan, size_t p) {
+  const PassLayout& fft = program.layout.passes[plan.order[p]];
+  const bool interleaved = fft.pair_rows != 0 && plan.tiles == 0;
+  return !interleaved && (plan.io[p].in_place || fft.row_mode());
+}
+
+// An in-place kernel (Placement::in_place): its first pass reads the output buffer, which holds the
+// input. Walking forward from it, a pass that would write the buffer it reads but may not work in
+// place (other workgroups still read where it writes: a transposed first pass, a c2r separation
+// across workgroups) writes the other one of output and scratch instead, and the passes after it
+// follow; the last pass writes the output.
+void place_in_place(const KernelSpec& spec, const KernelProgram& program, DirectionPlan& plan, uint64_t& scratch_vec2) {
+  const uint64_t capacity = std::max(plan.in_vec2, plan.out_vec2);
+  BufferRole at = BufferRole::output;
+  for (size_t p = 0; p < plan.roles.size(); ++p) {
+    const bool last = p + 1 == plan.roles.size();
+    BufferRole dst = last ? BufferRole::output : plan.roles[p].second;
+    if (dst == at && !data_in_place(program, plan, p))
+      dst = at == BufferRole::output ? BufferRole::scratch : BufferRole::output;
+    if (dst != BufferRole::output && last)
+      throw PlanError(fmt::format("kernel '{}': field 'placement': pass {} of the {} direction cannot write the buffer "
+                                  "it reads (other workgroups still read it); allowed here: \"out_of_place\"",
+                                  spec.name, p, to_string(plan.direction)));
+    if (dst == BufferRole::output && !last && plan.io[p].writes > capacity)
+      throw PlanError(fmt::format("kernel '{}': field 'placement': the values after pass {} do not fit the data "
+                                  "buffer; allowed here: \"out_of_place\"", spec.name, p));
+    if (at == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, plan.io[p].reads);
+    if (dst == BufferRole::scratch) scratch_vec2 = std::max(scratch_vec2, plan.io[p].writes);
+    plan.roles[p] = {at, dst};
+    at = dst;
+  }
+}
+
 DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, const DispatchShape& shape, Direction d,
                              uint64_t& scratch_vec2) {
   const KernelLayout& layout = program.layout;
@@ -903,6 +941,7 @@ DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, con
   } else {
     assign_buffers(spec, plan.io, plan.out_vec2, spec.convolution && d == Direction::inverse, plan.roles, scratch_vec2);
   }
+  if (spec.placement == Placement::in_place) place_in_place(spec, program, plan, scratch_vec2);
   plan.pass_scales = pass_scales(spec, layout, plan.order, d);
   return plan;
 }
@@ -1021,11 +1060,54 @@ PassProgram make_dispatch_pass(const KernelSpec& spec, const KernelProgram& prog
   return pass;
 }
 
+// Why an in-place kernel of this layout cannot be built (empty: it can). Its transforms through a
+// complex transform of another length (Bluestein's chirps, a full-length r2c) keep their own buffers.
+std::string in_place_refusal(const KernelLayout& layout) {
+  if (layout.bluestein_n != 0 || layout.chirp_sides_2d)
+    return fmt::format("a length through Bluestein's algorithm (a prime factor above {}) is out of place only",
+                       kMaxPrimeFactor);
+  if (layout.real_full_length)
+    return "an r2c kernel computed as a complex transform of its full length (odd N, or a prime factor above 61 in "
+           "N/2) is out of place only";
+  return "";
+}
+
+// An in-place r2c kernel's real side: rows of 2 (NX/2 + 1) reals, the last two padding, so that a
+// row of reals and its half spectrum take the same bytes (FFTW's in-place layout).
+void pad_real_rows(const DispatchShape& shape, KernelProgram& program) {
+  if (shape.real) program.forward_input.elements = 2 * shape.spectrum;
+}
+
+// An in-place kernel's passes that read and write the data buffer bind it once, at the output's
+// slot, read and written: their load view reads it there, at its stride (dst_stride). The first
+// pass of a direction reads it as the direction's input (reals, for an r2c forward).
+void bind_data_once(KernelProgram& program) {
+  for (Direction d : {Direction::forward, Direction::inverse}) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    for (PassProgram& pass : passes) {
+      const ElementType read_as = pass.index == 0 ? program.input(d).element : pass.load.view.binding.element;
+      pass.load.view.binding.element = read_as;
+      if (pass.bindings[0].role == BufferRole::output) pass.bindings[0].element = read_as;
+      if (!pass.in_place()) continue;
+      pass.bindings.erase(pass.bindings.begin());
+      pass.bindings[0].read_write = true;
+      PassBinding& load = pass.load.view.binding;
+      load.slot = kDestinationSlot;
+      load.stride_constant = kPushDstStride;
+      load.read_write = true;
+      pass.store.view.binding.read_write = true;
+    }
+  }
+}
+
 // A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
 // decides whether the passes share a dispatch.
 KernelProgram make_dispatch_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
   check_chirp_sides(spec, laid_out);
+  if (const std::string refusal = in_place_refusal(laid_out); spec.placement == Placement::in_place && !refusal.empty())
+    throw PlanError(fmt::format("kernel '{}': field 'placement': {}; allowed here: \"out_of_place\"", spec.name,
+                                refusal));
   if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
   KernelProgram program;
@@ -1038,6 +1120,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
   shape.spectrum = uint64_t{layout.columns} * layout.ny;
   shape.complex_data = stored_as(ElementType::complex64, spec.precision);
   set_kernel_buffers(spec, shape, program);
+  if (spec.placement == Placement::in_place) pad_real_rows(shape, program);
   // A filter kernel lays out the filter's spectrum as its apply kernel reads it. Kept by columns,
   // it is written transposed: the last pass cannot work in place (other workgroups still read
   // where it writes), so the row pass leaves the plane in scratch.
@@ -1054,6 +1137,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
     for (size_t i = 0; i < plan.order.size(); ++i) passes.push_back(make_dispatch_pass(spec, program, shape, plan, i));
   }
   program.scratch_elements = scratch_vec2;
+  if (spec.placement == Placement::in_place) bind_data_once(program);
   check_column_tiles(spec, program);
   if (shape.full_real) set_real_sides(program, spec.n());
   if (spec.convolution) fuse_convolution(spec, program);

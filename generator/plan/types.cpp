@@ -38,6 +38,8 @@ constexpr Names<PassSync, 3> kPassSync{
 constexpr Names<FirstYStage, 3> kFirstYStage{{{FirstYStage::automatic, "auto"},
                                               {FirstYStage::column_pass, "column_pass"},
                                               {FirstYStage::row_pass, "row_pass"}}};
+constexpr Names<Placement, 2> kPlacement{
+    {{Placement::out_of_place, "out_of_place"}, {Placement::in_place, "in_place"}}};
 
 template <typename E, size_t K>
 std::string_view name_of(const Names<E, K>& names, E value) {
@@ -74,6 +76,7 @@ std::string_view to_string(TextureFormat v) { return name_of(kTextureFormat, v);
 std::string_view to_string(IntermediateLayout v) { return name_of(kIntermediateLayout, v); }
 std::string_view to_string(PassSync v) { return name_of(kPassSync, v); }
 std::string_view to_string(FirstYStage v) { return name_of(kFirstYStage, v); }
+std::string_view to_string(Placement v) { return name_of(kPlacement, v); }
 
 std::optional<DirectionSet> parse_direction_set(std::string_view s) { return parse_name(kDirectionSet, s); }
 std::optional<Normalize> parse_normalize(std::string_view s) { return parse_name(kNormalize, s); }
@@ -89,6 +92,7 @@ std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view s) 
 }
 std::optional<PassSync> parse_pass_sync(std::string_view s) { return parse_name(kPassSync, s); }
 std::optional<FirstYStage> parse_first_y_stage(std::string_view s) { return parse_name(kFirstYStage, s); }
+std::optional<Placement> parse_placement(std::string_view s) { return parse_name(kPlacement, s); }
 
 const std::vector<std::string>& allowed_values(std::string_view field) {
   static const std::map<std::string_view, std::vector<std::string>> table{
@@ -98,6 +102,7 @@ const std::vector<std::string>& allowed_values(std::string_view field) {
       {"transform", spellings(kTransform)},    {"io", spellings(kIo)},
       {"image_format", spellings(kTextureFormat)}, {"intermediate_layout", spellings(kIntermediateLayout)},
       {"pass_sync", spellings(kPassSync)},     {"first_y_stage", spellings(kFirstYStage)},
+      {"placement", spellings(kPlacement)},
   };
   static const std::vector<std::string> none;
   auto it = table.find(field);

@@ -191,6 +191,10 @@ void add_bench_and_stats(CLI::App& app, Cli& cli) {
                         "Direction to time: forward or inverse (default: forward where a kernel has it, else\n"
                         "inverse); a convolution is timed as its chain and refuses it")
       ->check(CLI::IsMember({"forward", "inverse"}));
+  cli.bench->add_option("--input-pad", cli.bopt.input_pad,
+                        "Elements after each row of a 2D kernel's input (a row pitch of NX + PAD), or after each\n"
+                        "transform of a 1D kernel's (transforms N + PAD apart): a pitched view (GB/s counts the view)")
+      ->check(CLI::Range(0u, 1u << 20));
   cli.bench->add_option("--json", cli.json_path, "Also write the results as JSON");
   add_common(cli.bench, cli);
 

@@ -433,6 +433,11 @@ VkDeviceSize Kernel::required_bytes(Direction direction, BufferRole role, uint32
   if (role != BufferRole::input && role != BufferRole::output)
     throw UsageError("kernel '" + info_.name + "': required_bytes sizes the input, output, scratch and scratch2 "
                      "buffers, not " + to_string(role));
+  // An in-place kernel's one data buffer: its transforms `stride` complex values apart.
+  if (info_.in_place()) {
+    const uint64_t pairs = info_.data_pairs(), s = stride ? stride : pairs;
+    return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + pairs) * pair_bytes(info_.output(direction).element);
+  }
   const BufferShape& b = role == BufferRole::input ? info_.input(direction) : info_.output(direction);
   // A convolution's image: whole [H, W, C] frames of P planes, then the channels the planes of a
   // partial frame hold (channels packed in pairs: an odd C leaves the last plane one channel).
@@ -441,8 +446,10 @@ VkDeviceSize Kernel::required_bytes(Direction direction, BufferRole role, uint32
     return (batch / c->planes * pixels * c->channels +
             pixels * std::min<uint64_t>(c->channels, (batch % c->planes) * c->channels_per_plane())) * 4;
   }
+  // A 2D kernel's stride is a row pitch: batch × NY rows `stride` apart.
+  const uint64_t rows = stride && info_.ny() > 1 ? info_.ny() : 1, row = b.elements / rows;
   const uint64_t s = stride ? stride : b.elements;
-  return (batch == 0 ? 0 : (uint64_t{batch} - 1) * s + b.elements) * element_bytes(b.element);
+  return (batch == 0 ? 0 : (uint64_t{batch} * rows - 1) * s + row) * element_bytes(b.element);
 }
 
 ElementType Kernel::element(Direction direction, BufferRole role) const {
@@ -522,6 +529,7 @@ Kernel::ImageSides Kernel::image_sides(const std::vector<Direction>& directions)
 
 // The images where the kernel reads or writes images, else the buffers: present, and two of them.
 void Kernel::check_resources(const KernelIo& io, const std::vector<Direction>& directions) const {
+  if (info_.in_place()) return check_in_place(io);
   const ImageSides sides = image_sides(directions);
   if (sides.input || sides.output) check_images(io, sides);
   if (!sides.input || !sides.output) {
@@ -550,6 +558,19 @@ void Kernel::check_images(const KernelIo& io, ImageSides sides) const {
                            std::to_string(allows / per_transform));
 }
 
+// An in-place kernel binds one buffer: KernelIo::output, which holds the input; `input` is unset or
+// names the same range, and the distance between transforms is output_stride alone.
+void Kernel::check_in_place(const KernelIo& io) const {
+  const std::string what = "kernel '" + info_.name + "' works in place: ";
+  if (io.output.buffer == VK_NULL_HANDLE)
+    throw UsageError(what + "KernelIo::output (the buffer that holds its input) is required");
+  if (io.input.buffer != VK_NULL_HANDLE && (io.input.buffer != io.output.buffer || io.input.offset != io.output.offset))
+    throw UsageError(what + "KernelIo::input must be unset or the same buffer and offset as KernelIo::output");
+  if (io.input_stride != 0)
+    throw UsageError(what + "its one buffer's distance between transforms is KernelIo::output_stride; leave "
+                     "input_stride 0");
+}
+
 std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
   const std::vector<Direction> directions = io.directions.empty() ? info_.directions : io.directions;
   for (Direction d : directions)
@@ -560,13 +581,22 @@ std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
 // Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take contiguous
 // transforms (their row passes walk rows, not transforms).
 void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& directions) const {
+  if (info_.in_place()) {
+    if (io.output_stride != 0 && (info_.ny() > 1 || io.output_stride < info_.data_pairs()))
+      throw UsageError("kernel '" + info_.name + "': the output stride of an in-place " +
+                       (info_.ny() > 1 ? "2D kernel must be 0 (contiguous transforms)"
+                                       : "kernel must be 0 or at least the " + std::to_string(info_.data_pairs()) +
+                                             " complex values of one transform"));
+    return;
+  }
   for (Direction d : directions)
     for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
                                        {"output", io.output_stride, info_.output(d)}}) {
       if (stride == 0) continue;
-      if (info_.ny() > 1 && stride != shape.elements)
-        throw UsageError("kernel '" + info_.name + "': a 2D kernel takes contiguous transforms; the " + what +
-                         " stride must be 0 or " + std::to_string(shape.elements));
+      if (info_.ny() > 1) {
+        check_row_pitch(d, what, stride);
+        continue;
+      }
       if (stride < shape.elements)
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
                          " is less than the " + std::to_string(shape.elements) + " " + to_string(shape.element) +
@@ -577,6 +607,27 @@ void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& dir
     }
 }
 
+// A 2D kernel's input or output stride is a row pitch (elements between rows; transforms NY rows
+// apart): a push constant of the row pass that reads the input or writes the output, so the side
+// must be bound by row passes (batch_scale NY) of their own dispatch only.
+void Kernel::check_row_pitch(Direction d, const std::string& what, uint32_t pitch) const {
+  const BufferShape& shape = what == "input" ? info_.input(d) : info_.output(d);
+  const uint64_t row = shape.elements / info_.ny();
+  const BufferRole role = what == "input" ? BufferRole::input : BufferRole::output;
+  const std::string which = "kernel '" + info_.name + "': the " + what + " stride of a 2D kernel is a row pitch";
+  for (const PassInfo& p : info_.passes(d))
+    for (const PassBinding& b : p.bindings)
+      if (b.role == role && (p.batch_scale != info_.ny() || p.counter_passes() > 0))
+        throw UsageError(which + ", which its " + to_string(d) + " pass " + p.name + " does not take (" +
+                         (p.counter_passes() > 0 ? "passes in one dispatch" : "not a row pass") +
+                         "): use 0 (contiguous rows)");
+  if (pitch < row)
+    throw UsageError(which + ": " + std::to_string(pitch) + " is less than the row of " + std::to_string(row) + " " +
+                     to_string(shape.element) + " elements");
+  if (pitch % elements_per_pair(shape.element))
+    throw UsageError(which + ": " + std::to_string(pitch) + " reals must be even (shaders move pairs of reals)");
+}
+
 // Every buffer binding within maxStorageBufferRange, every offset aligned (the images' rows are
 // checked with them).
 void Kernel::check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const {
@@ -585,7 +636,7 @@ void Kernel::check_ranges(const KernelIo& io, const std::vector<Direction>& dire
   std::vector<std::pair<std::string, VkDeviceSize>> ranges{
       {"scratch", scratch_bytes_per_transform(info_) * io.max_batch}};
   for (Direction d : directions) {
-    if (!sides.input)
+    if (!sides.input && !info_.in_place())
       ranges.emplace_back(std::string(to_string(d)) + " input",
                           required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
     if (!sides.output)
@@ -633,10 +684,12 @@ void Kernel::check_typed(const KernelIo& io, const std::vector<Direction>& direc
     const std::string what = "kernel '" + info_.name + "': KernelIo::" + field;
     const std::string slot = std::string(to_string(d)) + " " + to_string(role);
     const ElementType element = this->element(d, role);
+    // An in-place r2c kernel's buffer holds reals one way and complex values the other.
+    const bool one_type = !info_.in_place() || info_.input(d).element == info_.output(d).element;
     if (r.content && !role_fits(r.content->role, role))
       throw UsageError(what + " is a buffer made for role " + to_string(r.content->role) + "; the " + slot +
                        " takes a buffer of role " + to_string(role) + " (Kernel::make_buffer)");
-    if (r.content && r.content->element != element)
+    if (one_type && r.content && r.content->element != element)
       throw UsageError(what + " holds " + to_string(r.content->element) + "; the " + slot + " holds " +
                        to_string(element) + (is_half(element) ? " (precision fp16: half floats)" : "") +
                        ", which the kernel would read as other values");
@@ -647,7 +700,7 @@ void Kernel::check_typed(const KernelIo& io, const std::vector<Direction>& direc
   };
   const ImageSides sides = image_sides(directions);
   for (Direction d : directions) {
-    if (!sides.input)
+    if (!sides.input && !info_.in_place())
       check("input", io.input, d, BufferRole::input, required_bytes(d, BufferRole::input, io.max_batch, io.input_stride));
     if (!sides.output)
       check("output", io.output, d, BufferRole::output,
@@ -791,6 +844,8 @@ void Kernel::record(VkCommandBuffer cmd, Direction direction, const KernelBindin
     uint64_t stride = b->stride;
     if (b->role == BufferRole::input && bindings.input_stride_) stride = bindings.input_stride_;
     if (b->role == BufferRole::output && bindings.output_stride_) stride = bindings.output_stride_;
+    // An in-place kernel's output_stride counts complex values (pairs of floats) either way.
+    if (info_.in_place() && b->role == BufferRole::output && bindings.output_stride_) return bindings.output_stride_;
     return static_cast<uint32_t>(stride / elements_per_pair(b->element));
   };
 

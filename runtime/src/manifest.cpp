@@ -281,7 +281,7 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
         e.fail("binding", "a binding number not used by another binding of the pass (found " +
                               std::to_string(pb.binding) + " twice)");
     pb.role = parse_spelling<BufferRole>(e, "role");
-    pb.writes = e.has("access") && parse_spelling<Access>(e, "access") == Access::write;
+    pb.writes = e.has("access") && parse_spelling<Access>(e, "access") != Access::read;
     pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
     // Counters are uint32s, and only counters are.
     if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
@@ -360,7 +360,8 @@ void check_buffers(const Reader& kr, const KernelInfo& k) {
   const uint64_t nx = k.n(), ny = k.ny();
   BufferShape in{complex, k.points()}, out{complex, k.points()};
   if (k.transform == "r2c") {
-    in = {real, (nx + nx % 2) * ny};
+    // Rows of odd NX keep N + 1 reals, rows of an in-place kernel 2 (NX/2 + 1) (FFTW's padding).
+    in = {real, (k.in_place() ? 2 * (nx / 2 + 1) : nx + nx % 2) * ny};
     out = {complex, (nx / 2 + 1) * ny};
   } else if (k.transform == "r2c_pair") {
     if (ny != 1) kr.fail("shape", "[N] for r2c_pair (found a 2D shape)");

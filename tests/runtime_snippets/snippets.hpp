@@ -26,4 +26,9 @@ std::vector<float> convolve(fftgen::vk::Device& device, const fftgen::vk::Manife
 std::vector<uint16_t> fft_fp16(fftgen::vk::Device& device, const fftgen::vk::Manifest& manifest,
                                const std::vector<uint16_t>& halves);
 
+/// The forward FFT of two 1024-point `signals`, in place, in a slice of a larger buffer, 1040
+/// complex values apart: the spectra.
+std::vector<std::complex<float>> in_place_view(fftgen::vk::Device& device, const fftgen::vk::Manifest& manifest,
+                                               const std::vector<std::complex<float>>& signals);
+
 }  // namespace snippets

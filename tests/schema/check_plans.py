@@ -39,6 +39,8 @@ BEYOND_SCHEMA = {
     "90_first_y_stage_1d.json": "row_pass only for a 2D shape",
     "91_first_y_stage_short_rows.json": "row_pass only where the passes can take pairs of rows (the layout decides)",
     "93_first_y_stage_workgroup_size.json": "row_pass only with workgroup_size auto",
+    "95_placement_pair.json": "in_place not for r2c_pair",
+    "96_placement_bluestein.json": "in_place not for lengths through Bluestein's algorithm (the layout decides)",
 }
 
 

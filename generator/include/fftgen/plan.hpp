@@ -74,6 +74,8 @@ struct KernelSpec {
   /// the pass takes the fewest invocations a row whose every stage's butterflies fit in E values. 0
   /// means "auto": one butterfly of the largest radix an invocation.
   uint32_t values_per_invocation = 0;
+  /// Whether the output overwrites the input in one buffer (make_program binds one data buffer).
+  Placement placement = Placement::out_of_place;
   /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
   /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
   bool targets_metal = false;

@@ -49,6 +49,10 @@ struct PassBinding {
   /// pass, its output at binding 1 of its last. Value e of the flat view (the buffer's layout: rows
   /// of `texels_per_row` values, transforms one below the other) is texel (e mod W, e div W), or for
   /// r32f (real data) the reals 2e and 2e + 1 are texels 2e and 2e + 1 of rows of W reals.
+  /// The one data binding of a pass of an in-place kernel that reads the buffer it writes (plan
+  /// placement in_place): declared once, read and written (manifest access read_write).
+  bool read_write = false;
+  Access access() const { return read_write ? Access::read_write : slot.access; }
   TextureFormat texture = TextureFormat::automatic;  ///< automatic: a buffer
   uint32_t texels_per_row = 0;
   bool is_texture() const { return texture != TextureFormat::automatic; }

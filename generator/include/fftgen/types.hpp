@@ -57,6 +57,11 @@ enum class PassSync { automatic, dispatch, counters };
 /// columns of NY/2, twice as many per workgroup (PassLayout::pair_rows). `automatic` ("auto") takes
 /// row_pass where it was measured faster on an H100 (NY >= 2048; make_layout).
 enum class FirstYStage { automatic, column_pass, row_pass };
+/// Whether a kernel's input and output are one buffer (docs/plan.md, "In place"): out_of_place
+/// reads the input buffer and writes another; in_place overwrites its input with its output (one
+/// data binding; multi-pass kernels go through their scratch buffer where a pass cannot write what
+/// other workgroups still read; r2c/c2r rows padded to 2 (N/2 + 1) reals, as FFTW's in-place rows).
+enum class Placement { out_of_place, in_place };
 
 std::string_view to_string(DirectionSet);
 std::string_view to_string(Normalize);
@@ -70,6 +75,7 @@ std::string_view to_string(TextureFormat);
 std::string_view to_string(IntermediateLayout);
 std::string_view to_string(PassSync);
 std::string_view to_string(FirstYStage);
+std::string_view to_string(Placement);
 
 /// Spellings accepted for each enum, in the order they are listed in error messages.
 const std::vector<std::string>& allowed_values(std::string_view field);
@@ -86,6 +92,7 @@ std::optional<TextureFormat> parse_texture_format(std::string_view);
 std::optional<IntermediateLayout> parse_intermediate_layout(std::string_view);
 std::optional<PassSync> parse_pass_sync(std::string_view);
 std::optional<FirstYStage> parse_first_y_stage(std::string_view);
+std::optional<Placement> parse_placement(std::string_view);
 /// Widest image fftgen writes a kernel for: the texture size D3D12 and Metal guarantee (Vulkan
 /// guarantees 4096; the runtime checks the device's maxImageDimension2D).
 inline constexpr uint32_t kMaxTextureWidth = 16384;

@@ -27,8 +27,9 @@ enum class Direction { forward, inverse };
 /// every call leaves them zero.
 enum class BufferRole { input, output, scratch, twiddles, filter, scratch2, sync };
 
-/// How a pass uses a binding (manifest "access").
-enum class Access { read, write };
+/// How a pass uses a binding (manifest "access"): read_write is the one data binding of an in-place
+/// kernel's pass that reads the buffer it writes (plan placement "in_place").
+enum class Access { read, write, read_write };
 
 /// What one element of a buffer holds: complex64 (8 bytes) or float32 (4 bytes, real data), or the
 /// same in half floats (precision fp16): complex32 (4 bytes) and float16 (2 bytes). Shaders move
@@ -80,7 +81,7 @@ template <> struct Spellings<BufferRole> {
                                                     "filter",  "scratch2", "sync"};
 };
 template <> struct Spellings<Access> {
-  static constexpr std::array<const char*, 2> names{"read", "write"};
+  static constexpr std::array<const char*, 3> names{"read", "write", "read_write"};
 };
 template <> struct Spellings<ElementType> {
   static constexpr std::array<const char*, 5> names{"complex64", "float32", "complex32", "float16", "uint32"};

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 #include "fftgen/runtime/buffer.hpp"
 #include "fftgen/runtime/error.hpp"
@@ -255,17 +256,24 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     Kernel kernel(device, info, manifest.files);
     if (info.uses_images()) return bench_image_kernel(device, kernel, d, o, r);
     const uint64_t in_bytes = info.input(d).bytes(), out_bytes = info.output(d).bytes();
-    size_batch(device, o, kernel, in_bytes, out_bytes, "buffer", r);
+    // A padded input (BenchOptions::input_pad) spans more bytes than the view moves.
+    const uint64_t row = info.input(d).elements / info.ny(), input_stride = o.input_pad ? row + o.input_pad : 0;
+    const uint64_t in_span = o.input_pad ? input_stride * info.ny() * element_bytes(info.input(d).element) : in_bytes;
+    size_batch(device, o, kernel, in_span, out_bytes, "buffer", r);
+    r.traffic = r.batch * (in_bytes + out_bytes);
     BenchBuffers own;
     if (!buffers) own = make_bench_buffers(device, o);
     BenchBuffers& shared = buffers ? *buffers : own;
     const Buffer &in = shared.input, &out = shared.output;
-    const uint64_t fill_bytes = (r.batch * in_bytes + 15) / 16 * 16;
+    const uint64_t fill_bytes = (r.batch * in_span + 15) / 16 * 16;
     if (is_half(info.input(d).element)) fill_random_half(device, in.handle(), fill_bytes, info.n());
     else fill_random(device, in.handle(), fill_bytes, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};
     io.output = {out.handle(), 0};
+    // An in-place kernel transforms the input buffer where it lies, call after call.
+    if (info.in_place()) io.output = std::exchange(io.input, {});
+    io.input_stride = static_cast<uint32_t>(input_stride);
     io.max_batch = static_cast<uint32_t>(r.batch);
     io.directions = {d};
     KernelBindings bindings = kernel.bind(io);

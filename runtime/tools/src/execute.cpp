@@ -46,6 +46,30 @@ std::vector<std::complex<float>> execute_images(Device& device, const Kernel& ke
   return from_texels(out_format, out_texels);
 }
 
+// An in-place kernel: the input uploaded into its one buffer, the output read back from it. A c2r
+// leaves each row's last pair (the padding of rows of 2 (NX/2 + 1) reals) as it found it, which
+// FFTW leaves undefined too: it is zeroed here, as the reference holds it.
+std::vector<std::complex<float>> execute_in_place(Device& device, const Kernel& kernel, Direction direction,
+                                                  const std::vector<std::complex<float>>& input, uint32_t batch,
+                                                  uint64_t out_count, const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
+  Buffer data(device, kernel.required_bytes(direction, BufferRole::output, batch));
+  if (is_half(in_type)) upload(device, data.handle(), to_half(input).data(), input.size() * pair_bytes(in_type));
+  else upload(device, data.handle(), input.data(), input.size() * pair_bytes(in_type));
+  KernelIo io;
+  io.output = {data.handle(), 0};
+  io.max_batch = batch;
+  io.directions = {direction};
+  run_once(device, kernel, direction, io, batch, options);
+  std::vector<std::complex<float>> out = download_pairs(device, data.handle(), out_type, out_count);
+  if (is_real(out_type)) {
+    const uint64_t per_row = out_count / batch / info.ny();
+    for (uint64_t row = 0; row < uint64_t{batch} * info.ny(); ++row) out[(row + 1) * per_row - 1] = {};
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
@@ -65,6 +89,7 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                            std::to_string(kernel.max_batch()) +
                            (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
   if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
+  if (info.in_place()) return execute_in_place(device, kernel, direction, input, batch, out_count, options);
   // Half-float data (precision fp16) are converted on the way up and down.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);

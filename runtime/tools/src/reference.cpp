@@ -157,11 +157,15 @@ std::vector<std::complex<double>> reference_transform(const KernelInfo& k, Direc
 
 std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, uint32_t batch, uint64_t seed) {
   const uint64_t pairs = pairs_per_transform(k, d, true) * batch;
-  if (d == Direction::forward && k.transform == "r2c" && k.n() % 2 != 0) {
-    // Rows of odd N (NX) lie N + 1 reals apart: the padding real after each is zero.
+  if (d == Direction::forward && k.transform == "r2c" && (k.n() % 2 != 0 || k.in_place())) {
+    // Rows of odd N (NX) lie N + 1 reals apart, rows of an in-place kernel 2 (NX/2 + 1): the
+    // padding reals after each are zero.
     auto x = random_normal(pairs, seed);
     const uint64_t per_row = pairs_per_transform(k, d, true) / k.ny();
-    for (uint64_t row = 0; row < uint64_t{batch} * k.ny(); ++row) x[(row + 1) * per_row - 1].imag(0.0f);
+    for (uint64_t row = 0; row < uint64_t{batch} * k.ny(); ++row) {
+      if (k.n() % 2 == 0) x[(row + 1) * per_row - 1].real(0.0f);
+      x[(row + 1) * per_row - 1].imag(0.0f);
+    }
     return x;
   }
   if (d == Direction::forward || k.transform == "c2c") return random_normal(pairs, seed);

@@ -33,10 +33,15 @@ using ShaderLoader = std::function<ShaderCode(const KernelInfo&, const PassInfo&
 /// another role is a UsageError naming the field, what it holds and what the kernel needs.
 struct KernelIo {
   BufferRange input;              ///< never written; the direction's input (Kernel::element)
-  BufferRange output;             ///< must be another buffer (out-of-place)
+  /// Another buffer than the input; for an in-place kernel (KernelInfo::in_place) the one buffer
+  /// that holds the input and receives the output (`input` then unset, or the same range).
+  BufferRange output;
   uint32_t max_batch = 1;         ///< largest batch later recorded with these bindings
   /// Elements (reals, for float32 data) between transforms in input and output; 0 means
-  /// contiguous. 1D kernels only: a 2D kernel takes contiguous transforms.
+  /// contiguous. For a 2D kernel, a row pitch: elements between rows (at least a row), transforms
+  /// NY rows apart, where a row pass reads the input (c2c, r2c forward) or writes the output (c2r);
+  /// bind() refuses it elsewhere. An in-place 1D kernel takes output_stride alone, counted in
+  /// complex values (pairs of floats) of its data buffer; an in-place 2D kernel takes neither.
   uint32_t input_stride = 0;
   uint32_t output_stride = 0;
   /// Directions to bind (and later record); empty means all of the kernel's. Their buffers
@@ -185,6 +190,8 @@ class Kernel {
   ImageSides image_sides(const std::vector<Direction>& directions) const;
   void check_resources(const KernelIo& io, const std::vector<Direction>& directions) const;
   void check_images(const KernelIo& io, ImageSides sides) const;
+  void check_in_place(const KernelIo& io) const;
+  void check_row_pitch(Direction d, const std::string& what, uint32_t pitch) const;
   void check_strides(const KernelIo& io, const std::vector<Direction>& directions) const;
   void check_ranges(const KernelIo& io, const std::vector<Direction>& directions) const;
   void check_typed(const KernelIo& io, const std::vector<Direction>& directions) const;

@@ -1,6 +1,7 @@
 // The contents of manifest.json (docs/manifest.md), parsed and checked, with nothing Vulkan in
 // it yet.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -178,6 +179,14 @@ struct KernelInfo {
   const StorageImage* output_image(Direction d) const;
   /// Whether any direction reads or writes a storage image (io image).
   bool uses_images() const;
+  /// Whether the kernel works in place (options "placement": "in_place"): its input and output are
+  /// one buffer, bound as KernelIo::output; an r2c kernel's rows of reals are 2 (NX/2 + 1) apart.
+  bool in_place() const { return options.is_object() && options.value("placement", "") == "in_place"; }
+  /// Pairs of floats (complex values) per transform of an in-place kernel's one data buffer.
+  uint64_t data_pairs() const {
+    return std::max(forward_input.elements / elements_per_pair(forward_input.element),
+                    forward_output.elements / elements_per_pair(forward_output.element));
+  }
 };
 
 /// The bytes of one file a manifest names, held in memory by the caller (not copied; they must

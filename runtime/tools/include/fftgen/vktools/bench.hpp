@@ -27,6 +27,9 @@ struct BenchOptions {
   /// The direction to time; none: forward where the kernel has it, else inverse. A convolution is
   /// timed as its chain (both directions) and refuses a direction.
   std::optional<Direction> direction;
+  /// Elements after each row of a 2D kernel's input (KernelIo::input_stride, a row pitch of NX +
+  /// input_pad) or each transform of a 1D kernel's: a pitched or spaced view. 0: contiguous.
+  uint32_t input_pad = 0;
 };
 
 /// One pass's share of a call: median over trials of its mean time per call.
