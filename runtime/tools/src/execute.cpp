@@ -46,6 +46,17 @@ std::vector<std::complex<float>> execute_images(Device& device, const Kernel& ke
   return from_texels(out_format, out_texels);
 }
 
+// Runs `direction` once from buffer `in` into buffer `out`, each bound from its start.
+void run_buffers(Device& device, const Kernel& kernel, Direction direction, const Buffer& in, const Buffer& out,
+                 uint32_t batch, const ExecuteOptions& options) {
+  KernelIo io;
+  io.input = {in.handle(), 0};
+  io.output = {out.handle(), 0};
+  io.max_batch = batch;
+  io.directions = {direction};
+  run_once(device, kernel, direction, io, batch, options);
+}
+
 }  // namespace
 
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
@@ -65,6 +76,8 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                            std::to_string(kernel.max_batch()) +
                            (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
   if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
+  if (is_double(info.forward_output.element))
+    throw UsageError("kernel '" + info.name + "' computes in doubles (precision fp64): use execute_double()");
   // Half-float data (precision fp16) are converted on the way up and down.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
@@ -72,13 +85,31 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   if (is_half(in_type)) upload(device, in.handle(), to_half(input).data(), in_bytes);
   else upload(device, in.handle(), input.data(), in_bytes);
   if (options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
-  KernelIo io;
-  io.input = {in.handle(), 0};
-  io.output = {out.handle(), 0};
-  io.max_batch = batch;
-  io.directions = {direction};
-  run_once(device, kernel, direction, io, batch, options);
+  run_buffers(device, kernel, direction, in, out, batch, options);
   return download_pairs(device, out.handle(), out_type, out_count);
+}
+
+std::vector<std::complex<double>> execute_double(Device& device, const Kernel& kernel, Direction direction,
+                                                 const std::vector<std::complex<double>>& input, uint32_t batch,
+                                                 const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  const uint64_t in_count = pairs_per_transform(info, direction, true) * batch;
+  const uint64_t out_count = pairs_per_transform(info, direction, false) * batch;
+  if (!is_double(info.forward_output.element))
+    throw UsageError("kernel '" + info.name + "' stores " + to_string(info.forward_output.element) +
+                     ", not doubles (precision fp64): use execute()");
+  if (input.size() != in_count)
+    throw UsageError("kernel '" + info.name + "': input holds " + std::to_string(input.size()) +
+                     " values (pairs of doubles), batch " + std::to_string(batch) + " needs " +
+                     std::to_string(in_count));
+  const uint64_t in_bytes = in_count * 16, out_bytes = out_count * 16;
+  Buffer in(device, in_bytes), out(device, out_bytes);
+  upload(device, in.handle(), input.data(), in_bytes);
+  if (options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);
+  run_buffers(device, kernel, direction, in, out, batch, options);
+  std::vector<std::complex<double>> result(out_count);
+  download(device, out.handle(), result.data(), out_bytes);
+  return result;
 }
 
 std::vector<std::complex<float>> download_pairs(Device& device, VkBuffer buffer, ElementType element, uint64_t pairs) {
@@ -153,6 +184,10 @@ void run_npy(const RunRequest& r) {
     throw UsageError("kernel '" + info.name + "' has no " + to_string(r.direction) +
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
+  if (is_double(info.forward_output.element))
+    throw UsageError("kernel '" + info.name + "' computes in doubles (precision fp64), and `fftgen-vk run` reads and "
+                     "writes complex64 and float32 .npy files only; check it with `fftgen-vk verify` (FFTW in long "
+                     "double) or time it with `fftgen-vk bench`");
   NpyArray a = read_npy(r.input);
   const ItemShape want = item_shape(info, r.direction, true);
   const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +

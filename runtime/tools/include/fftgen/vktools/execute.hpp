@@ -26,6 +26,11 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                                          const std::vector<std::complex<float>>& input,
                                          uint32_t batch, const ExecuteOptions& options = {});
 
+/// execute() for an fp64 kernel (buffers of complex128 or float64): pairs of doubles in and out.
+std::vector<std::complex<double>> execute_double(Device& device, const Kernel& kernel, Direction direction,
+                                                 const std::vector<std::complex<double>>& input, uint32_t batch,
+                                                 const ExecuteOptions& options = {});
+
 /// The first `pairs` pairs of `buffer`, which holds `element`s (half floats widened to float).
 std::vector<std::complex<float>> download_pairs(Device& device, VkBuffer buffer, ElementType element, uint64_t pairs);
 
