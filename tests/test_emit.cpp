@@ -17,6 +17,7 @@
 #include "fftgen/divisor.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
+#include "golden_support.hpp"
 
 namespace {
 
@@ -236,27 +237,8 @@ TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden
     {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32]}
   ],"targets":["glsl","msl"]})", "golden.json");
   const auto out = fftgen::generate(plan, "golden.json");
-  const bool update = std::getenv("FFTGEN_UPDATE_GOLDEN") != nullptr;
-  const std::filesystem::path dir = std::filesystem::path(FFTGEN_TEST_DIR) / "golden";
-  size_t compared = 0;
-  for (const auto& file : out.files) {
-    const auto ext = std::filesystem::path(file.name).extension();
-    if (ext != ".metal" && ext != ".comp") continue;
-    const auto path = dir / file.name;
-    if (update) {
-      std::filesystem::create_directories(dir);
-      std::ofstream(path, std::ios::binary) << file.bytes;
-      continue;
-    }
-    INFO("golden file " << path << " (refresh with FFTGEN_UPDATE_GOLDEN=1 after an intended change)");
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    CHECK(ss.str() == file.bytes);
-    ++compared;
-  }
-  if (!update) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
+  const size_t compared = fftgen_test::check_golden_files(out, {".metal", ".comp"});
+  if (!fftgen_test::updating_golden()) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
 }
 
 TEST_CASE("bitwise division by a constant that is not a power of two is exact", "[emit][divisor]") {

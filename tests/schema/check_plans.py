@@ -39,6 +39,10 @@ BEYOND_SCHEMA = {
     "90_first_y_stage_1d.json": "row_pass only for a 2D shape",
     "91_first_y_stage_short_rows.json": "row_pass only where the passes can take pairs of rows (the layout decides)",
     "93_first_y_stage_workgroup_size.json": "row_pass only with workgroup_size auto",
+    "94_fp64_msl.json": "fp64 not with the msl target (a top-level field)",
+    "95_fp64_wgsl.json": "fp64 not with the wgsl target (a top-level field)",
+    "96_fp64_computed_twiddles.json": "fp64 only with table twiddles",
+    "97_fp64_convolution.json": "fp64 not for convolutions",
 }
 
 

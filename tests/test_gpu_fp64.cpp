@@ -1,0 +1,88 @@
+// precision fp64 on the Vulkan device (lavapipe in CI, validation layer on): tests/plans/fp64.json
+// (1D c2c of 1024, 4096, 8192 in rounds, 65536 in two passes, 1000 of mixed radices, the prime
+// 1009 through Bluestein, r2c of 1024 and of odd 1001, 2D c2c 256 x 512 and r2c 256²) through the
+// fftgen CLI; every kernel forward, inverse and round trip against FFTW in long double at double
+// level, and the device contract: shaderFloat64 required, enabled, and a manifest that omits it refused.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "fftgen/runtime.hpp"
+#include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/reference.hpp"
+#include "fftgen/vktools/verify.hpp"
+#include "gpu_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace fftgen::vk;
+using namespace fftgen_test;
+
+namespace {
+
+// The plan's output, generated once per test process.
+const fs::path& fp64_dir() {
+  static const GeneratedPlan plan("fp64.json", "fftgen_fp64");
+  return plan.dir;
+}
+
+}  // namespace
+
+TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", "[gpu][fp64]") {
+  const Manifest m = load_manifest(fp64_dir());
+  REQUIRE(m.kernels.size() == 10);
+  Device& device = validated_device();
+  drain_validation(device);
+  REQUIRE(device.enabled_features().has(fftgen::Feature::shader_float64));
+  std::vector<VerifyResult> results;
+  size_t multi_pass = 0;
+  for (const auto& k : m.kernels) {
+    multi_pass += k.passes(Direction::forward).size() > 1;
+    VerifyOptions o;
+    o.batches = {1, 3};
+    VerifyResult r = verify_kernel(device, m, k, o);
+    const std::string messages = drain_validation(device);
+    INFO(format_verify_table({r}) << "validation messages:\n" << messages);
+    CHECK(r.double_precision);
+    CHECK(r.pass);
+    CHECK(r.nan_count == 0);
+    CHECK(r.rel_l2_forward.value_or(1.0) < 1e-13);
+    CHECK(r.rel_l2_inverse.value_or(1.0) < 1e-13);
+    CHECK(r.round_trip.value_or(1.0) < 1e-13);
+    CHECK(messages.empty());
+    results.push_back(std::move(r));
+  }
+  CHECK(multi_pass >= 3);  // 65536 and the two 2D kernels at least
+  std::cout << format_verify_table(results);
+}
+
+TEST_CASE("gpu fp64: the kernels require shaderFloat64, and a manifest that omits it is refused", "[gpu][fp64]") {
+  const Manifest m = load_manifest(fp64_dir());
+  Device& device = validated_device();
+  for (const auto& k : m.kernels) {
+    INFO("kernel " << k.name);
+    CHECK(requirements_of(k).needs(fftgen::Feature::shader_float64));
+    CHECK(requirement_problems(device, k).empty());
+  }
+  nlohmann::json doc = nlohmann::json::parse(read_text(fp64_dir() / "manifest.json"));
+  doc["kernels"][0]["requires"]["features"] = nlohmann::json::array();
+  CHECK_THROWS_WITH(parse_manifest(doc, "edited.json", fp64_dir()), Catch::Contains("shaderFloat64"));
+}
+
+TEST_CASE("gpu fp64: execute() refuses an fp64 kernel's floats; execute_double moves doubles", "[gpu][fp64]") {
+  const Manifest m = load_manifest(fp64_dir());
+  Device& device = validated_device();
+  const KernelInfo& info = m.kernel("z1024");
+  Kernel kernel(device, info, m.files);
+  CHECK_THROWS_WITH(execute(device, kernel, Direction::forward, std::vector<std::complex<float>>(1024), 1),
+                    Catch::Contains("precision fp64"));
+  // A unit impulse at 1: X[k] = exp(-2 pi i k / N), each within a few units of a double's rounding.
+  std::vector<std::complex<double>> x(1024);
+  x[1] = 1.0;
+  const auto y = execute_double(device, kernel, Direction::forward, x, 1);
+  double worst = 0;
+  for (size_t k = 0; k < y.size(); ++k)
+    worst = std::max(worst, std::abs(y[k] - std::polar(1.0, -2.0 * M_PI * static_cast<double>(k) / 1024.0)));
+  CHECK(worst < 1e-15);
+}
