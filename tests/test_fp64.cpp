@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "fftgen/compile.hpp"
+#include "fftgen/emit_codelet.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/layout.hpp"
 #include "fftgen/plan.hpp"
@@ -194,4 +195,12 @@ TEST_CASE("fp64: GLSL and HLSL of small kernels match the golden files", "[fp64]
   const auto out = fftgen::generate(plan, "golden.json");
   const size_t compared = fftgen_test::check_golden_files(out, {".comp", ".hlsl"});
   if (!fftgen_test::updating_golden()) CHECK(compared == 2 * (2 + 1));  // golden16r: forward only
+}
+
+TEST_CASE("fp64: glsl_in_double respells the float types, not names or comments", "[fp64][emit]") {
+  CHECK(fftgen::glsl_in_double("vec2 a = vec2(0.5); float b; f16vec2 c; vec2s d; // kernel 'float'\nfloat e;") ==
+        "dvec2 a = dvec2(0.5); double b; f16vec2 c; vec2s d; // kernel 'float'\ndouble e;");
+  CHECK(fftgen::glsl_double_literal(2.0) == "2.0lf");
+  CHECK(fftgen::glsl_double_literal(0.1) == "0.10000000000000001lf");
+  CHECK(std::stod(fftgen::glsl_double_literal(M_SQRT1_2)) == M_SQRT1_2);
 }

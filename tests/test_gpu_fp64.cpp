@@ -86,3 +86,13 @@ TEST_CASE("gpu fp64: execute() refuses an fp64 kernel's floats; execute_double m
     worst = std::max(worst, std::abs(y[k] - std::polar(1.0, -2.0 * M_PI * static_cast<double>(k) / 1024.0)));
   CHECK(worst < 1e-15);
 }
+
+TEST_CASE("gpu fp64: an engine's VkDeviceCreateInfo enabling shaderFloat64 counts", "[gpu][fp64]") {
+  VkDeviceCreateInfo dci{};
+  dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  VkPhysicalDeviceFeatures core{};
+  core.shaderFloat64 = VK_TRUE;
+  dci.pEnabledFeatures = &core;
+  CHECK(features_enabled_by(dci).names() == "shaderFloat64");
+  CHECK(features_enabled_by(dci).has(fftgen::Feature::shader_float64));
+}

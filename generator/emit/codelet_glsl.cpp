@@ -1,5 +1,6 @@
 // Codelet DAG -> GLSL statements. The maths is decided in generator/codelet; this file only
 // prints it.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string_view>
@@ -34,6 +35,12 @@ std::string glsl_in_double(const std::string& text) {
   std::string out;
   out.reserve(text.size() + text.size() / 8);
   for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "//") == 0) {  // comments (the generated header's names) stay as they are
+      const size_t end = std::min(text.find('\n', i), text.size());
+      out.append(text, i, end - i);
+      i = end;
+      continue;
+    }
     if (!word_char(text[i])) {
       out += text[i++];
       continue;

@@ -20,8 +20,8 @@ std::string glsl_float_literal(double value);
 /// A GLSL double literal that reads back as exactly `value` (e.g. "0.70710678118654757lf", "2.0lf").
 std::string glsl_double_literal(double value);
 /// A shader's GLSL with its float types spelt in doubles (precision fp64): the words `float` and
-/// `vec2` become `double` and `dvec2`, nothing else (its literals are exact in float, or printed
-/// by glsl_double_literal already).
+/// `vec2` become `double` and `dvec2` outside `//` comments, nothing else (its literals are exact in
+/// float, or printed by glsl_double_literal already).
 std::string glsl_in_double(const std::string& text);
 
 }  // namespace fftgen
