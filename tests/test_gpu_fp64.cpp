@@ -2,15 +2,18 @@
 // (1D c2c of 1024, 4096, 8192 in rounds, 65536 in two passes, 1000 of mixed radices, the prime
 // 1009 through Bluestein, r2c of 1024 and of odd 1001, 2D c2c 256 x 512 and r2c 256²) through the
 // fftgen CLI; every kernel forward, inverse and round trip against FFTW in long double at double
-// level, and the device contract: shaderFloat64 required, enabled, and a manifest that omits it refused.
+// level, the device contract (shaderFloat64 required, enabled, and a manifest that omits it refused),
+// and `fftgen-vk run` on complex128 and float64 .npy files.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/execute.hpp"
+#include "fftgen/vktools/npy.hpp"
 #include "fftgen/vktools/reference.hpp"
 #include "fftgen/vktools/verify.hpp"
 #include "gpu_support.hpp"
@@ -95,4 +98,64 @@ TEST_CASE("gpu fp64: an engine's VkDeviceCreateInfo enabling shaderFloat64 count
   dci.pEnabledFeatures = &core;
   CHECK(features_enabled_by(dci).names() == "shaderFloat64");
   CHECK(features_enabled_by(dci).has(fftgen::Feature::shader_float64));
+}
+
+namespace {
+
+// `count` doubles as an NpyArray's words.
+std::vector<float> words_of(const double* values, size_t count) {
+  std::vector<float> words(2 * count);
+  std::memcpy(words.data(), values, count * 8);
+  return words;
+}
+
+// An fp64 kernel run by `fftgen-vk run` (run_npy) on `in`, its output read back as doubles.
+std::vector<double> run_file(const std::string& kernel, const NpyArray& in, NpyType want) {
+  const fs::path dir = fp64_dir();
+  write_npy(dir / "in.npy", in);
+  RunRequest request;
+  request.manifest = dir;
+  request.kernel = kernel;
+  request.input = dir / "in.npy";
+  request.output = dir / "out.npy";
+  run_npy(request);
+  const NpyArray out = read_npy(dir / "out.npy");
+  CHECK(out.type == want);
+  std::vector<double> values(out.values.size() / 2);
+  std::memcpy(values.data(), out.values.data(), values.size() * 8);
+  return values;
+}
+
+}  // namespace
+
+TEST_CASE("gpu fp64: fftgen-vk run reads and writes complex128 and float64 .npy files", "[gpu][fp64]") {
+  const Manifest m = load_manifest(fp64_dir());
+  SECTION("c2c: complex128 [batch, N]") {
+    const KernelInfo& info = m.kernel("z1000");
+    const auto x = random_input_double(info, Direction::forward, 2, 5);
+    const NpyArray in{NpyType::complex128, {2, 1000}, words_of(reinterpret_cast<const double*>(x.data()), 2 * x.size())};
+    const std::vector<double> y = run_file("z1000", in, NpyType::complex128);
+    std::vector<std::complex<double>> out(y.size() / 2);
+    std::memcpy(static_cast<void*>(out.data()), y.data(), y.size() * 8);
+    CHECK(compare_long(out, reference_transform_long(info, Direction::forward, x, 2, info.forward_scale)).rel_l2 < 1e-14);
+  }
+  SECTION("r2c of odd N: float64 [batch, N] in, complex128 [batch, N/2 + 1] out") {
+    const KernelInfo& info = m.kernel("r1001");
+    const auto padded = random_input_double(info, Direction::forward, 2, 6);  // rows of 1002 reals
+    std::vector<double> reals;
+    for (size_t row = 0; row < 2; ++row)
+      for (size_t j = 0; j < 1001; ++j) reals.push_back(j % 2 == 0 ? padded[row * 501 + j / 2].real()
+                                                                   : padded[row * 501 + j / 2].imag());
+    const NpyArray in{NpyType::float64, {2, 1001}, words_of(reals.data(), reals.size())};
+    const std::vector<double> y = run_file("r1001", in, NpyType::complex128);
+    REQUIRE(y.size() == 2 * 2 * 501);
+    std::vector<std::complex<double>> out(y.size() / 2);
+    std::memcpy(static_cast<void*>(out.data()), y.data(), y.size() * 8);
+    CHECK(compare_long(out, reference_transform_long(info, Direction::forward, padded, 2, info.forward_scale)).rel_l2 <
+          1e-14);
+  }
+  SECTION("a complex64 file for an fp64 kernel is refused with the dtype it takes") {
+    const NpyArray in{NpyType::complex64, {1000}, std::vector<float>(2000, 0.0f)};
+    CHECK_THROWS_WITH(run_file("z1000", in, NpyType::complex128), Catch::Contains("complex128 ('<c16')"));
+  }
 }

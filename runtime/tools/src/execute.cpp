@@ -146,15 +146,45 @@ ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
   return {NpyType::complex64, dims};
 }
 
-// Floats of one transform: in an array of `item` (its dims), and in the kernel's buffer. They differ
-// where the buffer spaces rows out (an r2c kernel of odd N, or NX, keeps its rows of reals N + 1
-// apart).
+// item_shape in the kernel's precision: complex128 and float64 for an fp64 kernel.
+ItemShape item_shape_of(const KernelInfo& k, Direction d, bool input) {
+  ItemShape item = item_shape(k, d, input);
+  if (is_double(k.forward_output.element))
+    item.type = item.type == NpyType::complex64 ? NpyType::complex128 : NpyType::float64;
+  return item;
+}
+
+// Floats of one transform (4-byte words: two a double): in an array of `item` (its dims), and in
+// the kernel's buffer. They differ where the buffer spaces rows out (an r2c kernel of odd N, or NX,
+// keeps its rows of reals N + 1 apart).
 uint64_t item_floats(const ItemShape& item) {
-  uint64_t floats = item.type == NpyType::complex64 ? 2 : 1;
+  uint64_t floats = npy_words(item.type);
   for (uint64_t d : item.dims) floats *= d;
   return floats;
 }
-uint64_t buffer_floats(const BufferShape& b) { return b.elements * (is_real(b.element) ? 1 : 2); }
+uint64_t buffer_floats(const BufferShape& b) {
+  return b.elements * (is_real(b.element) ? 1 : 2) * (is_double(b.element) ? 2 : 1);
+}
+
+// `run` (an execute on complex<T> values) on 4-byte words, and its result as words.
+template <class T, class Run>
+std::vector<float> on_words(const std::vector<float>& words, Run run) {
+  std::vector<std::complex<T>> in(words.size() * 4 / sizeof(std::complex<T>));
+  std::memcpy(static_cast<void*>(in.data()), words.data(), in.size() * sizeof(in[0]));
+  const std::vector<std::complex<T>> result = run(in);
+  std::vector<float> out(result.size() * sizeof(result[0]) / 4);
+  std::memcpy(out.data(), result.data(), out.size() * 4);
+  return out;
+}
+
+// Runs `d` of `kernel` on the input buffer's words and returns the output buffer's: floats, or the
+// halves of doubles for an fp64 kernel.
+std::vector<float> run_words(Device& device, const Kernel& kernel, Direction d, const std::vector<float>& words,
+                             uint32_t batch) {
+  if (is_double(kernel.info().forward_output.element))
+    return on_words<double>(words, [&](const auto& in) { return execute_double(device, kernel, d, in, batch); });
+  return on_words<float>(words, [&](const auto& in) { return execute(device, kernel, d, in, batch); });
+}
 
 // `batch` runs of `from` floats, each moved to the start of a run of `to` (zero after it, or cut).
 std::vector<float> respace(const std::vector<float>& v, uint64_t batch, uint64_t from, uint64_t to) {
@@ -184,12 +214,8 @@ void run_npy(const RunRequest& r) {
     throw UsageError("kernel '" + info.name + "' has no " + to_string(r.direction) +
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
-  if (is_double(info.forward_output.element))
-    throw UsageError("kernel '" + info.name + "' computes in doubles (precision fp64), and `fftgen-vk run` reads and "
-                     "writes complex64 and float32 .npy files only; check it with `fftgen-vk verify` (FFTW in long "
-                     "double) or time it with `fftgen-vk bench`");
   NpyArray a = read_npy(r.input);
-  const ItemShape want = item_shape(info, r.direction, true);
+  const ItemShape want = item_shape_of(info, r.direction, true);
   const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +
                                " or [batch, " + shape_text(want.dims).substr(1);
   if (a.type != want.type)
@@ -217,16 +243,12 @@ void run_npy(const RunRequest& r) {
   const std::vector<float> values =
       real ? respace(a.values, rows, item_floats(want) / info.ny(), buffer_floats(info.input(r.direction)) / info.ny())
            : a.values;
-  std::vector<std::complex<float>> in(values.size() / 2);
-  std::memcpy(static_cast<void*>(in.data()), values.data(), in.size() * 8);
-  const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
-  const ItemShape got = item_shape(info, r.direction, false);
+  const std::vector<float> floats = run_words(device, kernel, r.direction, values, static_cast<uint32_t>(batch));
+  const ItemShape got = item_shape_of(info, r.direction, false);
   NpyArray out;
   out.type = got.type;
   if (batched) out.shape.push_back(batch);
   for (auto d : got.dims) out.shape.push_back(d);
-  std::vector<float> floats(result.size() * 2);
-  std::memcpy(floats.data(), result.data(), result.size() * 8);
   out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())
                     : floats;
   // A value beyond 65504 in a half-float buffer becomes infinite, and what it reaches NaN. Where the
