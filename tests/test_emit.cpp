@@ -18,6 +18,7 @@
 #include "fftgen/divisor.hpp"
 #include "fftgen/generate.hpp"
 #include "fftgen/plan.hpp"
+#include "golden_support.hpp"
 
 namespace {
 
@@ -230,37 +231,6 @@ TEST_CASE("a c2r row of 32 invocations or more merges by halves; shorter rows lo
   CHECK(occurrences(r256.substr(0, r256.find("// stage 0")), "c2r_merge(") == 16 + 1);
 }
 
-namespace {
-
-bool updating_golden() { return std::getenv("FFTGEN_UPDATE_GOLDEN") != nullptr; }
-
-// Compares the generated files with these extensions to tests/golden/ (or, with
-// FFTGEN_UPDATE_GOLDEN=1, writes them there); returns how many it compared.
-size_t check_golden(const fftgen::GeneratedOutput& out, std::initializer_list<const char*> extensions) {
-  const std::filesystem::path dir = std::filesystem::path(FFTGEN_TEST_DIR) / "golden";
-  size_t compared = 0;
-  for (const auto& file : out.files) {
-    const auto ext = std::filesystem::path(file.name).extension();
-    if (std::none_of(extensions.begin(), extensions.end(), [&](const char* e) { return ext == e; })) continue;
-    const auto path = dir / file.name;
-    if (updating_golden()) {
-      std::filesystem::create_directories(dir);
-      std::ofstream(path, std::ios::binary) << file.bytes;
-      continue;
-    }
-    INFO("golden file " << path << " (refresh with FFTGEN_UPDATE_GOLDEN=1 after an intended change)");
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in.good());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    CHECK(ss.str() == file.bytes);
-    ++compared;
-  }
-  return compared;
-}
-
-}  // namespace
-
 TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden]") {
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"golden8","shape":[8]},
@@ -268,8 +238,8 @@ TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden
     {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32]}
   ],"targets":["glsl","msl"]})", "golden.json");
   const auto out = fftgen::generate(plan, "golden.json");
-  const size_t compared = check_golden(out, {".metal", ".comp"});
-  if (!updating_golden()) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
+  const size_t compared = fftgen_test::check_golden_files(out, {".metal", ".comp"});
+  if (!fftgen_test::updating_golden()) CHECK(compared == 2 * (2 + 2 + 1));  // golden8k: forward only, one dispatch (split exchange)
 }
 
 TEST_CASE("in-place kernels' text in every target matches the golden files", "[emit][golden][in_place]") {
@@ -282,8 +252,8 @@ TEST_CASE("in-place kernels' text in every target matches the golden files", "[e
   const auto out = fftgen::generate(plan, "golden.json");
   for (const auto& file : out.files)
     if (file.name != "manifest.json") CHECK(file.bytes.find("Src") == std::string::npos);  // no second view of the data
-  const size_t compared = check_golden(out, {".metal", ".comp", ".hlsl", ".wgsl"});
-  if (!updating_golden()) CHECK(compared == 4 * 2 * 2);
+  const size_t compared = fftgen_test::check_golden_files(out, {".metal", ".comp", ".hlsl", ".wgsl"});
+  if (!fftgen_test::updating_golden()) CHECK(compared == 4 * 2 * 2);
 }
 
 TEST_CASE("bitwise division by a constant that is not a power of two is exact", "[emit][divisor]") {

@@ -23,22 +23,10 @@ using namespace fftgen_test;
 
 namespace {
 
-// Removes the generated folder and its log when the test process ends (FFTGEN_KEEP_SUITE=1 keeps them).
-struct Cleanup {
-  fs::path dir;
-  ~Cleanup() {
-    if (std::getenv("FFTGEN_KEEP_SUITE")) return;
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    fs::remove(dir.string() + ".log", ec);
-  }
-};
-
 // The plan's output, generated once per test process.
 const fs::path& textures_dir() {
-  static const fs::path dir = generate_test_plan("textures.json", "fftgen_textures");
-  static const Cleanup cleanup{dir};
-  return dir;
+  static const GeneratedPlan plan("textures.json", "fftgen_textures");
+  return plan.dir;
 }
 
 }  // namespace

@@ -25,9 +25,9 @@ TEST_CASE("every manifest spelling parses back to its value", "[interface]") {
   check_round_trip({Resource::storage_buffer, Resource::storage_image});
   check_round_trip({ImageFormat::rg32f, ImageFormat::rgba32f, ImageFormat::rgba16f, ImageFormat::r32f});
   check_round_trip({ElementType::complex64, ElementType::float32, ElementType::complex32, ElementType::float16,
-                    ElementType::uint32});
+                    ElementType::uint32, ElementType::complex128, ElementType::float64});
   CHECK(spellings<Access>() == "read, write or read_write");
-  CHECK(spellings<ElementType>() == "complex64, float32, complex32, float16 or uint32");
+  CHECK(spellings<ElementType>() == "complex64, float32, complex32, float16, uint32, complex128 or float64");
 }
 
 TEST_CASE("element sizes: pairs of 8 bytes, or 4 in half floats", "[interface]") {
@@ -36,8 +36,26 @@ TEST_CASE("element sizes: pairs of 8 bytes, or 4 in half floats", "[interface]")
   CHECK(element_bytes(ElementType::complex32) == 4);
   CHECK(element_bytes(ElementType::float16) == 2);
   CHECK(element_bytes(ElementType::uint32) == 4);
-  for (ElementType t : {ElementType::complex64, ElementType::float32, ElementType::complex32, ElementType::float16})
+  for (ElementType t : {ElementType::complex64, ElementType::float32, ElementType::complex32, ElementType::float16,
+                        ElementType::complex128, ElementType::float64})
     CHECK(elements_per_pair(t) * element_bytes(t) == pair_bytes(t));
+}
+
+TEST_CASE("element sizes in doubles (precision fp64): pairs of 16 bytes", "[interface]") {
+  CHECK(element_bytes(ElementType::complex128) == 16);
+  CHECK(element_bytes(ElementType::float64) == 8);
+  CHECK(is_double(ElementType::complex128));
+  CHECK(is_real(ElementType::float64));
+  CHECK_FALSE(is_double(ElementType::complex64));
+  CHECK(in_double(ElementType::complex64) == ElementType::complex128);
+  CHECK(in_double(ElementType::float32) == ElementType::float64);
+  CHECK(in_double(ElementType::uint32) == ElementType::uint32);
+  CHECK(twiddle_value_bytes(kTwiddleFormatDouble) == 16u);
+  DeviceRequirements fp64;
+  fp64.need_binding(ElementType::complex128);
+  CHECK(fp64.needs(Feature::shader_float64));
+  CHECK_FALSE(fp64.needs(Feature::storage_buffer_16bit_access));
+  CHECK(std::string(to_string(Feature::shader_float64)) == "shaderFloat64");
 }
 
 TEST_CASE("binding slots are distinct, one per role, and clear of Metal's push constants", "[interface]") {
@@ -74,7 +92,8 @@ TEST_CASE("the plan's image formats are spelt as the manifest's", "[interface]")
 }
 
 TEST_CASE("device requirements: Vulkan's names, and what bindings and passes add", "[interface]") {
-  check_round_trip({Feature::storage_buffer_16bit_access, Feature::shader_storage_image_extended_formats});
+  check_round_trip({Feature::storage_buffer_16bit_access, Feature::shader_storage_image_extended_formats,
+                    Feature::shader_float64});
   CHECK(std::string(to_string(Feature::storage_buffer_16bit_access)) == "storageBuffer16BitAccess");
   CHECK(std::string(to_string(Limit::max_compute_work_group_size_x)) == "maxComputeWorkGroupSize[0]");
   for (size_t i = 0; i < kLimitCount; ++i)

@@ -146,11 +146,24 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv, const std::st
   return out;
 }
 
+// Whether a module declares `OpCapability capability` (precision fp64: Float64, 10).
+bool declares_capability(const std::vector<uint32_t>& spirv, uint32_t capability) {
+  constexpr uint32_t kOpCapability = (2u << 16) | 17u;  // word count 2, opcode 17
+  for (size_t i = 5; i + 1 < spirv.size(); i += std::max<uint32_t>(1, spirv[i] >> 16))
+    if (spirv[i] == kOpCapability && spirv[i + 1] == capability) return true;
+  return false;
+}
+
 std::string cross_to_hlsl(const std::vector<uint32_t>& spirv, const CrossCompileOptions& cross,
                           std::string& entry_point) {
   spirv_cross::CompilerHLSL compiler(spirv);
   auto options = compiler.get_hlsl_options();
   options.shader_model = cross.hlsl_shader_model;
+  // Doubles (precision fp64) are read from ByteAddressBuffers with templated loads (Load<double2>),
+  // which SPIRV-Cross writes from shader model 6.2 with its 16-bit types option (the plan refuses
+  // fp64 with hlsl below 6.2); the kernels hold no 16-bit values.
+  constexpr uint32_t kFloat64 = 10;
+  if (cross.hlsl_shader_model >= 62 && declares_capability(spirv, kFloat64)) options.enable_16bit_types = true;
   compiler.set_hlsl_options(options);
   std::string text = compiler.compile();
   // The HLSL back end always emits the entry function as "main".

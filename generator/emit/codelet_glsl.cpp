@@ -1,6 +1,9 @@
 // Codelet DAG -> GLSL statements. The maths is decided in generator/codelet; this file only
 // prints it.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <string_view>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,7 +21,42 @@ std::string glsl_float_literal(double value) {
   return s;
 }
 
-std::string emit_codelet_glsl(const codelet::Dag& dag, const std::string& function_name) {
+std::string glsl_double_literal(double value) {
+  // Seventeen significant digits round-trip any double (DBL_DECIMAL_DIG == 17).
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s + "lf";
+}
+
+std::string glsl_in_double(const std::string& text) {
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::string out;
+  out.reserve(text.size() + text.size() / 8);
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, 2, "//") == 0) {  // comments (the generated header's names) stay as they are
+      const size_t end = std::min(text.find('\n', i), text.size());
+      out.append(text, i, end - i);
+      i = end;
+      continue;
+    }
+    if (!word_char(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && word_char(text[end])) ++end;
+    const std::string_view word(text.data() + i, end - i);
+    out += word == "float" ? "double" : word == "vec2" ? "dvec2" : std::string(word);
+    i = end;
+  }
+  return out;
+}
+
+namespace {
+std::string emit_codelet(const codelet::Dag& dag, const std::string& function_name,
+                         std::string (*literal)(double)) {
   using codelet::Op;
   const size_t n = dag.nodes.size();
   std::vector<char> live(n, 0);
@@ -42,13 +80,13 @@ std::string emit_codelet_glsl(const codelet::Dag& dag, const std::string& functi
         name[i] = "x" + std::to_string(nd.index / 2) + (nd.index % 2 == 0 ? ".x" : ".y");
         continue;
       case Op::constant: {
-        std::string lit = glsl_float_literal(nd.value);
+        std::string lit = literal(nd.value);
         name[i] = lit[0] == '-' ? "(" + lit + ")" : lit;
         continue;
       }
       case Op::add: expr = name[nd.a] + " + " + name[nd.b]; break;
       case Op::sub: expr = name[nd.a] + " - " + name[nd.b]; break;
-      case Op::mul: expr = glsl_float_literal(nd.value) + " * " + name[nd.a]; break;
+      case Op::mul: expr = literal(nd.value) + " * " + name[nd.a]; break;
       case Op::neg: expr = "-" + name[nd.a]; break;
     }
     name[i] = "t" + std::to_string(temps++);
@@ -66,6 +104,15 @@ std::string emit_codelet_glsl(const codelet::Dag& dag, const std::string& functi
             name[dag.outputs[2 * k + 1]] + ");\n";
   text += "}\n";
   return text;
+}
+}  // namespace
+
+std::string emit_codelet_glsl(const codelet::Dag& dag, const std::string& function_name) {
+  return emit_codelet(dag, function_name, glsl_float_literal);
+}
+
+std::string emit_codelet_glsl_double(const codelet::Dag& dag, const std::string& function_name) {
+  return glsl_in_double(emit_codelet(dag, function_name, glsl_double_literal));
 }
 
 }  // namespace fftgen

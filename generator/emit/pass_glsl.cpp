@@ -142,7 +142,9 @@ std::vector<std::string> pass_functions(const PassProgram& pass, const IndexMath
   for (Direction d : {pass.direction, glsl::inverse_of(pass.direction)}) {
     if (d != pass.direction && !pass.round_trip) continue;
     for (uint32_t r : radices)
-      functions.push_back(emit_codelet_glsl(codelet::make_dft(r, d), glsl::codelet_name(r, d)) + "\n");
+      functions.push_back((pass.in_double() ? emit_codelet_glsl_double : emit_codelet_glsl)(
+                              codelet::make_dft(r, d), glsl::codelet_name(r, d)) +
+                          "\n");
   }
   return functions;
 }
@@ -226,7 +228,8 @@ std::string emit_pass_glsl(const PassProgram& pass, const std::string& header, b
   data.set("interface", interface_glsl(pass, dialect));
   data.set("codelets", codelets);
   data.set("body", printed.body);
-  return render("stockham.comp", data);
+  const std::string text = render("stockham.comp", data);
+  return pass.in_double() ? glsl_in_double(text) : text;
 }
 
 std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const CounterSchedule& schedule,

@@ -47,6 +47,10 @@ PassPrinter::PassPrinter(const PassProgram& p, const Dialect& d, bool several, b
     : pass(p), fft(p.fft), im(p.index_math), dialect(d), one_of_several(several),
       split_in_complex_array(split_in_complex) {}
 
+std::string PassPrinter::literal(double x) const {
+  return pass.in_double() ? glsl_double_literal(x) : glsl_float_literal(x);
+}
+
 std::string PassPrinter::guarded(const std::string& guard, const std::string& statement) {
   return guard.empty() ? statement : fmt::format("if ({}) {}", guard, statement);
 }
@@ -367,7 +371,7 @@ std::string PassPrinter::real_twiddle(uint32_t offset) const {
   if (pass.twiddles == TwiddleSource::table) {
     if (offset == 0) return "w_kq";
     const double angle = -2.0 * M_PI * offset / (2.0 * fft.length);
-    auto exact = [](double x) { return glsl_float_literal(std::abs(x) < 1e-15 ? 0.0 : x); };
+    auto exact = [this](double x) { return literal(std::abs(x) < 1e-15 ? 0.0 : x); };
     return fmt::format("cmul(w_kq, vec2({}, {}))", exact(std::cos(angle)), exact(std::sin(angle)));
   }
   return fmt::format("twiddle(kq + {}u, {})", offset, angle_per_step(2 * uint64_t{fft.length}));

@@ -122,6 +122,8 @@ struct PassPrinter {
   // --- names and constants (pass_printer.cpp)
   static std::string v(uint32_t e) { return Values{}(e); }
   static std::string constant(uint32_t x) { return fmt::format("{}u", x); }
+  // A real constant in the pass's precision (a double literal in an fp64 pass).
+  std::string literal(double x) const;
   // `statement`, only where `guard` holds.
   static std::string guarded(const std::string& guard, const std::string& statement);
   // "a && b" of the conditions that are not empty.

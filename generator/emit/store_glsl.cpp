@@ -348,7 +348,7 @@ const char* store_snippet(StoreKind kind) { return store_printer(kind).snippet; 
 void print_store(PassPrinter& p) {
   const StoreEpilogue& store = p.pass.store;
   const auto print = store_printer(store.kind).print;
-  const std::string scaled = store.scale == 1.0 ? "" : " * " + glsl_float_literal(store.scale);
+  const std::string scaled = store.scale == 1.0 ? "" : " * " + p.literal(store.scale);
   if (store.pass_twiddle) p.print_pass_twiddles(false, p.last_stage());
   if (!p.fft.pair_rows_in_turn()) return print(p, StoreSite{p.entry(), false, scaled});
   const std::string entry = p.interleaved_store() ? "b_y" : p.entry();

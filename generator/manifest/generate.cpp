@@ -53,6 +53,13 @@ std::string bytes_of(const std::vector<float>& values) {
   return bytes_of(words);
 }
 
+std::string bytes_of(const std::vector<double>& values) {
+  std::vector<uint32_t> words(values.size() * 2);
+  static_assert(sizeof(double) == 8);
+  std::memcpy(words.data(), values.data(), values.size() * 8);  // little-endian hosts: low word first
+  return bytes_of(words);
+}
+
 json ops_json(const codelet::OpCounts& ops) {
   return json{{"adds", ops.adds}, {"muls", ops.muls}, {"fma_candidates", ops.fma_candidates}};
 }
@@ -351,7 +358,9 @@ json requires_json(const json& kernel) {
                  buffers[side]["elements"].get<uint64_t>() *
                      element_bytes(*from_string<ElementType>(buffers[side]["element"].get<std::string>())));
   if (!kernel["twiddles"].is_null())
-    needs.need(Limit::max_storage_buffer_range, kernel["twiddles"]["count"].get<uint64_t>() * *twiddle_value_bytes(kTwiddleFormat));
+    needs.need(Limit::max_storage_buffer_range,
+               kernel["twiddles"]["count"].get<uint64_t>() *
+                   *twiddle_value_bytes(kernel["twiddles"]["format"].get<std::string>()));
   json features = json::array(), limits = json::object(), formats = json::array();
   for (size_t i = 0; i < kFeatureCount; ++i)
     if (needs.needs(static_cast<Feature>(i))) features.push_back(to_string(static_cast<Feature>(i)));
@@ -527,10 +536,12 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
     kernel["options"]["image_format"] = to_string(spec.image_format);
   }
   if (layout.twiddles.count > 0) {
-    out.files.push_back({twiddle_file_name(spec), bytes_of(layout.twiddles.values())});
+    const bool doubles = spec.precision == Precision::fp64;
+    out.files.push_back({twiddle_file_name(spec), doubles ? bytes_of(layout.twiddles.values_in_double())
+                                                          : bytes_of(layout.twiddles.values())});
     kernel["twiddles"] = {{"file", twiddle_file_name(spec)},
                           {"count", layout.twiddles.count},
-                          {"format", kTwiddleFormat}};
+                          {"format", doubles ? kTwiddleFormatDouble : kTwiddleFormat}};
   } else {
     kernel["twiddles"] = nullptr;
   }

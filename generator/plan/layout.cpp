@@ -15,6 +15,10 @@ namespace fftgen {
 namespace {
 
 constexpr uint32_t kElementBytes = 8;          // complex64
+// Bytes of one real in shared memory and of one complex slot: float (complex64), or double
+// (complex128) for precision fp64, whose budget holds half the values.
+uint32_t scalar_bytes(const KernelSpec& spec) { return spec.precision == Precision::fp64 ? 8 : 4; }
+uint32_t element_bytes(const KernelSpec& spec) { return 2 * scalar_bytes(spec); }
 constexpr uint32_t kAutoWorkgroupSize = 256;   // invocations aimed for, and the most, when workgroup_size is auto:
                                                // measured on an H100, 512 invocations holding 16 values each
                                                // ran 10-15% slower (a workgroup's registers fill the SM)
@@ -128,7 +132,7 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
       for (uint32_t rounds = 2; rounds <= e && m / rounds >= span; rounds *= 2) {
         const uint32_t slice = m / rounds;
         const uint32_t c = choose_columns(spec, m / e, false, columns_available, padded ? slice + 1 : slice,
-                                          kElementBytes, kRoundsInvocations);
+                                          element_bytes(spec), kRoundsInvocations);
         if (c >= target) return {c, rounds, padded};
       }
   return {};
@@ -453,11 +457,11 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
                              uint32_t exchange_rounds, uint32_t budget, size_t index) {
   // Each invocation holds at least one butterfly of the largest radix, and more where a split of
   // small radices would otherwise need more invocations than a workgroup may have.
-  pass.threads_per_column = exchange_rounds == 1 && pass.row_mode() && spec.values_per_invocation != 0
-                               ? invocations_for_values(spec, radices, index)
-                               : invocations_per_column(radices);
-  pass.elems_per_thread = values_on(radices, pass.threads_per_column);
+  const bool values_given = exchange_rounds == 1 && pass.row_mode() && spec.values_per_invocation != 0;
+  pass.threads_per_column = values_given ? invocations_for_values(spec, radices, index) : invocations_per_column(radices);
+  pass.elems_per_thread = values_given ? values_on(radices, pass.threads_per_column) : values_per_invocation(radices);
   pass.shared.rounds = exchange_rounds;
+  pass.shared.scalar_bytes = scalar_bytes(spec);
   // Mirrored tiles take a power of two of columns, up to the pairs' places (S rounded up to even).
   const uint32_t available = pass.row_mode()       ? 1u << 30
                              : pass.mirror_tiles() ? 1u << floor_log2(2 * pass.mirror_low_columns())
@@ -493,7 +497,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
       const uint32_t slice = pass.exchange_size();
       const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
                                         padded ? padded_column(slice, pass.row_mode()) : slice,
-                                        cand.split ? 4 : kElementBytes, auto_invocations, max_columns,
+                                        cand.split ? scalar_bytes(spec) : element_bytes(spec), auto_invocations, max_columns,
                                         pass.pair_rows_at_once);
       if (pass.pair_rows_at_once && c % 2 != 0) continue;  // each pair's two rows in one workgroup
       const uint32_t score = c * (padded ? 2 : 1);
@@ -565,6 +569,7 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
                                      bool swizzle_real_rows, uint32_t budget_bytes) {
   SharedMemoryMap map;
   map.rounds = pass.shared.rounds;
+  map.scalar_bytes = pass.shared.scalar_bytes;
   if (!uses_shared_memory(pass, radices)) return map;
   map.columns = pass.columns_per_workgroup;
   map.slice = pass.exchange_size();
@@ -789,7 +794,7 @@ KernelLayout sides_2d_layout(const KernelSpec& spec) {
   // fp16 keeps the input and output in half floats and the values between passes in float (c2c);
   // an r2c kernel's rows of reals would be stored one half float at a time, which the HLSL and MSL
   // targets (halves in pairs, as one uint) cannot write without a race.
-  if (spec.precision != Precision::fp32 && spec.transform == Transform::r2c)
+  if (spec.precision == Precision::fp16 && spec.transform == Transform::r2c)
     fail(spec, "precision", spec.n() % 2 != 0
                                 ? "2D r2c of an odd NX runs its rows as complex transforms of NX of real input, "
                                   "which fftgen has in fp32 only (fp16: c2c, or an even NX)"
@@ -802,7 +807,7 @@ KernelLayout sides_2d_layout(const KernelSpec& spec) {
   layout.columns = spec.transform == Transform::r2c ? spec.n() / 2 + 1 : spec.n();
   layout.ny = spec.ny();
   layout.chirp_sides_2d = true;
-  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const uint32_t budget = spec.shared_memory_bytes / element_bytes(spec);
   const uint32_t sides[2] = {spec.n(), spec.ny()};
   uint32_t lengths[2];
   for (uint32_t a = 0; a < 2; ++a)
@@ -1067,7 +1072,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
 
 KernelLayout make_any_layout(const KernelSpec& spec) {
   if (real_full_length(spec)) {
-    if (spec.precision != Precision::fp32)
+    if (spec.precision == Precision::fp16)
       fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, whose "
                                           "reals are stored one by one, which fftgen has in fp32 only (HLSL and MSL "
                                           "hold half floats in pairs); fp16 takes c2c of any N, or r2c of the "
@@ -1090,7 +1095,7 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   layout.n = real ? spec.n() / 2 : spec.n();
   layout.ny = spec.ny();
   layout.columns = real ? spec.n() / 2 + 1 : spec.n();
-  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const uint32_t budget = spec.shared_memory_bytes / element_bytes(spec);
   const bool one_pass_grid = is_one_pass_grid(spec, layout, budget);
   std::vector<Axis> axes = split_axes(spec, layout, budget, one_pass_grid);
   RowPairs pairs = choose_row_pairs(spec, layout, axes, one_pass_grid, budget);
@@ -1192,22 +1197,27 @@ uint32_t TwiddleTable::place(TwiddleRun run) {
 }
 
 std::vector<float> TwiddleTable::values() const {
-  std::vector<float> table(2 * size_t{count});
   // exp(-2*pi*i*m/l) in double, rounded once to float.
+  const std::vector<double> exact = values_in_double();
+  return std::vector<float>(exact.begin(), exact.end());
+}
+
+std::vector<double> TwiddleTable::values_in_double() const {
+  std::vector<double> table(2 * size_t{count});
   for (const TwiddleRun& run : runs) {
     if (run.kind == TwiddleRun::Kind::chirp_spectrum || run.kind == TwiddleRun::Kind::chirp_spectrum_inverse) {
       const auto b = chirp_spectrum(run.stride, run.count, run.kind == TwiddleRun::Kind::chirp_spectrum_inverse);
       for (uint32_t e = 0; e < run.count; ++e) {
-        table[2 * size_t{run.offset + e}] = static_cast<float>(b[e].real());
-        table[2 * size_t{run.offset + e} + 1] = static_cast<float>(b[e].imag());
+        table[2 * size_t{run.offset + e}] = b[e].real();
+        table[2 * size_t{run.offset + e} + 1] = b[e].imag();
       }
       continue;
     }
     for (uint32_t e = 0; e < run.count; ++e) {
       const double angle =
           -2.0 * M_PI * static_cast<double>(run.exponent(e) % run.length) / static_cast<double>(run.length);
-      table[2 * size_t{run.offset + e}] = static_cast<float>(std::cos(angle));
-      table[2 * size_t{run.offset + e} + 1] = static_cast<float>(std::sin(angle));
+      table[2 * size_t{run.offset + e}] = std::cos(angle);
+      table[2 * size_t{run.offset + e} + 1] = std::sin(angle);
     }
   }
   return table;

@@ -28,7 +28,7 @@ namespace fftgen {
 
 TwiddleSource KernelSpec::twiddle_source() const {
   if (twiddles != TwiddleSource::automatic) return twiddles;
-  if (precision != Precision::fp16) return TwiddleSource::table;
+  if (precision != Precision::fp16) return TwiddleSource::table;  // fp32, and fp64 (GLSL has no double sin/cos)
   return measured_yes(MeasuredDecision::fp16_table_twiddles, measured_facts(*this, n())) ? TwiddleSource::table
                                                                                          : TwiddleSource::computed;
 }
@@ -833,6 +833,44 @@ void check_convolution_textures(const KernelSpec& k, const Where& where, const s
 
 // "io": "image" and its "image_format" (docs/graphics.md, "Textures"): which transforms and
 // formats go together, and what storage images cannot hold.
+// precision fp64: what has no double-precision form. (Its targets: refuse_double_targets.)
+void check_double(const KernelSpec& k, const Where& where, const std::string& which) {
+  if (k.precision != Precision::fp64) return;
+  if (k.twiddles == TwiddleSource::computed)
+    where.fail("twiddles", "computed twiddles call the shader's sin and cos, which GLSL has for float only; an fp64 "
+                           "kernel reads its twiddles from a table computed in double" + which,
+               "\"auto\" or \"table\" with precision fp64");
+  const std::string allowed = "fp32 or fp16 here; fp64 for c2c and r2c kernels of buffers";
+  if (k.convolution)
+    where.fail("precision", "convolutions are planned in fp32 and fp16 only (their frames are float images)" + which,
+               allowed);
+  if (k.transform == Transform::r2c_pair)
+    where.fail("precision", "r2c_pair is planned in fp32 and fp16 only; for two real signals in fp64 use r2c per "
+                            "signal" + which, allowed);
+  if (k.pass_sync == PassSync::counters)
+    where.fail("pass_sync", "an fp64 kernel keeps a dispatch per pass" + which,
+               "\"auto\" or \"dispatch\" with precision fp64");
+}
+
+// The targets an fp64 kernel cannot have: Metal and WebGPU have no double precision, and the HLSL
+// of doubles in ByteAddressBuffers needs shader model 6.2 (SPIRV-Cross's templated loads).
+void refuse_double_targets(const KernelSpec& k, const Plan& plan) {
+  if (k.precision != Precision::fp64) return;
+  auto refuse = [&](const char* target, const std::string& why) {
+    throw PlanError(fmt::format("kernel '{}': field 'precision': {}; drop {} from the plan's targets (fp64 has spirv, "
+                                "glsl and hlsl) or use fp32",
+                                k.name, why, target));
+  };
+  if (k.targets_metal) refuse("msl", "Metal has no double precision (fp64)");
+  if (k.targets_webgpu) refuse("wgsl", "WebGPU has no double precision (WGSL has no f64)");
+  constexpr uint32_t kDoubleShaderModel = 62;
+  if (std::find(plan.targets.begin(), plan.targets.end(), Target::hlsl) != plan.targets.end() &&
+      plan.cross.hlsl_shader_model < kDoubleShaderModel)
+    refuse("hlsl", fmt::format("its HLSL reads doubles from ByteAddressBuffers with templated loads, which need shader "
+                               "model 6.2 (hlsl_shader_model is {}.{}); set \"hlsl_shader_model\": \"6.2\" or more",
+                               plan.cross.hlsl_shader_model / 10, plan.cross.hlsl_shader_model % 10));
+}
+
 void check_textures(const KernelSpec& k, const Where& where, const std::string& which) {
   const std::string format(to_string(k.image_format));
   if (k.io == Io::buffer) {
@@ -961,6 +999,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   auto check = [&](const KernelSpec& k) {
     const std::string which = which_of(k);
     check_textures(k, where, which);
+    check_double(k, where, which);
     if (k.is_2d() && !k.radices.empty())
       where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
                                         "for 1D kernels", which), "\"auto\" for a 2D shape");
@@ -1220,6 +1259,7 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       v.device_shared_memory_bytes = device_shared_memory;
       if (!v.explicit_fields.count("shared_memory_bytes")) v.shared_memory_bytes = auto_shared_memory_bytes(v);
       try {
+        refuse_double_targets(v, plan);
         if (v.targets_webgpu) limit_to_webgpu(v);
         check_buildable(v);
       } catch (const PlanError& e) {

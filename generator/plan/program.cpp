@@ -20,7 +20,12 @@ uint64_t pairs_of(const KernelBuffer& b) {
 
 ElementType stored_as(ElementType t, Precision precision) {
   if (precision == Precision::fp32) return t;
+  if (precision == Precision::fp64) return in_double(t);
   return t == ElementType::float32 || t == ElementType::float16 ? ElementType::float16 : ElementType::complex32;
+}
+
+bool PassProgram::in_double() const {
+  return std::any_of(bindings.begin(), bindings.end(), [](const PassBinding& b) { return is_double(b.element); });
 }
 
 std::string_view to_string(LoadKind kind) {
@@ -1343,7 +1348,25 @@ CounterSchedule::Item CounterSchedule::item(uint64_t ticket, uint32_t batch) con
   throw std::logic_error("CounterSchedule::item: no item in the ticket's round");
 }
 
+namespace {
+// An fp64 kernel: every buffer it binds (data, scratch, twiddle table, filter) holds doubles, which
+// the printer spells as dvec2 (pass_glsl.cpp). Its passes keep a dispatch each.
+KernelProgram in_double(KernelProgram program) {
+  auto promote = [](PassBinding& b) { b.element = in_double(b.element); };
+  for (auto* passes : {&program.forward, &program.inverse})
+    for (PassProgram& pass : *passes) {
+      for (PassBinding& b : pass.bindings) promote(b);
+      promote(pass.load.view.binding);
+      promote(pass.store.view.binding);
+    }
+  program.forward_input.element = in_double(program.forward_input.element);
+  program.forward_output.element = in_double(program.forward_output.element);
+  return program;
+}
+}  // namespace
+
 KernelProgram make_program(const KernelSpec& spec) {
+  if (spec.precision == Precision::fp64) return in_double(make_dispatch_program(spec));
   KernelProgram program = make_dispatch_program(spec);
   const bool asked = spec.pass_sync == PassSync::counters;
   if (!asked && (spec.pass_sync == PassSync::dispatch || !counters_by_default(spec, program))) return program;

@@ -16,7 +16,8 @@ constexpr Names<Normalize, 3> kNormalize{
 constexpr Names<IndexMath, 2> kIndexMath{{{IndexMath::bitwise, "bitwise"}, {IndexMath::divmod, "divmod"}}};
 constexpr Names<TwiddleSource, 3> kTwiddles{
     {{TwiddleSource::automatic, "auto"}, {TwiddleSource::table, "table"}, {TwiddleSource::computed, "computed"}}};
-constexpr Names<Precision, 2> kPrecision{{{Precision::fp32, "fp32"}, {Precision::fp16, "fp16"}}};
+constexpr Names<Precision, 3> kPrecision{
+    {{Precision::fp32, "fp32"}, {Precision::fp16, "fp16"}, {Precision::fp64, "fp64"}}};
 constexpr Names<Transform, 3> kTransform{
     {{Transform::c2c, "c2c"}, {Transform::r2c, "r2c"}, {Transform::r2c_pair, "r2c_pair"}}};
 constexpr Names<Target, 5> kTarget{{{Target::spirv, "spirv"},

@@ -317,6 +317,30 @@ void download(Device& device, const Buffer& src, std::vector<float>& values) {
   download(device, src.handle(), values.data(), values.size() * sizeof(values[0]));
 }
 
+namespace {
+template <class T>
+void typed_download(Device& device, const Buffer& src, ElementType element, std::vector<T>& values) {
+  check_typed_copy(src, element, values.size() * sizeof(values[0]), "download");
+  download(device, src.handle(), values.data(), values.size() * sizeof(values[0]));
+}
+}  // namespace
+
+void upload(Device& device, const Buffer& dst, const std::vector<std::complex<double>>& values) {
+  upload(device, dst, ElementType::complex128, values.data(), values.size() * sizeof(values[0]));
+}
+
+void upload(Device& device, const Buffer& dst, const std::vector<double>& values) {
+  upload(device, dst, ElementType::float64, values.data(), values.size() * sizeof(values[0]));
+}
+
+void download(Device& device, const Buffer& src, std::vector<std::complex<double>>& values) {
+  typed_download(device, src, ElementType::complex128, values);
+}
+
+void download(Device& device, const Buffer& src, std::vector<double>& values) {
+  typed_download(device, src, ElementType::float64, values);
+}
+
 void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,
           VkDeviceSize dst_offset) {
   if (bytes == 0) return;

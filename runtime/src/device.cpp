@@ -290,6 +290,8 @@ Device::Device(const DeviceOptions& options)
     VkPhysicalDeviceFeatures core_features{};
     core_features.shaderStorageImageExtendedFormats =
         enabled_features_.shader_storage_image_extended_formats ? VK_TRUE : VK_FALSE;
+    // fp64 kernels compute in doubles: enabled wherever present.
+    core_features.shaderFloat64 = enabled_features_.shader_float64 ? VK_TRUE : VK_FALSE;
     dci.pEnabledFeatures = &core_features;
     check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);

@@ -287,7 +287,8 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
       e.fail("element", pb.role == BufferRole::sync ? "uint32 for the sync binding (found '" +
                                                           std::string(to_string(pb.element)) + "')"
-                                                    : "complex64, float32, complex32 or float16 for role " +
+                                                    : "complex64, float32, complex32, float16, complex128 or "
+                                                      "float64 for role " +
                                                           std::string(to_string(pb.role)) + " (found 'uint32')");
     pb.stride = e.has("stride") ? e.uint("stride") : n;
     pb.image = parse_image(e, pb, points, k.ny(), k.transform == "convolution" ? k.convolution : std::nullopt);
@@ -354,9 +355,9 @@ std::string describe(const BufferShape& b) { return std::to_string(b.elements) +
 // otherwise would have the runtime size its host arrays and FFTW's reference by one and the
 // kernel work by the other.
 void check_buffers(const Reader& kr, const KernelInfo& k) {
-  const bool half = is_half(k.forward_output.element);
-  const ElementType complex = half ? ElementType::complex32 : ElementType::complex64;
-  const ElementType real = half ? ElementType::float16 : ElementType::float32;
+  const bool half = is_half(k.forward_output.element), doubles = is_double(k.forward_output.element);
+  const ElementType complex = half ? ElementType::complex32 : doubles ? ElementType::complex128 : ElementType::complex64;
+  const ElementType real = half ? ElementType::float16 : doubles ? ElementType::float64 : ElementType::float32;
   const uint64_t nx = k.n(), ny = k.ny();
   BufferShape in{complex, k.points()}, out{complex, k.points()};
   if (k.transform == "r2c") {
@@ -445,7 +446,7 @@ void parse_scales(const Reader& kr, KernelInfo& k) {
 uint32_t twiddle_bytes(const Reader& t) {
   const std::string format = t.str("format");
   if (const auto bytes = twiddle_value_bytes(format)) return *bytes;
-  t.fail("format", "'" + std::string(kTwiddleFormat) + "' (found '" + format + "')");
+  t.fail("format", "'" + std::string(kTwiddleFormat) + "' or '" + kTwiddleFormatDouble + "' (found '" + format + "')");
 }
 
 // "requires": {"features": [...], "limits": {name: value}, "storage_image_formats": [...]}. A name

@@ -29,6 +29,8 @@ constexpr FeatureRow kFeatureRows[] = {
      "half-float buffers, precision fp16"},
     {Feature::shader_storage_image_extended_formats, &DeviceFeatures::shader_storage_image_extended_formats,
      "VkPhysicalDeviceFeatures", 49 /* StorageImageExtendedFormats */, "rg32f storage images"},
+    {Feature::shader_float64, &DeviceFeatures::shader_float64, "VkPhysicalDeviceFeatures", 10 /* Float64 */,
+     "double-precision kernels, precision fp64"},
 };
 
 struct LimitRow {
@@ -106,6 +108,7 @@ DeviceFeatures features_enabled_by(const VkDeviceCreateInfo& info) {
   DeviceFeatures out;
   auto core = [&](const VkPhysicalDeviceFeatures& f) {
     out.shader_storage_image_extended_formats |= f.shaderStorageImageExtendedFormats == VK_TRUE;
+    out.shader_float64 |= f.shaderFloat64 == VK_TRUE;
   };
   if (info.pEnabledFeatures) core(*info.pEnabledFeatures);
   for (auto* s = static_cast<const VkBaseInStructure*>(info.pNext); s; s = s->pNext) {
@@ -134,6 +137,7 @@ DeviceFeatures supported_features(VkPhysicalDevice physical_device) {
   VkPhysicalDeviceFeatures core{};
   vkGetPhysicalDeviceFeatures(physical_device, &core);
   out.shader_storage_image_extended_formats = core.shaderStorageImageExtendedFormats == VK_TRUE;
+  out.shader_float64 = core.shaderFloat64 == VK_TRUE;
   if (properties.apiVersion >= VK_API_VERSION_1_1) {
     VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};

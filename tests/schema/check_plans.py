@@ -41,6 +41,10 @@ BEYOND_SCHEMA = {
     "93_first_y_stage_workgroup_size.json": "row_pass only with workgroup_size auto",
     "95_placement_pair.json": "in_place not for r2c_pair",
     "96_placement_bluestein.json": "in_place not for lengths through Bluestein's algorithm (the layout decides)",
+    "97_fp64_msl.json": "fp64 not with the msl target (a top-level field)",
+    "98_fp64_wgsl.json": "fp64 not with the wgsl target (a top-level field)",
+    "99_fp64_computed_twiddles.json": "fp64 only with table twiddles",
+    "100_fp64_convolution.json": "fp64 not for convolutions",
 }
 
 

@@ -93,8 +93,8 @@ endif()
 # "requires": less than the passes need, or a requirement this runtime cannot check.
 expect_tampered(c64 "kernels[0](c64).requires: expected what the kernel's passes need, which includes maxComputeSharedMemorySize >= "
                 requires limits maxComputeSharedMemorySize 0)
-expect_tampered(c64 "requires.features: expected storageBuffer16BitAccess or shaderStorageImageExtendedFormats (found 'shaderFloat64': a requirement this runtime cannot check"
-                requires features "[\"shaderFloat64\"]")
+expect_tampered(c64 "requires.features: expected storageBuffer16BitAccess, shaderStorageImageExtendedFormats or shaderFloat64 (found 'shaderInt64': a requirement this runtime cannot check"
+                requires features "[\"shaderInt64\"]")
 
 # FIFOs where the manifest, a .spv or a twiddle table should be.
 set(fifos ${WORK_DIR}/fifos)

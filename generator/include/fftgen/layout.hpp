@@ -96,13 +96,16 @@ struct SharedMemoryMap {
   /// round, so only the writes are conditional (on a round number that is uniform over runs of
   /// adjacent invocations).
   uint32_t rounds = 1;
+  /// Bytes of one real of the exchange: 4 (float), or 8 (double, precision fp64, whose complex slot
+  /// takes 16 bytes: the same budget holds half the values).
+  uint32_t scalar_bytes = 4;
 
   static constexpr uint32_t kRowPadLog2 = 4;
   /// Slots one column takes (padding included).
   uint32_t column_slots() const;
   /// Slots of the whole array.
   uint32_t elements() const { return columns * column_slots(); }
-  uint32_t bytes() const { return elements() * (split ? 4 : 8); }
+  uint32_t bytes() const { return elements() * scalar_bytes * (split ? 1 : 2); }
   /// The slot of value i (i < slice) of column c. The printer spells the same formula in GLSL.
   uint32_t slot(uint32_t c, uint32_t i) const;
 };
@@ -136,6 +139,8 @@ struct TwiddleTable {
   uint32_t place(TwiddleRun run);
   /// 2*count floats (re, im).
   std::vector<float> values() const;
+  /// The same in double, unrounded (the table of an fp64 kernel).
+  std::vector<double> values_in_double() const;
 };
 
 /// One dispatch over M-point sub-transforms ("columns") along one axis.

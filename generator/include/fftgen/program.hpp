@@ -222,6 +222,8 @@ struct PassProgram {
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
   bool twiddle_table = false;         ///< whether binding 2 (the kernel's twiddle table) is bound
+  /// Whether the pass computes in doubles (precision fp64: its buffers hold complex128/float64).
+  bool in_double() const;
   TwiddleSource twiddles = TwiddleSource::table;
   IndexMath index_math = IndexMath::bitwise;
   uint32_t n = 0;                     ///< points of one transform (NY * NX)

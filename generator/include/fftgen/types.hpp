@@ -23,8 +23,9 @@ enum class IndexMath { bitwise, divmod };
 /// `automatic` ("auto"): KernelSpec::twiddle_source() says which.
 enum class TwiddleSource { automatic, table, computed };
 /// fp32: data and arithmetic in float. fp16: data in memory as half floats (storage only, as
-/// GL_EXT_shader_16bit_storage allows), arithmetic in float.
-enum class Precision { fp32, fp16 };
+/// GL_EXT_shader_16bit_storage allows), arithmetic in float. fp64: data, twiddle table, shared
+/// memory and arithmetic in double (GLSL double/dvec2; Vulkan's shaderFloat64; no Metal, no WebGPU).
+enum class Precision { fp32, fp16, fp64 };
 /// c2c: complex to complex. r2c: real input, half spectrum (N/2+1 along X) out; its inverse is c2r.
 /// r2c_pair: two real signals packed as one complex signal (x + i y), their two half spectra out.
 enum class Transform { c2c, r2c, r2c_pair };

@@ -35,8 +35,9 @@ enum class Access { read, write, read_write };
 /// same in half floats (precision fp16): complex32 (4 bytes) and float16 (2 bytes). Shaders move
 /// every data buffer as pairs (GLSL vec2, or f16vec2 converted on load and store): a real buffer as
 /// pairs of consecutive reals, so push-constant strides count pairs. uint32: the counters of role
-/// sync, never data.
-enum class ElementType { complex64, float32, complex32, float16, uint32 };
+/// sync, never data. complex128 (16 bytes) and float64 (8 bytes): the same in doubles (precision
+/// fp64: every buffer of the kernel, its twiddle table included, moved as GLSL dvec2).
+enum class ElementType { complex64, float32, complex32, float16, uint32, complex128, float64 };
 
 /// The texel format of a storage image (manifest "format" of a binding with "resource":
 /// "storage_image", io image kernels): rg32f, rgba32f and rgba16f hold one complex value in (r, g)
@@ -52,7 +53,8 @@ enum class Resource { storage_buffer, storage_image };
 /// core in Vulkan 1.1); one with rg32f storage images needs shaderStorageImageExtendedFormats
 /// (VkPhysicalDeviceFeatures). A new requirement (shaderFloat64 for fp64 kernels) is one more value
 /// here, its spelling, and one row of the runtime's table of checks (runtime/src/requirements.cpp).
-enum class Feature { storage_buffer_16bit_access, shader_storage_image_extended_formats };
+/// A kernel whose buffers hold doubles (precision fp64) needs shaderFloat64 (VkPhysicalDeviceFeatures).
+enum class Feature { storage_buffer_16bit_access, shader_storage_image_extended_formats, shader_float64 };
 
 /// A Vulkan limit (VkPhysicalDeviceLimits) a kernel needs at least a value of (manifest "requires":
 /// {"limits": {name: value}}): the most over its passes, and for maxStorageBufferRange the bytes of
@@ -84,7 +86,8 @@ template <> struct Spellings<Access> {
   static constexpr std::array<const char*, 3> names{"read", "write", "read_write"};
 };
 template <> struct Spellings<ElementType> {
-  static constexpr std::array<const char*, 5> names{"complex64", "float32", "complex32", "float16", "uint32"};
+  static constexpr std::array<const char*, 7> names{"complex64", "float32",    "complex32", "float16",
+                                                    "uint32",    "complex128", "float64"};
 };
 template <> struct Spellings<ImageFormat> {
   static constexpr std::array<const char*, 4> names{"rg32f", "rgba32f", "rgba16f", "r32f"};
@@ -93,7 +96,8 @@ template <> struct Spellings<Resource> {
   static constexpr std::array<const char*, 2> names{"storage_buffer", "storage_image"};
 };
 template <> struct Spellings<Feature> {
-  static constexpr std::array<const char*, 2> names{"storageBuffer16BitAccess", "shaderStorageImageExtendedFormats"};
+  static constexpr std::array<const char*, 3> names{"storageBuffer16BitAccess", "shaderStorageImageExtendedFormats",
+                                                    "shaderFloat64"};
 };
 template <> struct Spellings<Limit> {
   static constexpr std::array<const char*, 10> names{
@@ -140,15 +144,24 @@ std::string spellings() {
 }
 
 constexpr bool is_half(ElementType t) { return t == ElementType::complex32 || t == ElementType::float16; }
-constexpr bool is_real(ElementType t) { return t == ElementType::float32 || t == ElementType::float16; }
+/// Data in doubles (precision fp64).
+constexpr bool is_double(ElementType t) { return t == ElementType::complex128 || t == ElementType::float64; }
+constexpr bool is_real(ElementType t) {
+  return t == ElementType::float32 || t == ElementType::float16 || t == ElementType::float64;
+}
 /// Bytes of one element.
 constexpr uint32_t element_bytes(ElementType t) {
+  if (is_double(t)) return is_real(t) ? 8 : 16;
   return t == ElementType::uint32 ? 4 : (is_real(t) ? 4 : 8) / (is_half(t) ? 2 : 1);
+}
+/// The same data in doubles (precision fp64): complex64 -> complex128, float32 -> float64.
+constexpr ElementType in_double(ElementType t) {
+  return t == ElementType::complex64 ? ElementType::complex128 : t == ElementType::float32 ? ElementType::float64 : t;
 }
 /// Elements of this type in one pair the shader moves (2 for real data).
 constexpr uint32_t elements_per_pair(ElementType t) { return is_real(t) ? 2 : 1; }
-/// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats.
-constexpr uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : 8; }
+/// Bytes of one pair (a complex value or two reals): 8, or 4 in half floats, 16 in doubles.
+constexpr uint32_t pair_bytes(ElementType t) { return is_half(t) ? 4 : is_double(t) ? 16 : 8; }
 /// Bytes of one texel.
 constexpr uint32_t texel_bytes(ImageFormat f) {
   return f == ImageFormat::rgba32f ? 16 : f == ImageFormat::r32f ? 4 : 8;
@@ -244,11 +257,14 @@ constexpr uint32_t push_constant_offset(std::string_view name) {
 // ---------------------------------------------------------------------------------------------
 // The twiddle table's file (manifest "twiddles": {"format": ...}).
 
-/// The one format fftgen writes: complex values as pairs of little-endian float32s.
+/// The format fftgen writes: complex values as pairs of little-endian float32s.
 inline constexpr const char* kTwiddleFormat = "float32 pairs (re, im), little-endian";
+/// An fp64 kernel's table: pairs of little-endian float64s (its twiddle binding is complex128).
+inline constexpr const char* kTwiddleFormatDouble = "float64 pairs (re, im), little-endian";
 /// Bytes of one value of a twiddle file in `format`; nullopt for a format this version does not know.
 constexpr std::optional<uint32_t> twiddle_value_bytes(std::string_view format) {
   if (format == kTwiddleFormat) return 8;
+  if (format == kTwiddleFormatDouble) return 16;
   return std::nullopt;
 }
 
@@ -270,6 +286,7 @@ inline constexpr std::size_t kImageFormatCount = detail::Spellings<ImageFormat>:
 /// The feature a binding holding `element` needs, if any.
 constexpr std::optional<Feature> feature_for(ElementType element) {
   if (is_half(element)) return Feature::storage_buffer_16bit_access;
+  if (is_double(element)) return Feature::shader_float64;
   return std::nullopt;
 }
 /// The feature a storage image of `format` needs, if any (Vulkan's extended storage formats).

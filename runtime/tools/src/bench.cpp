@@ -186,6 +186,16 @@ void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t see
   fill_tiled(device, dst, sample, bytes);
 }
 
+void fill_random_double(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed) {
+  // The doubles are tiled as the bytes of float pairs (one double in each).
+  const auto normal = random_normal(std::min<uint64_t>(bytes / 16, uint64_t{1} << 21), seed);
+  std::vector<double> doubles;
+  for (const auto& v : normal) doubles.push_back(v.real()), doubles.push_back(v.imag());
+  std::vector<std::complex<float>> sample(doubles.size());
+  std::memcpy(static_cast<void*>(sample.data()), doubles.data(), sample.size() * 8);
+  fill_tiled(device, dst, sample, bytes);
+}
+
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& o) {
   BenchBuffers b;
   b.bytes = bench_bytes(device, o.bytes);
@@ -267,6 +277,7 @@ BenchResult bench_kernel(Device& device, const Manifest& manifest, const KernelI
     const Buffer &in = shared.input, &out = shared.output;
     const uint64_t fill_bytes = (r.batch * in_span + 15) / 16 * 16;
     if (is_half(info.input(d).element)) fill_random_half(device, in.handle(), fill_bytes, info.n());
+    else if (is_double(info.input(d).element)) fill_random_double(device, in.handle(), fill_bytes, info.n());
     else fill_random(device, in.handle(), fill_bytes, info.n());
     KernelIo io;
     io.input = {in.handle(), 0};

@@ -70,6 +70,17 @@ std::vector<std::complex<float>> execute_in_place(Device& device, const Kernel& 
   return out;
 }
 
+// Runs `direction` once from buffer `in` into buffer `out`, each bound from its start.
+void run_buffers(Device& device, const Kernel& kernel, Direction direction, const Buffer& in, const Buffer& out,
+                 uint32_t batch, const ExecuteOptions& options) {
+  KernelIo io;
+  io.input = {in.handle(), 0};
+  io.output = {out.handle(), 0};
+  io.max_batch = batch;
+  io.directions = {direction};
+  run_once(device, kernel, direction, io, batch, options);
+}
+
 }  // namespace
 
 std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
@@ -90,6 +101,8 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                            (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
   if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
   if (info.in_place()) return execute_in_place(device, kernel, direction, input, batch, out_count, options);
+  if (is_double(info.forward_output.element))
+    throw UsageError("kernel '" + info.name + "' computes in doubles (precision fp64): use execute_double()");
   // Half-float data (precision fp16) are converted on the way up and down.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
@@ -97,13 +110,31 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   if (is_half(in_type)) upload(device, in.handle(), to_half(input).data(), in_bytes);
   else upload(device, in.handle(), input.data(), in_bytes);
   if (options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
-  KernelIo io;
-  io.input = {in.handle(), 0};
-  io.output = {out.handle(), 0};
-  io.max_batch = batch;
-  io.directions = {direction};
-  run_once(device, kernel, direction, io, batch, options);
+  run_buffers(device, kernel, direction, in, out, batch, options);
   return download_pairs(device, out.handle(), out_type, out_count);
+}
+
+std::vector<std::complex<double>> execute_double(Device& device, const Kernel& kernel, Direction direction,
+                                                 const std::vector<std::complex<double>>& input, uint32_t batch,
+                                                 const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  const uint64_t in_count = pairs_per_transform(info, direction, true) * batch;
+  const uint64_t out_count = pairs_per_transform(info, direction, false) * batch;
+  if (!is_double(info.forward_output.element))
+    throw UsageError("kernel '" + info.name + "' stores " + to_string(info.forward_output.element) +
+                     ", not doubles (precision fp64): use execute()");
+  if (input.size() != in_count)
+    throw UsageError("kernel '" + info.name + "': input holds " + std::to_string(input.size()) +
+                     " values (pairs of doubles), batch " + std::to_string(batch) + " needs " +
+                     std::to_string(in_count));
+  const uint64_t in_bytes = in_count * 16, out_bytes = out_count * 16;
+  Buffer in(device, in_bytes), out(device, out_bytes);
+  upload(device, in.handle(), input.data(), in_bytes);
+  if (options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);
+  run_buffers(device, kernel, direction, in, out, batch, options);
+  std::vector<std::complex<double>> result(out_count);
+  download(device, out.handle(), result.data(), out_bytes);
+  return result;
 }
 
 std::vector<std::complex<float>> download_pairs(Device& device, VkBuffer buffer, ElementType element, uint64_t pairs) {
@@ -140,15 +171,45 @@ ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
   return {NpyType::complex64, dims};
 }
 
-// Floats of one transform: in an array of `item` (its dims), and in the kernel's buffer. They differ
-// where the buffer spaces rows out (an r2c kernel of odd N, or NX, keeps its rows of reals N + 1
-// apart).
+// item_shape in the kernel's precision: complex128 and float64 for an fp64 kernel.
+ItemShape item_shape_of(const KernelInfo& k, Direction d, bool input) {
+  ItemShape item = item_shape(k, d, input);
+  if (is_double(k.forward_output.element))
+    item.type = item.type == NpyType::complex64 ? NpyType::complex128 : NpyType::float64;
+  return item;
+}
+
+// Floats of one transform (4-byte words: two a double): in an array of `item` (its dims), and in
+// the kernel's buffer. They differ where the buffer spaces rows out (an r2c kernel of odd N, or NX,
+// keeps its rows of reals N + 1 apart).
 uint64_t item_floats(const ItemShape& item) {
-  uint64_t floats = item.type == NpyType::complex64 ? 2 : 1;
+  uint64_t floats = npy_words(item.type);
   for (uint64_t d : item.dims) floats *= d;
   return floats;
 }
-uint64_t buffer_floats(const BufferShape& b) { return b.elements * (is_real(b.element) ? 1 : 2); }
+uint64_t buffer_floats(const BufferShape& b) {
+  return b.elements * (is_real(b.element) ? 1 : 2) * (is_double(b.element) ? 2 : 1);
+}
+
+// `run` (an execute on complex<T> values) on 4-byte words, and its result as words.
+template <class T, class Run>
+std::vector<float> on_words(const std::vector<float>& words, Run run) {
+  std::vector<std::complex<T>> in(words.size() * 4 / sizeof(std::complex<T>));
+  std::memcpy(static_cast<void*>(in.data()), words.data(), in.size() * sizeof(in[0]));
+  const std::vector<std::complex<T>> result = run(in);
+  std::vector<float> out(result.size() * sizeof(result[0]) / 4);
+  std::memcpy(out.data(), result.data(), out.size() * 4);
+  return out;
+}
+
+// Runs `d` of `kernel` on the input buffer's words and returns the output buffer's: floats, or the
+// halves of doubles for an fp64 kernel.
+std::vector<float> run_words(Device& device, const Kernel& kernel, Direction d, const std::vector<float>& words,
+                             uint32_t batch) {
+  if (is_double(kernel.info().forward_output.element))
+    return on_words<double>(words, [&](const auto& in) { return execute_double(device, kernel, d, in, batch); });
+  return on_words<float>(words, [&](const auto& in) { return execute(device, kernel, d, in, batch); });
+}
 
 // `batch` runs of `from` floats, each moved to the start of a run of `to` (zero after it, or cut).
 std::vector<float> respace(const std::vector<float>& v, uint64_t batch, uint64_t from, uint64_t to) {
@@ -179,7 +240,7 @@ void run_npy(const RunRequest& r) {
                      " direction (it has: " +
                      (info.has(Direction::forward) ? "forward" : "inverse") + ")");
   NpyArray a = read_npy(r.input);
-  const ItemShape want = item_shape(info, r.direction, true);
+  const ItemShape want = item_shape_of(info, r.direction, true);
   const std::string expected = std::string(describe(want.type)) + " of shape " + shape_text(want.dims) +
                                " or [batch, " + shape_text(want.dims).substr(1);
   if (a.type != want.type)
@@ -207,16 +268,12 @@ void run_npy(const RunRequest& r) {
   const std::vector<float> values =
       real ? respace(a.values, rows, item_floats(want) / info.ny(), buffer_floats(info.input(r.direction)) / info.ny())
            : a.values;
-  std::vector<std::complex<float>> in(values.size() / 2);
-  std::memcpy(static_cast<void*>(in.data()), values.data(), in.size() * 8);
-  const auto result = execute(device, kernel, r.direction, in, static_cast<uint32_t>(batch));
-  const ItemShape got = item_shape(info, r.direction, false);
+  const std::vector<float> floats = run_words(device, kernel, r.direction, values, static_cast<uint32_t>(batch));
+  const ItemShape got = item_shape_of(info, r.direction, false);
   NpyArray out;
   out.type = got.type;
   if (batched) out.shape.push_back(batch);
   for (auto d : got.dims) out.shape.push_back(d);
-  std::vector<float> floats(result.size() * 2);
-  std::memcpy(floats.data(), result.data(), result.size() * 8);
   out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())
                     : floats;
   // A value beyond 65504 in a half-float buffer becomes infinite, and what it reaches NaN. Where the

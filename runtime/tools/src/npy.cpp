@@ -130,7 +130,22 @@ std::string describe_dtype(const std::string& descr) {
 
 }  // namespace
 
-const char* describe(NpyType type) { return type == NpyType::complex64 ? "complex64 ('<c8')" : "float32 ('<f4')"; }
+namespace {
+struct NpyDtype {
+  NpyType type;
+  const char* descr;
+  const char* described;
+  uint32_t words;
+};
+constexpr NpyDtype kNpyDtypes[] = {{NpyType::complex64, "<c8", "complex64 ('<c8')", 2},
+                                   {NpyType::float32, "<f4", "float32 ('<f4')", 1},
+                                   {NpyType::complex128, "<c16", "complex128 ('<c16')", 4},
+                                   {NpyType::float64, "<f8", "float64 ('<f8')", 2}};
+const NpyDtype& dtype_of(NpyType type) { return kNpyDtypes[static_cast<size_t>(type)]; }
+}  // namespace
+
+const char* describe(NpyType type) { return dtype_of(type).described; }
+uint32_t npy_words(NpyType type) { return dtype_of(type).words; }
 
 NpyArray read_npy(const std::filesystem::path& path) {
   const std::string name = path.string();
@@ -174,12 +189,15 @@ NpyArray read_npy(std::istream& in, uint64_t file_size, const std::string& name)
   if (!in.read(header.data(), static_cast<std::streamsize>(header_len))) throw NpyError(name + ": truncated header");
   const NpyHeader h = HeaderParser(header, name).parse();
 
-  if (h.descr != "<c8" && h.descr != "<f4")
+  const NpyDtype* dtype = nullptr;
+  for (const NpyDtype& d : kNpyDtypes)
+    if (h.descr == d.descr) dtype = &d;
+  if (!dtype)
     throw NpyError(name + ": dtype " + describe_dtype(h.descr) +
                    " is not supported; '<c8' (complex64) or '<f4' (float32), little-endian, is required "
-                   "(numpy: x.astype(np.complex64) or x.astype(np.float32))");
+                   "(numpy: x.astype(np.complex64) or x.astype(np.float32); fp64 kernels: '<c16' or '<f8')");
   NpyArray a;
-  a.type = h.descr == "<c8" ? NpyType::complex64 : NpyType::float32;
+  a.type = dtype->type;
   a.shape = h.shape;
   if (a.shape.empty() || a.shape.size() > 4)
     throw NpyError(name + ": shape " + h.shape_text + " is not supported; 1 to 4 dimensions are");
@@ -188,7 +206,7 @@ NpyArray read_npy(std::istream& in, uint64_t file_size, const std::string& name)
   if (non_trivial > 1 && h.fortran_order)
     throw NpyError(name + ": Fortran-ordered arrays are not supported (numpy: np.ascontiguousarray)");
   const uint64_t data_bytes = file_size - preamble - header_len;
-  const uint64_t value_bytes = a.type == NpyType::complex64 ? 8 : 4;
+  const uint64_t value_bytes = 4 * uint64_t{dtype->words};
   uint64_t count = 1;
   for (auto d : a.shape) {
     if (d && count > data_bytes / value_bytes / d)  // more than the file can hold (or overflow)
@@ -214,7 +232,7 @@ NpyArray read_npy(std::istream& in, uint64_t file_size, const std::string& name)
 ComplexArray read_npy_complex64(const std::filesystem::path& path) {
   NpyArray a = read_npy(path);
   if (a.type != NpyType::complex64)
-    throw NpyError(path.string() + ": dtype float32 ('<f4') is not supported here; '<c8' (complex64) is required "
+    throw NpyError(path.string() + ": dtype " + describe(a.type) + " is not supported here; '<c8' (complex64) is required "
                    "(numpy: x.astype(np.complex64))");
   if (a.shape.size() > 2)
     throw NpyError(path.string() + ": " + std::to_string(a.shape.size()) +
@@ -244,7 +262,7 @@ std::vector<char> encode_npy(const NpyArray& a) {
   if (a.shape.size() > 1) shape.erase(shape.size() - 2);  // "(3, 4)"; a 1-tuple keeps "(3,)"
   else shape.erase(shape.size() - 1);
   shape += ")";
-  const std::string descr = a.type == NpyType::complex64 ? "<c8" : "<f4";
+  const std::string descr = dtype_of(a.type).descr;
   std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad with spaces so the data start at a multiple of 64 bytes, ending with a newline.
   const size_t total = 10 + header.size() + 1;

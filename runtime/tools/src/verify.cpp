@@ -59,6 +59,24 @@ bool half_images(const KernelInfo& info) {
 
 }  // namespace
 
+// A batch the device cannot hold is an error of the run, found before any buffer is made (not a
+// failed comparison of whatever a failed allocation left behind).
+void check_batches(const Device& device, const Kernel& kernel, const VerifyOptions& options) {
+  const KernelInfo& info = kernel.info();
+  for (uint32_t b : options.batches) {
+    if (b > kernel.max_batch())
+      throw DeviceLimitError("batch " + std::to_string(b) + " exceeds the device's largest bindable batch " +
+                             std::to_string(kernel.max_batch()) + " for kernel '" + info.name + "' (" +
+                             (info.uses_images() ? "maxImageDimension2D" : "maxStorageBufferRange") + ")");
+    const uint64_t device_bytes = (info.forward_input.bytes() + info.forward_output.bytes()) * uint64_t{b};
+    if (device_bytes > device.device_local_heap_bytes())
+      throw DeviceLimitError("batch " + std::to_string(b) + " of kernel '" + info.name + "' needs " +
+                             std::to_string(device_bytes) + " bytes of device memory; device '" + device.name() +
+                             "' has " + std::to_string(device.device_local_heap_bytes()) +
+                             " (largest device-local heap)");
+  }
+}
+
 // The yardstick for an input of a few dozen values: its own round trip scatters too widely (1.2e-4
 // to 2.1e-4 for transforms of 4 to 64 points, against 2.07e-4 for long inputs), and verify failed
 // correct kernels where it fell low. Below 4096 values the bound takes at least the round trip of
@@ -92,6 +110,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
             (info.transform == "c2c" ? "" : " " + info.transform);
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));
+  if (stores_double(info)) return verify_double_kernel(device, manifest, info, options, r);
   double rt_tol = round_trip_tolerance(options);
   // fp16 kernels: each direction within kFp16Factor times the error of an fp16 round trip of its
   // input (the smallest over the batches), the round trip within twice that.
@@ -110,20 +129,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   uint32_t batch = 0;
   try {
     Kernel kernel(device, info, manifest.files, options.loader);
-    // A batch the device cannot hold is an error of the run, found before any buffer is made
-    // (not a failed comparison of whatever a failed allocation left behind).
-    for (uint32_t b : options.batches) {
-      if (b > kernel.max_batch())
-        throw DeviceLimitError("batch " + std::to_string(b) + " exceeds the device's largest bindable batch " +
-                               std::to_string(kernel.max_batch()) + " for kernel '" + info.name + "' (" +
-                               (info.uses_images() ? "maxImageDimension2D" : "maxStorageBufferRange") + ")");
-      const uint64_t device_bytes = (info.forward_input.bytes() + info.forward_output.bytes()) * uint64_t{b};
-      if (device_bytes > device.device_local_heap_bytes())
-        throw DeviceLimitError("batch " + std::to_string(b) + " of kernel '" + info.name + "' needs " +
-                               std::to_string(device_bytes) + " bytes of device memory; device '" + device.name() +
-                               "' has " + std::to_string(device.device_local_heap_bytes()) +
-                               " (largest device-local heap)");
-    }
+    check_batches(device, kernel, options);
     for (uint32_t b : options.batches) {
       batch = b;
       const uint64_t seed = options.seed * 1000003u + batch;
@@ -225,6 +231,8 @@ std::string format_verify_table(const std::vector<VerifyResult>& results) {
       out += "    fp16 storage: bound " + sci(r.tolerance) + " (" + factor +
              " x the rel L2 of an fp16 round trip of the input)\n";
     }
+    if (r.double_precision && r.error.empty())
+      out += "    fp64: bound " + sci(r.tolerance) + " (1e-15 x log2 N) against FFTW in long double\n";
     if (!r.error.empty()) out += "    error: " + r.error + "\n";
     else if (r.nan_count)
       out += "    " + std::to_string(r.nan_count) + " non-finite output values\n";

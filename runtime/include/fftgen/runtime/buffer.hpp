@@ -133,6 +133,11 @@ void upload(Device& device, const Buffer& dst, ElementType element, const void* 
 /// Fills `values` (its size says how many) from the start of `src`; the same checks.
 void download(Device& device, const Buffer& src, std::vector<std::complex<float>>& values);
 void download(Device& device, const Buffer& src, std::vector<float>& values);
+/// The same in doubles (precision fp64): complex128 values (std::complex<double>), float64 (double).
+void upload(Device& device, const Buffer& dst, const std::vector<std::complex<double>>& values);
+void upload(Device& device, const Buffer& dst, const std::vector<double>& values);
+void download(Device& device, const Buffer& src, std::vector<std::complex<double>>& values);
+void download(Device& device, const Buffer& src, std::vector<double>& values);
 
 /// Fills `bytes` (a multiple of 4) of `dst` with the 32-bit `pattern` and waits. 0x7fc00000 is a
 /// float NaN: a kernel that leaves an element unwritten is then caught by any NaN check.
@@ -142,8 +147,12 @@ void fill(Device& device, VkBuffer dst, uint32_t pattern, VkDeviceSize bytes,
 inline constexpr uint32_t kNanPattern = 0x7fc00000u;
 /// Two half-float NaNs, the same for buffers of half floats.
 inline constexpr uint32_t kHalfNanPattern = 0x7e007e00u;
+/// A NaN as a float, and repeated, as a double (0x7ff87ff87ff87ff8): for buffers of doubles.
+inline constexpr uint32_t kDoubleNanPattern = 0x7ff87ff8u;
 /// The NaN pattern for a buffer of `element`s.
-inline uint32_t nan_pattern(ElementType element) { return is_half(element) ? kHalfNanPattern : kNanPattern; }
+inline uint32_t nan_pattern(ElementType element) {
+  return is_half(element) ? kHalfNanPattern : is_double(element) ? kDoubleNanPattern : kNanPattern;
+}
 
 /// Memory barrier making shader writes visible to later shader reads and writes (compute to
 /// compute). Recorded between the passes of a kernel and between back-to-back kernels.

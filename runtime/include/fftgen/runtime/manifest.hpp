@@ -32,6 +32,7 @@ using fftgen::Resource;
 using fftgen::element_bytes;
 using fftgen::elements_per_pair;
 using fftgen::from_string;
+using fftgen::is_double;
 using fftgen::is_half;
 using fftgen::is_real;
 using fftgen::pair_bytes;

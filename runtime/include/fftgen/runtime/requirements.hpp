@@ -27,6 +27,9 @@ struct DeviceFeatures {
   bool storage_buffer_16bit_access = false;
   /// VkPhysicalDeviceFeatures::shaderStorageImageExtendedFormats: io image kernels of format rg32f.
   bool shader_storage_image_extended_formats = false;
+  /// VkPhysicalDeviceFeatures::shaderFloat64: kernels of precision fp64 (doubles in buffers,
+  /// shared memory and arithmetic).
+  bool shader_float64 = false;
 
   bool has(Feature feature) const;
   void set(Feature feature, bool enabled);

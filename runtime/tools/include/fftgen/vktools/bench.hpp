@@ -93,6 +93,8 @@ struct BenchBuffers {
 };
 /// The same in half floats (pairs of fp16), the data of fp16 kernels.
 void fill_random_half(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
+/// The same for buffers of doubles (precision fp64): normal doubles.
+void fill_random_double(Device& device, VkBuffer dst, uint64_t bytes, uint64_t seed);
 
 BenchBuffers make_bench_buffers(Device& device, const BenchOptions& options);
 

@@ -17,17 +17,21 @@ class NpyError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class NpyType { complex64, float32 };
+/// complex128 and float64: the data of fp64 kernels (`fftgen-vk run`).
+enum class NpyType { complex64, float32, complex128, float64 };
 
-/// A C-ordered array of 1 to 4 dimensions. `values` holds the floats: two per complex element.
+/// A C-ordered array of 1 to 4 dimensions. `values` holds the floats: two per complex element; for
+/// complex128 and float64 the data's 4-byte words, two per double (npy_words()).
 struct NpyArray {
   NpyType type = NpyType::complex64;
   std::vector<uint64_t> shape;
   std::vector<float> values;
 };
 
-/// "complex64 ('<c8')", "float32 ('<f4')".
+/// "complex64 ('<c8')", "float32 ('<f4')", "complex128 ('<c16')", "float64 ('<f8')".
 const char* describe(NpyType type);
+/// 4-byte words of one element of `type`: 2 (complex64), 1 (float32), 4 (complex128), 2 (float64).
+uint32_t npy_words(NpyType type);
 
 /// Reads a C-ordered complex64 or float32 array of 1 to 4 dimensions. The file is checked
 /// before anything is allocated: a header of at most kMaxNpyHeaderBytes that fits in the file,

@@ -55,3 +55,25 @@ ErrorStats compare(const std::vector<std::complex<float>>& out,
 std::vector<std::complex<float>> random_normal(uint64_t count, uint64_t seed);
 
 }  // namespace fftgen::vk
+
+namespace fftgen::vk {
+
+/// The reference of an fp64 kernel (precision fp64: buffers of doubles), computed by FFTW in long
+/// double: `direction` of `kernel` on `batch` transforms of `input` (pairs of doubles as the buffers
+/// hold them, as reference_transform takes pairs of floats), times `scale`. c2c and r2c (c2r), 1D
+/// and 2D. Throws std::invalid_argument for another transform.
+std::vector<std::complex<long double>> reference_transform_long(const KernelInfo& kernel, Direction direction,
+                                                                const std::vector<std::complex<double>>& input,
+                                                                uint32_t batch, long double scale = 1.0L);
+
+/// A random input of `direction` of an fp64 kernel (normal doubles; for a c2r inverse the spectrum of
+/// normal real data, rounded to double and made exactly Hermitian where it holds a value and its
+/// mirror, so that every c2r algorithm reads the same signal).
+std::vector<std::complex<double>> random_input_double(const KernelInfo& kernel, Direction direction, uint32_t batch,
+                                                      uint64_t seed);
+
+/// compare() for fp64 kernels: errors and norms in long double.
+ErrorStats compare_long(const std::vector<std::complex<double>>& out,
+                        const std::vector<std::complex<long double>>& ref);
+
+}  // namespace fftgen::vk

@@ -37,6 +37,16 @@ double half_yardstick(const std::vector<std::complex<float>>& x);
 /// is held to: 2 up to three roundings, 1.15 × sqrt(roundings) beyond.
 double half_chain_factor(size_t roundings);
 
+/// Throws DeviceLimitError where a batch of `options` exceeds what `kernel` can bind or the device's
+/// memory holds.
+void check_batches(const Device& device, const Kernel& kernel, const VerifyOptions& options);
+
+/// Whether a kernel computes in doubles (precision fp64: its buffers hold complex128 or float64).
+bool stores_double(const KernelInfo& info);
+/// The bound of an fp64 kernel's rel L2 in each direction, against FFTW in long double: issue 46's
+/// 1e-15 * log2(points) (at least 1e-15).
+double double_tolerance(uint64_t points);
+
 struct VerifyResult {
   std::string kernel;
   uint32_t n = 0;
@@ -53,6 +63,9 @@ struct VerifyResult {
   /// trip then within twice the bound).
   double tolerance = 0;
   bool half_storage = false;             ///< the kernel stores half floats (precision fp16, rgba16f images)
+  /// The kernel computes in doubles (precision fp64): its inputs are normal doubles, its reference
+  /// FFTW in long double, its bound double_tolerance() (the round trip within twice it).
+  bool double_precision = false;
   /// The multiple of the input's fp16 round-trip error allowed: 2 for kernels of one or two
   /// passes; 1.15 × sqrt(passes + 1) for longer chains, each of whose stores rounds to half; at
   /// least 3 for rgba16f images, whose stores Vulkan lets round toward zero (lavapipe does),
@@ -65,6 +78,10 @@ struct VerifyResult {
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
                            const VerifyOptions& options = {});
+/// verify_kernel of an fp64 kernel (stores_double), which verify_kernel calls: `r` holds what the
+/// kernel's kind does not change (name, shape, directions, batches).
+VerifyResult verify_double_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
+                                  const VerifyOptions& options, VerifyResult r);
 
 /// The table printed by the CLI (one row per result, a header first).
 std::string format_verify_table(const std::vector<VerifyResult>& results);

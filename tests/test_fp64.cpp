@@ -1,0 +1,206 @@
+// precision fp64 without a GPU: the plan's field and refusals, the layout's shared memory at 16
+// bytes a complex value, the GLSL and HLSL in doubles (golden files of two small kernels), the
+// manifest's device contract (shaderFloat64), elements and twiddle file.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fftgen/compile.hpp"
+#include "fftgen/emit_codelet.hpp"
+#include "fftgen/generate.hpp"
+#include "fftgen/layout.hpp"
+#include "fftgen/plan.hpp"
+#include "fftgen/program.hpp"
+#include "golden_support.hpp"
+
+using fftgen::parse_plan;
+using fftgen::PlanError;
+
+namespace {
+
+// A plan of `kernels` (JSON objects) for the targets fp64 has, HLSL at shader model 6.2.
+std::string plan_of(const std::string& kernels, const std::string& targets = R"(["spirv", "glsl", "hlsl"])") {
+  return R"({"targets": )" + targets + R"(, "hlsl_shader_model": "6.2", "kernels": [)" + kernels + "]}";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_plan(text, "plan.json");
+  } catch (const PlanError& e) {
+    return e.what();
+  }
+  FAIL("the plan was accepted: " << text);
+  return "";
+}
+
+std::map<std::string, std::string> files_of(const fftgen::GeneratedOutput& out) {
+  std::map<std::string, std::string> files;
+  for (const auto& f : out.files) files[f.name] = f.bytes;
+  return files;
+}
+
+bool has_word(const std::string& text, const std::string& word) {
+  return std::regex_search(text, std::regex("\\b" + word + "\\b"));
+}
+
+}  // namespace
+
+TEST_CASE("fp64: the field parses, lists and names variants; twiddles auto is the table", "[fp64][plan]") {
+  const fftgen::Plan plan =
+      parse_plan(plan_of(R"({"name": "k", "shape": [1024], "precision": ["fp32", "fp64"]})"), "plan.json");
+  REQUIRE(plan.kernels.size() == 2);
+  CHECK(plan.kernels[0].name == "k__fp32");
+  CHECK(plan.kernels[1].name == "k__fp64");
+  CHECK(plan.kernels[1].precision == fftgen::Precision::fp64);
+  CHECK(plan.kernels[1].twiddle_source() == fftgen::TwiddleSource::table);
+  CHECK(fftgen::variant_fields(plan.kernels[1])["precision"] == "fp64");
+}
+
+TEST_CASE("fp64: what has no double precision is refused with the reason", "[fp64][plan]") {
+  const std::string z = R"({"name": "z", "shape": [1024], "precision": "fp64")";
+  SECTION("Metal (the default targets include msl)") {
+    CHECK_THAT(error_of(R"({"kernels": [)" + z + "}]}"),
+               Catch::Contains("kernel 'z': field 'precision': Metal has no double precision (fp64); drop msl"));
+  }
+  SECTION("WebGPU") {
+    CHECK_THAT(error_of(plan_of(z + "}", R"(["spirv", "wgsl"])")),
+               Catch::Contains("kernel 'z': field 'precision': WebGPU has no double precision"));
+  }
+  SECTION("HLSL below shader model 6.2") {
+    CHECK_THAT(error_of(R"({"targets": ["spirv", "hlsl"], "kernels": [)" + z + "}]}"),
+               Catch::Contains("need shader model 6.2 (hlsl_shader_model is 5.0)"));
+  }
+  SECTION("computed twiddles") {
+    CHECK_THAT(error_of(plan_of(z + R"(, "twiddles": "computed"})")),
+               Catch::Contains("field 'twiddles'") && Catch::Contains("GLSL has for float only") &&
+                   Catch::Contains("allowed: \"auto\" or \"table\" with precision fp64"));
+  }
+  SECTION("convolutions, r2c_pair, images, counters") {
+    CHECK_THAT(error_of(plan_of(
+                   R"({"name": "c", "precision": "fp64", "convolution": {"image": [64, 64], "filter": [8, 8]}})")),
+               Catch::Contains("convolutions are planned in fp32 and fp16 only"));
+    CHECK_THAT(error_of(plan_of(z + R"(, "transform": "r2c_pair"})")),
+               Catch::Contains("r2c_pair is planned in fp32 and fp16 only"));
+    CHECK_THAT(error_of(plan_of(z + R"(, "io": "image"})")), Catch::Contains("field 'precision'"));
+    CHECK_THAT(error_of(plan_of(R"({"name": "z", "shape": [65536], "precision": "fp64", "pass_sync": "counters"})")),
+               Catch::Contains("field 'pass_sync': an fp64 kernel keeps a dispatch per pass"));
+  }
+  SECTION("a sweep skips them with the reason") {
+    const fftgen::Plan plan = fftgen::parse_sweep_plan(
+        R"({"kernels": [{"name": "k", "shape": [1024], "precision": ["fp32", "fp64"]}]})", "sweep.json");
+    REQUIRE(plan.kernels.size() == 1);
+    REQUIRE(plan.skipped.size() == 1);
+  }
+}
+
+TEST_CASE("fp64: shared memory holds 16-byte values within the budget", "[fp64][layout]") {
+  for (uint32_t n : {64u, 1024u, 4096u, 8192u, 16384u, 65536u, 1u << 20, 1000u, 1009u}) {
+    for (uint32_t budget : {16384u, 32768u, 49152u}) {
+      const std::string kernel = fmt::format(R"({{"name": "z", "shape": [{}], "precision": "fp64",
+                                               "shared_memory_bytes": {}}})", n, budget);
+      const fftgen::Plan plan = parse_plan(plan_of(kernel, R"(["spirv"])"), "plan.json");
+      const fftgen::KernelLayout layout = fftgen::make_layout(plan.kernels[0]);
+      INFO("N = " << n << ", shared_memory_bytes = " << budget);
+      for (const fftgen::PassLayout& pass : layout.passes) {
+        CHECK(pass.shared.scalar_bytes == 8);
+        CHECK(pass.shared_bytes() == pass.shared.elements() * (pass.shared.split ? 8 : 16));
+        CHECK(pass.shared_bytes() <= budget);
+      }
+    }
+  }
+  // 8192 points fit one pass of 32 KB in fp32 (split exchange); doubles take twice the bytes.
+  const auto layout_of = [](const char* precision) {
+    const std::string k = fmt::format(R"({{"name": "z", "shape": [8192], "precision": "{}"}})", precision);
+    return fftgen::make_layout(parse_plan(plan_of(k, R"(["spirv"])"), "plan.json").kernels[0]);
+  };
+  const fftgen::KernelLayout fp32 = layout_of("fp32"), fp64 = layout_of("fp64");
+  CHECK(fp32.passes.front().shared.rounds == 1);
+  CHECK(fp64.passes.front().shared.rounds * fp64.passes.size() > fp32.passes.front().shared.rounds * fp32.passes.size());
+}
+
+TEST_CASE("fp64: every buffer holds doubles; GLSL in double, SPIR-V valid, HLSL in double2", "[fp64][emit]") {
+  const fftgen::Plan plan = parse_plan(plan_of(R"(
+    {"name": "z1024", "shape": [1024], "precision": "fp64"},
+    {"name": "z1000", "shape": [1000], "precision": "fp64", "normalize": "ortho"},
+    {"name": "z1009", "shape": [1009], "precision": "fp64"},
+    {"name": "z65536", "shape": [65536], "precision": "fp64"},
+    {"name": "r1024", "shape": [1024], "transform": "r2c", "precision": "fp64"},
+    {"name": "r1001", "shape": [1001], "transform": "r2c", "precision": "fp64"},
+    {"name": "z2d", "shape": [64, 128], "precision": "fp64"},
+    {"name": "r2d", "shape": [64, 64], "transform": "r2c", "precision": "fp64"})"), "plan.json");
+  const fftgen::GeneratedOutput out = fftgen::generate(plan, "plan.json");
+  const auto files = files_of(out);
+  size_t passes = 0;
+  for (const auto& kernel : out.manifest["kernels"]) {
+    INFO("kernel " << kernel["name"]);
+    CHECK(kernel["requires"]["features"].dump() == R"(["shaderFloat64"])");
+    CHECK(kernel["options"]["precision"] == "fp64");
+    for (const char* side : {"input", "output"}) {
+      const std::string element = kernel["buffers"]["forward"][side]["element"];
+      CHECK((element == "complex128" || element == "float64"));
+    }
+    for (const char* dir : {"forward", "inverse"})
+      for (const auto& pass : kernel[dir]) {
+        for (const auto& b : pass["bindings"]) CHECK((b["element"] == "complex128" || b["element"] == "float64"));
+        const std::string glsl = files.at(pass["files"]["glsl"]), hlsl = files.at(pass["files"]["hlsl"]);
+        CHECK(has_word(glsl, "dvec2"));
+        CHECK_FALSE(has_word(glsl, "vec2"));
+        CHECK_FALSE(has_word(glsl, "float"));
+        const std::string spv = files.at(pass["files"]["spirv"]);
+        std::vector<uint32_t> words(spv.size() / 4);
+        std::memcpy(words.data(), spv.data(), words.size() * 4);
+        CHECK(fftgen::validate_spirv(words).empty());
+        // The HLSL reads and writes doubles with SM 6.2's templated loads (glslang's HLSL front end,
+        // which the fp32 HLSL goes back through, has none; DXC compiles them: docs/targets.md).
+        CHECK(hlsl.find("Load<double2>") != std::string::npos);
+        CHECK_FALSE(has_word(hlsl, "float2"));
+        ++passes;
+      }
+  }
+  CHECK(passes > 16);
+}
+
+TEST_CASE("fp64: the twiddle file holds float64 pairs, each the exact root rounded once", "[fp64][manifest]") {
+  const fftgen::Plan plan = parse_plan(plan_of(R"({"name": "z", "shape": [4096], "precision": "fp64"})"), "p.json");
+  const fftgen::GeneratedOutput out = fftgen::generate(plan, "p.json");
+  const auto& tw = out.manifest["kernels"][0]["twiddles"];
+  CHECK(tw["format"] == "float64 pairs (re, im), little-endian");
+  const std::string bytes = files_of(out).at(tw["file"]);
+  const uint64_t count = tw["count"];
+  REQUIRE(bytes.size() == count * 16);
+  std::vector<double> values(2 * count);
+  std::memcpy(values.data(), bytes.data(), bytes.size());
+  const fftgen::KernelLayout layout = fftgen::make_layout(plan.kernels[0]);
+  CHECK(values == layout.twiddles.values_in_double());
+  // One float rounding would be 1e-8 away; the file's values are within a double's rounding of
+  // a unit circle.
+  for (uint64_t i = 0; i < count; ++i) CHECK(std::abs(std::hypot(values[2 * i], values[2 * i + 1]) - 1.0) < 4e-16);
+}
+
+TEST_CASE("fp64: GLSL and HLSL of small kernels match the golden files", "[fp64][emit][golden]") {
+  const fftgen::Plan plan = parse_plan(plan_of(R"(
+    {"name": "golden8z", "shape": [8], "precision": "fp64", "normalize": "ortho"},
+    {"name": "golden16r", "shape": [16], "transform": "r2c", "precision": "fp64", "direction": "forward"})",
+                                               R"(["glsl", "hlsl"])"),
+                                       "golden.json");
+  const auto out = fftgen::generate(plan, "golden.json");
+  const size_t compared = fftgen_test::check_golden_files(out, {".comp", ".hlsl"});
+  if (!fftgen_test::updating_golden()) CHECK(compared == 2 * (2 + 1));  // golden16r: forward only
+}
+
+TEST_CASE("fp64: glsl_in_double respells the float types, not names or comments", "[fp64][emit]") {
+  CHECK(fftgen::glsl_in_double("vec2 a = vec2(0.5); float b; f16vec2 c; vec2s d; // kernel 'float'\nfloat e;") ==
+        "dvec2 a = dvec2(0.5); double b; f16vec2 c; vec2s d; // kernel 'float'\ndouble e;");
+  CHECK(fftgen::glsl_double_literal(2.0) == "2.0lf");
+  CHECK(fftgen::glsl_double_literal(0.1) == "0.10000000000000001lf");
+  CHECK(std::stod(fftgen::glsl_double_literal(M_SQRT1_2)) == M_SQRT1_2);
+}
