@@ -557,15 +557,15 @@ std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
   return directions;
 }
 
-// Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take contiguous
+// Strides are the caller's, in each buffer's elements, for 1D kernels; 2D and 3D kernels take contiguous
 // transforms (their row passes walk rows, not transforms).
 void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& directions) const {
   for (Direction d : directions)
     for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
                                        {"output", io.output_stride, info_.output(d)}}) {
       if (stride == 0) continue;
-      if (info_.ny() > 1 && stride != shape.elements)
-        throw UsageError("kernel '" + info_.name + "': a 2D kernel takes contiguous transforms; the " + what +
+      if (info_.shape.size() > 1 && stride != shape.elements)
+        throw UsageError("kernel '" + info_.name + "': a 2D or 3D kernel takes contiguous transforms; the " + what +
                          " stride must be 0 or " + std::to_string(shape.elements));
       if (stride < shape.elements)
         throw UsageError("kernel '" + info_.name + "': the " + what + " stride " + std::to_string(stride) +
