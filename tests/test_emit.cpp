@@ -109,7 +109,7 @@ TEST_CASE("3D kernels: SPIR-V validates and HLSL compiles back, Z passes in the 
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[{"name":"v","shape":[8,16,32],"transform":"r2c"}]})");
   const fftgen::GeneratedOutput out = fftgen::generate(plan, "v.json");
   const auto& kernel = out.manifest["kernels"][0];
-  CHECK(kernel["shape"] == nlohmann::json::array({8, 16, 32}));
+  CHECK(kernel["shape"].get<std::vector<uint32_t>>() == std::vector<uint32_t>{8, 16, 32});
   REQUIRE(kernel["forward"].size() == 3);
   CHECK(kernel["forward"][0]["axis"] == "x");
   CHECK(kernel["forward"][0]["dispatch"]["batch_scale"] == 8 * 16);

@@ -152,7 +152,8 @@ struct PassIo {
 // An image output (io image) holds no intermediate values: its last pass reads scratch, and passes
 // that do not work in place alternate between scratch and a second scratch buffer of its size. Nor
 // does the pixels' buffer a convolution's inverse writes (`pixels_out`): its layout and elements
-// are the image's, and its last pass would write pixels where other workgroups still read values.
+// are the image's, and its last pass would write pixels where other workgroups still read values;
+// nor the reals of a 3D c2r (plan_direction).
 void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2, bool pixels_out,
                     std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
   const bool image = spec.io == Io::image || pixels_out;
@@ -908,7 +909,12 @@ DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, con
                             i + 1 == plan.order.size() ? BufferRole::output : BufferRole::scratch});
     scratch_vec2 = 2 * plan.scratch_half;
   } else {
-    assign_buffers(spec, plan.io, plan.out_vec2, spec.convolution && d == Direction::inverse, plan.roles, scratch_vec2);
+    // A 3D c2r's reals hold none of its values between passes either, and its Y and Z passes come
+    // before the X pass that writes them: passes that do not work in place alternate between
+    // scratch and scratch2, as an image output's do.
+    const bool no_output_between = spec.convolution || (spec.is_3d() && shape.real);
+    assign_buffers(spec, plan.io, plan.out_vec2, no_output_between && d == Direction::inverse, plan.roles,
+                   scratch_vec2);
   }
   plan.pass_scales = pass_scales(spec, layout, plan.order, d);
   return plan;
