@@ -480,17 +480,30 @@ TEST_CASE("3D kernels compute the 3D DFT (CPU execution of the X, Y and Z passes
   KernelSpec odd = spec_2d(9, 7);
   odd.shape = {5, 9, 7};
   check_transform(odd, 2);
-  // An axis of 8192 in 1 KB takes three passes; a c2r's values between them alternate between
-  // scratch and scratch2 (its reals hold none).
-  for (fftgen::Transform transform : {fftgen::Transform::c2c, fftgen::Transform::r2c})
-    for (std::vector<uint32_t> shape : std::vector<std::vector<uint32_t>>{{8192, 2, 4}, {2, 8192, 4}, {2, 2, 8192}}) {
-      KernelSpec passes = spec_2d(shape[1], shape[2], transform);
-      passes.shape = shape;
+  // An axis of 8192 in 1 KB takes three passes (an r2c's 4096 complex rows one); a c2r's values
+  // between them alternate between scratch and scratch2 (its reals hold none). A c2c plane of 2 x 4
+  // is one grid pass.
+  struct Passes {
+    std::vector<uint32_t> shape;
+    size_t c2c, r2c;
+  };
+  for (const Passes& p : std::vector<Passes>{{{8192, 2, 4}, 4, 5}, {{2, 8192, 4}, 5, 5}, {{2, 2, 8192}, 5, 3}})
+    for (fftgen::Transform transform : {fftgen::Transform::c2c, fftgen::Transform::r2c}) {
+      KernelSpec passes = spec_2d(p.shape[1], p.shape[2], transform);
+      passes.shape = p.shape;
       passes.shared_memory_bytes = 1024;
       const fftgen::KernelProgram program = fftgen::make_program(passes);
-      CHECK(program.forward.size() == (transform == fftgen::Transform::r2c && shape[2] == 8192 ? 3 : 5));
+      CHECK(program.forward.size() == (transform == fftgen::Transform::c2c ? p.c2c : p.r2c));
       check_transform(passes, 1);
     }
+  // A c2c plane of powers of two within the budget: one grid pass of each plane, then Z.
+  KernelSpec cube = spec_2d(64, 64);
+  cube.shape = {64, 64, 64};
+  const fftgen::KernelProgram program = fftgen::make_program(cube);
+  REQUIRE(program.forward.size() == 2);
+  CHECK(program.forward[0].fft.grid_ny == 64);
+  CHECK(program.forward[0].batch_scale == 64);
+  CHECK(program.forward[1].fft.axis == 2);
 }
 
 TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and column passes)", "[layout][2d]") {

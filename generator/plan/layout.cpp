@@ -1047,7 +1047,9 @@ void check_volume_sides(const KernelSpec& spec) {
 // A 3D kernel [NZ, NY, NX]: its X passes over the NZ * NY rows of a transform, its Y passes over
 // each plane's columns (interleave: the row width, NX/2 + 1 for r2c), its Z passes over the
 // volume's columns (interleave: a plane, NY times the row width, so that a workgroup's columns
-// are adjacent values of a row and its reads coalesced, as a 2D kernel's Y pass's are).
+// are adjacent values of a row and its reads coalesced, as a 2D kernel's Y pass's are). A c2c
+// plane that fits one workgroup, as a small 2D grid does (is_one_pass_grid), takes X and Y in one
+// pass over each plane (PassLayout::grid_ny): 64^3 in two passes.
 KernelLayout volume_layout(const KernelSpec& spec) {
   check_volume_sides(spec);
   const bool real = spec.transform == Transform::r2c;
@@ -1057,8 +1059,17 @@ KernelLayout volume_layout(const KernelSpec& spec) {
   layout.nz = spec.nz();
   layout.columns = real ? spec.n() / 2 + 1 : spec.n();
   const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
-  add_axis_passes(spec, layout, 0, layout.n, 1, split_into_passes(spec, layout.n, budget), false, budget);
-  add_axis_passes(spec, layout, 1, layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}, false, budget);
+  KernelSpec plane = spec;
+  plane.shape = {spec.ny(), spec.n()};
+  if (is_one_pass_grid(plane, layout, budget)) {
+    std::vector<uint32_t> radices = auto_radices(layout.ny, false);
+    const std::vector<uint32_t> x = auto_radices(layout.n, false);
+    radices.insert(radices.end(), x.begin(), x.end());
+    add_axis_passes(spec, layout, 0, layout.ny * layout.n, 1, {{radices}, 1}, true, budget);
+  } else {
+    add_axis_passes(spec, layout, 0, layout.n, 1, split_into_passes(spec, layout.n, budget), false, budget);
+    add_axis_passes(spec, layout, 1, layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}, false, budget);
+  }
   add_axis_passes(spec, layout, 2, layout.nz, layout.ny * layout.columns, {y_passes(layout.nz, budget), 1}, false,
                   budget);
   if (real && spec.twiddle_source() == TwiddleSource::table)

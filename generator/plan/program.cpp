@@ -769,9 +769,9 @@ void check_column_tiles(const KernelSpec& spec, const KernelProgram& program) {
 }
 
 // Batch entries per transform of a pass: the rows of an X pass (NY, or NZ * NY in 3D), the planes
-// of a 3D kernel's Y pass, one otherwise (a Y pass of 2D, a Z pass, a grid done in one pass).
+// of a 3D kernel's Y pass or of a grid done in one pass, one otherwise (a Y pass of 2D, a Z pass).
 uint32_t entries_per_transform(const KernelLayout& layout, const PassLayout& fft) {
-  if (fft.grid_ny != 0) return 1;
+  if (fft.grid_ny != 0) return layout.nz;
   return fft.axis == 0 ? layout.ny * layout.nz : fft.axis == 1 ? layout.nz : 1;
 }
 
@@ -1025,7 +1025,7 @@ PassProgram make_dispatch_pass(const KernelSpec& spec, const KernelProgram& prog
   pass.real_twiddle_offset = layout.real_twiddle_offset;
   // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows (a grid
   // done in one pass takes the whole transform); a 3D kernel's X pass its NZ * NY rows, its Y pass
-  // its NZ planes.
+  // (or a pass of its planes as grids) its NZ planes.
   pass.batch_scale = entries_per_transform(layout, fft);
   const bool table = spec.twiddle_source() == TwiddleSource::table && layout.twiddles.count > 0;
   set_pass_kinds(shape, plan.direction == Direction::forward, table, pass);

@@ -17,11 +17,6 @@ struct Src
     float2 data[1];
 };
 
-struct Twiddles
-{
-    float2 data[1];
-};
-
 struct Dst
 {
     float2 data[1];
@@ -29,72 +24,158 @@ struct Dst
 
 constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
 
-kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
+kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    threadgroup float2 sh[1024];
-    uint _211 = gl_LocalInvocationID.x & 1u;
-    uint _214 = gl_LocalInvocationID.x >> 1u;
-    uint _220 = ((gl_WorkGroupID.x + params.group_offset) << 7u) + _214;
-    bool _228 = _220 < params.batch;
-    uint _236 = (_220 * params.src_stride) + _211;
-    float2 _744;
-    float2 _745;
-    float2 _746;
-    float2 _747;
-    if (_228)
+    threadgroup float2 sh[2176];
+    uint _424 = gl_LocalInvocationID.x & 3u;
+    uint _428 = gl_LocalInvocationID.x >> 2u;
+    uint _434 = ((gl_WorkGroupID.x + params.group_offset) << 6u) + _428;
+    bool _442 = _434 < params.batch;
+    uint _450 = (_434 * params.src_stride) + _424;
+    float2 _1631;
+    float2 _1632;
+    float2 _1633;
+    float2 _1634;
+    float2 _1635;
+    float2 _1636;
+    float2 _1637;
+    float2 _1638;
+    if (_442)
     {
-        _747 = src.data[_236 + 6u];
-        _746 = src.data[_236 + 4u];
-        _745 = src.data[_236 + 2u];
-        _744 = src.data[_236];
+        _1638 = src.data[_450 + 28u];
+        _1637 = src.data[_450 + 20u];
+        _1636 = src.data[_450 + 12u];
+        _1635 = src.data[_450 + 4u];
+        _1634 = src.data[_450 + 24u];
+        _1633 = src.data[_450 + 16u];
+        _1632 = src.data[_450 + 8u];
+        _1631 = src.data[_450];
     }
     else
     {
-        _747 = float2(0.0);
-        _746 = float2(0.0);
-        _745 = float2(0.0);
-        _744 = float2(0.0);
+        _1638 = float2(0.0);
+        _1637 = float2(0.0);
+        _1636 = float2(0.0);
+        _1635 = float2(0.0);
+        _1634 = float2(0.0);
+        _1633 = float2(0.0);
+        _1632 = float2(0.0);
+        _1631 = float2(0.0);
     }
-    float _498 = _744.x + _746.x;
-    float _503 = _744.y + _746.y;
-    float _508 = _744.x - _746.x;
-    float _513 = _744.y - _746.y;
-    float _518 = _745.x + _747.x;
-    float _523 = _745.y + _747.y;
-    float _528 = _745.x - _747.x;
-    float _533 = _745.y - _747.y;
-    uint _288 = _211 & 3u;
-    float2 _297 = tw.data[_288];
-    uint _300 = _211 + 2u;
-    uint _303 = _300 & 3u;
-    float2 _308 = tw.data[_303];
-    uint _315 = _214 * 8u;
-    uint _317 = _211 << 2u;
-    sh[(_315 + _317) + (_317 >> 4u)] = float2(_498 + _518, _503 + _523);
-    uint _335 = _317 + 1u;
-    sh[(_315 + _335) + (_335 >> 4u)] = float2(_508 + _533, _513 - _528);
-    uint _350 = _317 + 2u;
-    sh[(_315 + _350) + (_350 >> 4u)] = float2(_498 - _518, _503 - _523);
-    uint _365 = _317 + 3u;
-    sh[(_315 + _365) + (_365 >> 4u)] = float2(_508 - _533, _513 + _528);
+    float _1125 = _1631.x + _1633.x;
+    float _1130 = _1631.y + _1633.y;
+    float _1135 = _1631.x - _1633.x;
+    float _1140 = _1631.y - _1633.y;
+    float _1145 = _1632.x + _1634.x;
+    float _1150 = _1632.y + _1634.y;
+    float _1155 = _1632.x - _1634.x;
+    float _1160 = _1632.y - _1634.y;
+    float _1218 = _1635.x + _1637.x;
+    float _1223 = _1635.y + _1637.y;
+    float _1228 = _1635.x - _1637.x;
+    float _1233 = _1635.y - _1637.y;
+    float _1238 = _1636.x + _1638.x;
+    float _1243 = _1636.y + _1638.y;
+    float _1248 = _1636.x - _1638.x;
+    float _1253 = _1636.y - _1638.y;
+    uint _540 = _428 * 34u;
+    uint _542 = _424 << 2u;
+    sh[(_540 + _542) + (_542 >> 4u)] = float2(_1125 + _1145, _1130 + _1150);
+    uint _560 = _542 + 1u;
+    sh[(_540 + _560) + (_560 >> 4u)] = float2(_1135 + _1160, _1140 - _1155);
+    uint _575 = _542 + 2u;
+    sh[(_540 + _575) + (_575 >> 4u)] = float2(_1125 - _1145, _1130 - _1150);
+    uint _590 = _542 + 3u;
+    sh[(_540 + _590) + (_590 >> 4u)] = float2(_1135 - _1160, _1140 + _1155);
+    uint _603 = _424 + 4u;
+    uint _604 = _603 << 2u;
+    sh[(_540 + _604) + (_604 >> 4u)] = float2(_1218 + _1238, _1223 + _1243);
+    uint _623 = _604 + 1u;
+    sh[(_540 + _623) + (_623 >> 4u)] = float2(_1228 + _1253, _1233 - _1248);
+    uint _640 = _604 + 2u;
+    sh[(_540 + _640) + (_640 >> 4u)] = float2(_1218 - _1238, _1223 - _1243);
+    uint _657 = _604 + 3u;
+    sh[(_540 + _657) + (_657 >> 4u)] = float2(_1228 - _1253, _1233 + _1248);
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint _384 = (_315 + _211) + (_211 >> 4u);
-    uint _395 = (_315 + _300) + (_300 >> 4u);
-    uint _401 = _211 + 4u;
-    uint _406 = (_315 + _401) + (_401 >> 4u);
-    uint _412 = _211 + 6u;
-    uint _417 = (_315 + _412) + (_412 >> 4u);
-    float _589 = fma(sh[_406].x, _297.x, -(sh[_406].y * _297.y));
-    float _600 = fma(sh[_406].x, _297.y, sh[_406].y * _297.x);
-    float _652 = fma(sh[_417].x, _308.x, -(sh[_417].y * _308.y));
-    float _663 = fma(sh[_417].x, _308.y, sh[_417].y * _308.x);
-    if (_228)
+    uint _677 = (_540 + _424) + (_424 >> 4u);
+    uint _688 = (_540 + _603) + (_603 >> 4u);
+    uint _694 = _424 + 8u;
+    uint _699 = (_540 + _694) + (_694 >> 4u);
+    uint _705 = _424 + 12u;
+    uint _710 = (_540 + _705) + (_705 >> 4u);
+    uint _716 = _424 + 16u;
+    uint _721 = (_540 + _716) + (_716 >> 4u);
+    uint _727 = _424 + 20u;
+    uint _732 = (_540 + _727) + (_727 >> 4u);
+    uint _738 = _424 + 24u;
+    uint _743 = (_540 + _738) + (_738 >> 4u);
+    uint _749 = _424 + 28u;
+    uint _754 = (_540 + _749) + (_749 >> 4u);
+    float _1351 = sh[_677].x + sh[_721].x;
+    float _1356 = sh[_677].y + sh[_721].y;
+    float _1361 = sh[_677].x - sh[_721].x;
+    float _1366 = sh[_677].y - sh[_721].y;
+    float _1371 = sh[_699].x + sh[_743].x;
+    float _1376 = sh[_699].y + sh[_743].y;
+    float _1381 = sh[_699].x - sh[_743].x;
+    float _1386 = sh[_699].y - sh[_743].y;
+    float _1389 = _1351 + _1371;
+    float _1392 = _1356 + _1376;
+    float _1395 = _1351 - _1371;
+    float _1398 = _1356 - _1376;
+    float _1401 = _1361 + _1386;
+    float _1404 = _1366 - _1381;
+    float _1407 = _1361 - _1386;
+    float _1410 = _1366 + _1381;
+    float _1415 = sh[_688].x + sh[_732].x;
+    float _1420 = sh[_688].y + sh[_732].y;
+    float _1425 = sh[_688].x - sh[_732].x;
+    float _1430 = sh[_688].y - sh[_732].y;
+    float _1435 = sh[_710].x + sh[_754].x;
+    float _1440 = sh[_710].y + sh[_754].y;
+    float _1445 = sh[_710].x - sh[_754].x;
+    float _1450 = sh[_710].y - sh[_754].y;
+    float _1453 = _1415 + _1435;
+    float _1456 = _1420 + _1440;
+    float _1459 = _1415 - _1435;
+    float _1462 = _1420 - _1440;
+    float _1489 = _1425 + _1430;
+    float _1492 = _1430 - _1425;
+    float _1499 = _1450 - _1445;
+    float _1502 = _1445 + _1450;
+    float _1509 = fma(0.707106769084930419921875, _1489, 0.707106769084930419921875 * _1499);
+    float _1512 = fma(0.707106769084930419921875, _1492, _1502 * (-0.707106769084930419921875));
+    float _1515 = fma(0.707106769084930419921875, _1489, _1499 * (-0.707106769084930419921875));
+    float _1518 = fma(0.707106769084930419921875, _1492, 0.707106769084930419921875 * _1502);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    sh[_677] = float2(_1389 + _1453, _1392 + _1456);
+    sh[_688] = float2(_1401 + _1509, _1404 + _1512);
+    sh[_699] = float2(_1395 + _1462, _1398 - _1459);
+    sh[_710] = float2(_1407 + _1518, _1410 - _1515);
+    sh[_721] = float2(_1389 - _1453, _1392 - _1456);
+    sh[_732] = float2(_1401 - _1509, _1404 - _1512);
+    sh[_743] = float2(_1395 - _1462, _1398 + _1459);
+    sh[_754] = float2(_1407 - _1518, _1410 + _1515);
+    threadgroup_barrier(mem_flags::mem_threadgroup);
+    uint _880 = ((_424 & 7u) << 2u) + (_424 >> 3u);
+    uint _903 = ((_603 & 7u) << 2u) + (_603 >> 3u);
+    uint _926 = ((_694 & 7u) << 2u) + (_694 >> 3u);
+    uint _949 = ((_705 & 7u) << 2u) + (_705 >> 3u);
+    uint _972 = ((_716 & 7u) << 2u) + (_716 >> 3u);
+    uint _995 = ((_727 & 7u) << 2u) + (_727 >> 3u);
+    uint _1018 = ((_738 & 7u) << 2u) + (_738 >> 3u);
+    uint _1041 = ((_749 & 7u) << 2u) + (_749 >> 3u);
+    if (_442)
     {
-        uint _454 = (_220 * params.dst_stride) + _211;
-        dst.data[_454] = float2(sh[_384].x + _589, sh[_384].y + _600);
-        dst.data[_454 + 2u] = float2(sh[_395].x + _652, sh[_395].y + _663);
-        dst.data[_454 + 4u] = float2(sh[_384].x - _589, sh[_384].y - _600);
-        dst.data[_454 + 6u] = float2(sh[_395].x - _652, sh[_395].y - _663);
+        uint _1065 = (_434 * params.dst_stride) + _424;
+        dst.data[_1065] = sh[(_540 + _880) + (_880 >> 4u)];
+        dst.data[_1065 + 4u] = sh[(_540 + _903) + (_903 >> 4u)];
+        dst.data[_1065 + 8u] = sh[(_540 + _926) + (_926 >> 4u)];
+        dst.data[_1065 + 12u] = sh[(_540 + _949) + (_949 >> 4u)];
+        dst.data[_1065 + 16u] = sh[(_540 + _972) + (_972 >> 4u)];
+        dst.data[_1065 + 20u] = sh[(_540 + _995) + (_995 >> 4u)];
+        dst.data[_1065 + 24u] = sh[(_540 + _1018) + (_1018 >> 4u)];
+        dst.data[_1065 + 28u] = sh[(_540 + _1041) + (_1041 >> 4u)];
     }
 }
 

@@ -22,49 +22,49 @@ struct Dst
     float2 data[1];
 };
 
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(8u, 1u, 1u);
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(16u, 1u, 1u);
 
 kernel void main0(device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    uint _145 = ((gl_WorkGroupID.x + params.group_offset) << 3u) + (gl_LocalInvocationID.x & 7u);
-    uint _148 = _145 >> 3u;
-    uint _151 = _145 & 7u;
-    bool _159 = _148 < params.batch;
-    uint _169 = (gl_LocalInvocationID.x >> 3u) << 3u;
-    uint _170 = ((_148 * params.src_stride) + _151) + _169;
-    float2 _367;
-    float2 _368;
-    float2 _369;
+    uint _145 = ((gl_WorkGroupID.x + params.group_offset) << 4u) + (gl_LocalInvocationID.x & 15u);
+    uint _149 = _145 >> 5u;
+    uint _153 = _145 & 31u;
+    bool _161 = _149 < params.batch;
+    uint _171 = (gl_LocalInvocationID.x >> 4u) << 5u;
+    uint _172 = ((_149 * params.src_stride) + _153) + _171;
     float2 _370;
-    if (_159)
+    float2 _371;
+    float2 _372;
+    float2 _373;
+    if (_161)
     {
-        _370 = src.data[_170 + 24u];
-        _369 = src.data[_170 + 16u];
-        _368 = src.data[_170 + 8u];
-        _367 = src.data[_170];
+        _373 = src.data[_172 + 96u];
+        _372 = src.data[_172 + 64u];
+        _371 = src.data[_172 + 32u];
+        _370 = src.data[_172];
     }
     else
     {
+        _373 = float2(0.0);
+        _372 = float2(0.0);
+        _371 = float2(0.0);
         _370 = float2(0.0);
-        _369 = float2(0.0);
-        _368 = float2(0.0);
-        _367 = float2(0.0);
     }
-    float _279 = _367.x + _369.x;
-    float _284 = _367.y + _369.y;
-    float _289 = _367.x - _369.x;
-    float _294 = _367.y - _369.y;
-    float _299 = _368.x + _370.x;
-    float _304 = _368.y + _370.y;
-    float _309 = _368.x - _370.x;
-    float _314 = _368.y - _370.y;
-    if (_159)
+    float _282 = _370.x + _372.x;
+    float _287 = _370.y + _372.y;
+    float _292 = _370.x - _372.x;
+    float _297 = _370.y - _372.y;
+    float _302 = _371.x + _373.x;
+    float _307 = _371.y + _373.y;
+    float _312 = _371.x - _373.x;
+    float _317 = _371.y - _373.y;
+    if (_161)
     {
-        uint _236 = (((_148 * params.dst_stride) + ((_151 >> 3u) << 5u)) + (_151 & 7u)) + _169;
-        dst.data[_236] = float2(_279 + _299, _284 + _304);
-        dst.data[_236 + 8u] = float2(_289 + _314, _294 - _309);
-        dst.data[_236 + 16u] = float2(_279 - _299, _284 - _304);
-        dst.data[_236 + 24u] = float2(_289 - _314, _294 + _309);
+        uint _238 = (((_149 * params.dst_stride) + ((_153 >> 5u) << 7u)) + (_153 & 31u)) + _171;
+        dst.data[_238] = float2(_282 + _302, _287 + _307);
+        dst.data[_238 + 32u] = float2(_292 + _317, _297 - _312);
+        dst.data[_238 + 64u] = float2(_282 - _302, _287 - _307);
+        dst.data[_238 + 96u] = float2(_292 - _317, _297 + _312);
     }
 }
 

@@ -187,7 +187,8 @@ struct PassLayout {
   uint32_t dispatch_columns() const {
     return mirror_tiles() ? mirror_tiles_per_transform() * columns_per_workgroup : columns_per_transform;
   }
-  /// A whole 2D transform of NY x NX in one row-mode pass (small grids): NY here (0 otherwise).
+  /// A whole 2D transform of NY x NX in one row-mode pass (small grids, and the planes of a small
+  /// 3D c2c kernel, one batch entry each): NY here (0 otherwise).
   /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
   /// order kx*NY + ky and go through shared memory to row-major order on the way out.
   uint32_t grid_ny = 0;
