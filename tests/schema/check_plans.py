@@ -39,6 +39,9 @@ BEYOND_SCHEMA = {
     "90_first_y_stage_1d.json": "row_pass only for a 2D shape",
     "91_first_y_stage_short_rows.json": "row_pass only where the passes can take pairs of rows (the layout decides)",
     "93_first_y_stage_workgroup_size.json": "row_pass only with workgroup_size auto",
+    "94_volume_image.json": "io image only for a 1D or 2D shape",
+    "95_volume_r2c_odd_nx.json": "a 3D r2c only of an even NX",
+    "96_volume_bluestein_side.json": "a 3D side without a prime factor above 61",
 }
 
 
