@@ -1,8 +1,8 @@
 // 3D kernels [NZ, NY, NX] on the Vulkan device (lavapipe in CI), validation layer on:
 // tests/plans/volume.json through the fftgen CLI, then every kernel forward and inverse against
 // FFTW in double (fftw_plan_many_dft of rank 3, r2c and c2r), batches 1 and 3, within the relative
-// L2 bound of the other fp32 GPU tests (test_gpu_anysize), and `fftgen-vk run` on [batch, NZ, NY,
-// NX] arrays.
+// L2 bound of the other fp32 GPU tests (test_gpu_anysize), the shipped HLSL against the SPIR-V,
+// and `fftgen-vk run` on [batch, NZ, NY, NX] arrays.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -98,6 +98,15 @@ TEST_CASE("gpu volume: 3D c2c and r2c match FFTW in double within a log N bound"
   for (const char* name : {"vol_passes__n2x8192x4", "vol_passes__n2x2x8192", "vol_passes_real__n8192x2x4",
                            "vol_passes_real__n2x8192x4"})
     CHECK(kernel_named(m, name).forward.size() == 5);
+
+  // The shipped HLSL, compiled back to SPIR-V, computes what the SPIR-V does: the X, Y and Z passes,
+  // a grid pass of planes, an r2c and a c2r through scratch2.
+  const ShaderLoader from_hlsl = fftgen_test::hlsl_loader(m);
+  for (const char* name : {"vol__n5x12x9__inverse", "vol__n16x16x16__ortho", "vol_real__n8x16x32__inverse",
+                           "vol_passes_real__n2x8192x4"}) {
+    INFO(name << " from HLSL");
+    fftgen_test::check_hlsl_matches_spirv(device, m, kernel_named(m, name), from_hlsl, 2, 5);
+  }
 
   check_run(dir, m, "vol__n5x12x9__ortho");
   check_run(dir, m, "vol_real__n8x16x32__inverse");
