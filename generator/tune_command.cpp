@@ -113,7 +113,7 @@ std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k,
       if (x >= kWarp && x <= fftgen::kMaxWorkgroupSize) values.emplace_back(x);
     out.emplace_back("workgroup_size", values);
   }
-  if (free("radices") && !k.is_2d() && layout.bluestein_n == 0 && !layout.radices.empty()) {
+  if (free("radices") && k.shape.size() == 1 && layout.bluestein_n == 0 && !layout.radices.empty()) {
     std::vector<json> values{nullptr};
     std::vector<uint32_t> order = layout.radices;
     std::sort(order.begin(), order.end());

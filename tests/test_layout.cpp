@@ -384,6 +384,25 @@ std::vector<cd> reference_2d(std::vector<cd> a, uint32_t ny, uint32_t nx, int si
   return a;
 }
 
+// The reference of a kernel's shape: 1D and 2D as reference_2d; 3D each plane in 2D, then along Z.
+std::vector<cd> reference_nd(std::vector<cd> a, const KernelSpec& spec, int sign) {
+  const uint32_t nz = spec.nz(), ny = spec.ny(), nx = spec.n();
+  const size_t plane = size_t{ny} * nx;
+  for (uint32_t z = 0; z < nz; ++z) {
+    const auto first = a.begin() + static_cast<long>(z * plane);
+    const std::vector<cd> p = reference_2d(std::vector<cd>(first, first + static_cast<long>(plane)), ny, nx, sign);
+    std::copy(p.begin(), p.end(), first);
+  }
+  if (nz == 1) return a;
+  for (size_t i = 0; i < plane; ++i) {
+    std::vector<cd> col(nz);
+    for (uint32_t z = 0; z < nz; ++z) col[z] = a[z * plane + i];
+    reference_fft(col, sign);
+    for (uint32_t z = 0; z < nz; ++z) a[z * plane + i] = col[z];
+  }
+  return a;
+}
+
 std::vector<cd> random_complex(size_t count, uint32_t seed) {
   std::mt19937 rng(seed);
   std::normal_distribution<double> normal;
@@ -399,8 +418,8 @@ void check_transform(const KernelSpec& spec, uint32_t batch = 3) {
   using fftgen::Transform;
   const fftgen::KernelProgram program = fftgen::make_program(spec);
   const uint32_t nx = spec.n(), ny = spec.ny(), half = nx / 2 + 1;
-  const size_t points = size_t{nx} * ny;
-  INFO("shape " << ny << " x " << nx << ", " << fftgen::to_string(spec.transform) << ", passes "
+  const size_t points = spec.points(), rows = points / nx;
+  INFO("shape " << spec.nz() << " x " << ny << " x " << nx << ", " << fftgen::to_string(spec.transform) << ", passes "
                 << program.forward.size());
   // Forward: a random input (real data: reals only), the reference spectrum, the kernel's output.
   std::vector<cd> signal = random_complex(points * batch, nx * 7 + ny);
@@ -409,7 +428,7 @@ void check_transform(const KernelSpec& spec, uint32_t batch = 3) {
   std::vector<cd> in, spectra;
   for (uint32_t b = 0; b < batch; ++b) {
     const std::vector<cd> one(signal.begin() + b * points, signal.begin() + (b + 1) * points);
-    const std::vector<cd> f = reference_2d(one, ny, nx, -1);
+    const std::vector<cd> f = reference_nd(one, spec, -1);
     switch (spec.transform) {
       case Transform::c2c:
         in.insert(in.end(), one.begin(), one.end());
@@ -417,8 +436,8 @@ void check_transform(const KernelSpec& spec, uint32_t batch = 3) {
         break;
       case Transform::r2c:
         for (size_t i = 0; i < points; i += 2) in.push_back({one[i].real(), one[i + 1].real()});
-        for (uint32_t y = 0; y < ny; ++y)
-          for (uint32_t x = 0; x < half; ++x) spectra.push_back(f[size_t{y} * nx + x]);
+        for (size_t y = 0; y < rows; ++y)
+          for (uint32_t x = 0; x < half; ++x) spectra.push_back(f[y * nx + x]);
         break;
       case Transform::r2c_pair: {
         // x and y are the real and imaginary parts; their spectra, X[0..N/2] then Y[0..N/2].
@@ -448,6 +467,44 @@ void check_transform(const KernelSpec& spec, uint32_t batch = 3) {
 }
 
 }  // namespace
+
+TEST_CASE("3D kernels compute the 3D DFT (CPU execution of the X, Y and Z passes)", "[layout][3d]") {
+  for (fftgen::Transform transform : {fftgen::Transform::c2c, fftgen::Transform::r2c})
+    for (std::vector<uint32_t> shape : std::vector<std::vector<uint32_t>>{
+             {2, 2, 2}, {8, 16, 32}, {5, 12, 10}, {16, 16, 16}, {3, 2, 14}, {64, 4, 8}, {4, 64, 6}}) {
+      KernelSpec spec = spec_2d(shape[1], shape[2], transform);
+      spec.shape = shape;
+      check_transform(spec, 2);
+    }
+  // c2c of odd sides, and every axis in several passes (a small budget).
+  KernelSpec odd = spec_2d(9, 7);
+  odd.shape = {5, 9, 7};
+  check_transform(odd, 2);
+  // An axis of 8192 in 1 KB takes three passes (an r2c's 4096 complex rows one); a c2r's values
+  // between them alternate between scratch and scratch2 (its reals hold none). A c2c plane of 2 x 4
+  // is one grid pass.
+  struct Passes {
+    std::vector<uint32_t> shape;
+    size_t c2c, r2c;
+  };
+  for (const Passes& p : std::vector<Passes>{{{8192, 2, 4}, 4, 5}, {{2, 8192, 4}, 5, 5}, {{2, 2, 8192}, 5, 3}})
+    for (fftgen::Transform transform : {fftgen::Transform::c2c, fftgen::Transform::r2c}) {
+      KernelSpec passes = spec_2d(p.shape[1], p.shape[2], transform);
+      passes.shape = p.shape;
+      passes.shared_memory_bytes = 1024;
+      const fftgen::KernelProgram program = fftgen::make_program(passes);
+      CHECK(program.forward.size() == (transform == fftgen::Transform::c2c ? p.c2c : p.r2c));
+      check_transform(passes, 1);
+    }
+  // A c2c plane of powers of two within the budget: one grid pass of each plane, then Z.
+  KernelSpec cube = spec_2d(64, 64);
+  cube.shape = {64, 64, 64};
+  const fftgen::KernelProgram program = fftgen::make_program(cube);
+  REQUIRE(program.forward.size() == 2);
+  CHECK(program.forward[0].fft.grid_ny == 64);
+  CHECK(program.forward[0].batch_scale == 64);
+  CHECK(program.forward[1].fft.axis == 2);
+}
 
 TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and column passes)", "[layout][2d]") {
   for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{

@@ -352,8 +352,9 @@ TEST_CASE("error messages name the plan, the kernel, the field and what is allow
   SECTION("shape forms") {
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": "1024"}]})"),
                Catch::Contains("field 'shape'") && Catch::Contains("must be a list"));
-    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 256, 4]}]})"),
-               Catch::Contains("field 'shape'") && Catch::Contains("3 dimensions") && Catch::Contains("[NY, NX]"));
+    CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [2, 256, 256, 4]}]})"),
+               Catch::Contains("field 'shape'") && Catch::Contains("4 dimensions") &&
+                   Catch::Contains("[NZ, NY, NX] are"));
     CHECK_THAT(error_of(R"({"kernels": [{"name": "k", "shape": [256, 134], "transform": "r2c", "precision": "fp16"}]})"),
                Catch::Contains("field 'precision': a 2D r2c with a side through Bluestein's algorithm reads its "
                                "rows as reals one by one, which fftgen has in fp32 only (fp16: c2c)"));
@@ -1431,6 +1432,69 @@ TEST_CASE("late stage twiddles take a product tree in workgroups of 512 invocati
   const uint32_t products = 1024 * 11 + 512 * 26;  // a complex product: 4 muls, 2 adds
   CHECK(wide.ops().muls == computed.ops().muls + 4 * products);
   CHECK(wide.ops().adds == computed.ops().adds + 2 * products);
+}
+
+TEST_CASE("3D: [NZ, NY, NX] parses, names its variants and lays out X, Y and Z passes", "[plan][volume]") {
+  const Plan plan = parse_plan(R"({"kernels": [{"name": "v", "shape": [[64, 32, 16], [5, 12, 9]]},
+                                               {"name": "w", "shape": [64, 32, 16], "transform": "r2c"}]})");
+  REQUIRE(names_of(plan) == std::vector<std::string>{"v__n64x32x16", "v__n5x12x9", "w"});
+  CHECK(fftgen::make_program(plan.kernels[1]).forward.size() == 3);
+  const fftgen::KernelSpec& k = plan.kernels[2];
+  CHECK(k.is_3d());
+  CHECK(!k.is_2d());
+  CHECK(k.nz() == 64);
+  CHECK(k.ny() == 32);
+  CHECK(k.n() == 16);
+  CHECK(k.points() == 64 * 32 * 16);
+  const fftgen::KernelProgram program = fftgen::make_program(k);
+  const fftgen::KernelLayout& layout = program.layout;
+  CHECK(layout.n == 8);
+  CHECK(layout.columns == 9);
+  CHECK(layout.ny == 32);
+  CHECK(layout.nz == 64);
+  REQUIRE(program.forward.size() == 3);
+  // X rows (NZ * NY of them a transform), Y columns of each plane, Z columns of the volume.
+  CHECK(program.forward[0].fft.axis == 0);
+  CHECK(program.forward[0].batch_scale == 64 * 32);
+  CHECK(program.forward[1].fft.axis == 1);
+  CHECK(program.forward[1].fft.interleave == 9);
+  CHECK(program.forward[1].batch_scale == 64);
+  CHECK(program.forward[2].fft.axis == 2);
+  CHECK(program.forward[2].fft.interleave == 32 * 9);
+  CHECK(program.forward[2].batch_scale == 1);
+  CHECK(program.forward_output.elements == 64 * 32 * 9);
+  // The c2r inverse runs Y and Z first and ends along X.
+  CHECK(program.inverse.front().fft.axis == 1);
+  CHECK(program.inverse.back().fft.axis == 0);
+}
+
+TEST_CASE("3D: what a volume cannot have is refused in one line naming the field", "[plan][volume][errors]") {
+  auto error_of_volume = [](const std::string& fields) {
+    return error_of(R"({"kernels": [{"name": "v", "shape": [16, 16, 16])" + (fields.empty() ? "" : ", " + fields) +
+                    "}]}");
+  };
+  CHECK(error_of_volume(R"("io": "image")") ==
+        "plan.json: kernel 'v': field 'io': 3D kernels read and write buffers; allowed: \"buffer\" for a 3D shape");
+  CHECK_THAT(error_of_volume(R"("transform": "r2c_pair")"),
+             Catch::Contains("field 'transform': r2c_pair is for 1D kernels"));
+  CHECK_THAT(error_of_volume(R"("precision": "fp16")"), Catch::Contains("field 'precision': 3D kernels are fp32"));
+  CHECK_THAT(error_of_volume(R"("radices": [4, 4])"),
+             Catch::Contains("field 'radices': 3D kernels choose the radices of each axis themselves"));
+  CHECK_THAT(error_of_volume(R"("intermediate_layout": "column_tiles")"),
+             Catch::Contains("field 'intermediate_layout': column_tiles is for 2D kernels"));
+  CHECK_THAT(error_of_volume(R"("first_y_stage": "row_pass")"),
+             Catch::Contains("field 'first_y_stage': row_pass is for 2D kernels"));
+  CHECK_THAT(error_of_volume(R"("pass_sync": "counters")"),
+             Catch::Contains("field 'pass_sync': counters are for 1D and 2D kernels"));
+  CHECK_THAT(error_of(R"({"kernels": [{"name": "v", "shape": [5, 12, 9], "transform": "r2c"}]})"),
+             Catch::Contains("field 'shape': a 3D r2c kernel needs an even NX (found 9)"));
+  CHECK_THAT(error_of(R"({"kernels": [{"name": "v", "shape": [67, 16, 16]}]})"),
+             Catch::Contains("field 'shape': NZ = 67 has the prime factor 67; every prime factor must be at most 61"));
+  CHECK_THAT(error_of(R"({"kernels": [{"name": "v", "shape": [16, 16384, 16]}]})"),
+             Catch::Contains("field 'shape': NY = 16384 is too large"));
+  CHECK_THAT(error_of(R"({"kernels": [{"name": "v", "shape": [2048, 1024, 1024]}]})"),
+             Catch::Contains("field 'shape': [2048, 1024, 1024] has 2147483648 points; a 3D kernel's volume is at "
+                             "most 2^30 points"));
 }
 
 TEST_CASE("shared_memory_bytes unset: one pass at 48 KB where 32 KB takes two and the plan's devices offer it", "[plan]") {

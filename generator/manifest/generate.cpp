@@ -24,6 +24,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// A pass's axis as the manifest spells it (PassLayout::axis).
+const char* axis_name(uint32_t axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z"; }
+
 bool wants(const Plan& plan, Target target) {
   for (Target t : plan.targets)
     if (t == target) return true;
@@ -232,7 +235,7 @@ json pass_json(const Plan& plan, const KernelSpec& spec, const PassProgram& pass
                      {"size", fft.size},
                      {"stages", stages_json(fft)},
                      {"stride", fft.stride},
-                     {"axis", fft.axis == 0 ? "x" : "y"},
+                     {"axis", axis_name(fft.axis)},
                      {"load", to_string(pass.load.kind)},
                      {"store", to_string(pass.store.kind)},
                      {"dispatch",
@@ -294,7 +297,7 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
     parts.push_back({{"size", fft.size},
                      {"stages", stages_json(fft)},
                      {"stride", fft.stride},
-                     {"axis", fft.axis == 0 ? "x" : "y"},
+                     {"axis", axis_name(fft.axis)},
                      {"load", to_string(passes[i].load.kind)},
                      {"store", to_string(passes[i].store.kind)},
                      {"batch_scale", passes[i].batch_scale},
@@ -308,7 +311,7 @@ json counters_json(const Plan& plan, const KernelSpec& spec, const std::vector<P
                      {"size", first.n},
                      {"stages", stages},
                      {"stride", 1},
-                     {"axis", first.fft.axis == 0 ? "x" : "y"},
+                     {"axis", axis_name(first.fft.axis)},
                      {"load", to_string(first.load.kind)},
                      {"store", to_string(passes.back().store.kind)},
                      {"dispatch",

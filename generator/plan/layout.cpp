@@ -1049,6 +1049,55 @@ KernelLayout add_passes(const KernelSpec& spec, const KernelSpec& y_spec, const 
   }
 }
 
+// A 3D kernel's sides: 2 to 2^kMaxLog2Side each, with no prime factor above kMaxPrimeFactor (no
+// Bluestein side), and an even NX for r2c (its rows are complex transforms of NX/2).
+void check_volume_sides(const KernelSpec& spec) {
+  const char* names[3] = {"NZ", "NY", "NX"};
+  for (size_t a = 0; a < 3; ++a) {
+    const uint32_t side = spec.shape[a];
+    if (side < 2 || side > (1u << kMaxLog2Side) || largest_prime_factor(side) > kMaxPrimeFactor)
+      fail(spec, "shape", fmt::format("{} = {} is not supported; a 3D kernel's sides are 2 to 2^{} with no prime factor "
+                                      "above {} (a side through Bluestein's algorithm is for 1D and 2D kernels)",
+                                      names[a], side, kMaxLog2Side, kMaxPrimeFactor));
+  }
+  if (spec.transform == Transform::r2c && spec.n() % 2 != 0)
+    fail(spec, "shape", fmt::format("a 3D r2c kernel needs an even NX (found {}): its rows are complex transforms of "
+                                    "NX/2; use c2c for an odd NX", spec.n()));
+}
+
+// A 3D kernel [NZ, NY, NX]: its X passes over the NZ * NY rows of a transform, its Y passes over
+// each plane's columns (interleave: the row width, NX/2 + 1 for r2c), its Z passes over the
+// volume's columns (interleave: a plane, NY times the row width, so that a workgroup's columns
+// are adjacent values of a row and its reads coalesced, as a 2D kernel's Y pass's are). A c2c
+// plane that fits one workgroup, as a small 2D grid does (is_one_pass_grid), takes X and Y in one
+// pass over each plane (PassLayout::grid_ny): 64^3 in two passes.
+KernelLayout volume_layout(const KernelSpec& spec) {
+  check_volume_sides(spec);
+  const bool real = spec.transform == Transform::r2c;
+  KernelLayout layout;
+  layout.n = real ? spec.n() / 2 : spec.n();
+  layout.ny = spec.ny();
+  layout.nz = spec.nz();
+  layout.columns = real ? spec.n() / 2 + 1 : spec.n();
+  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  KernelSpec plane = spec;
+  plane.shape = {spec.ny(), spec.n()};
+  if (is_one_pass_grid(plane, layout, budget)) {
+    std::vector<uint32_t> radices = auto_radices(layout.ny, false);
+    const std::vector<uint32_t> x = auto_radices(layout.n, false);
+    radices.insert(radices.end(), x.begin(), x.end());
+    add_axis_passes(spec, layout, 0, layout.ny * layout.n, 1, {{radices}, 1}, true, budget);
+  } else {
+    add_axis_passes(spec, layout, 0, layout.n, 1, split_into_passes(spec, layout.n, budget), false, budget);
+    add_axis_passes(spec, layout, 1, layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}, false, budget);
+  }
+  add_axis_passes(spec, layout, 2, layout.nz, layout.ny * layout.columns, {y_passes(layout.nz, budget), 1}, false,
+                  budget);
+  if (real && spec.twiddle_source() == TwiddleSource::table)
+    layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
+  return layout;
+}
+
 }  // namespace
 
 KernelLayout make_any_layout(const KernelSpec& spec);
@@ -1071,6 +1120,7 @@ KernelLayout make_layout(const KernelSpec& spec) {
 }
 
 KernelLayout make_any_layout(const KernelSpec& spec) {
+  if (spec.is_3d()) return volume_layout(spec);
   if (real_full_length(spec)) {
     if (spec.precision == Precision::fp16)
       fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, whose "

@@ -18,6 +18,7 @@ namespace fftgen {
 bool MeasuredKernels::contains(const MeasuredFacts& f) const {
   if (!transforms.empty() && std::find(transforms.begin(), transforms.end(), f.transform) == transforms.end())
     return false;
+  if (f.three_d) return false;
   if (two_d && *two_d != f.two_d) return false;
   if (precision && *precision != f.precision) return false;
   if (convolution && *convolution != f.convolution) return false;
@@ -30,6 +31,7 @@ MeasuredFacts measured_facts(const KernelSpec& spec, uint64_t n) {
   f.transform = spec.transform;
   f.precision = spec.precision;
   f.two_d = spec.is_2d();
+  f.three_d = spec.is_3d();
   f.convolution = spec.convolution.has_value();
   f.n = n;
   f.nx = spec.n();

@@ -79,8 +79,12 @@ const std::string kAllowedN =
 const std::string kAllowedSide =
     fmt::format("an integer from {} to {} (2^{}); a side with a prime factor above {} runs through Bluestein's algorithm "
                 "(c2c, and r2c of an even NX)", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
-const std::string kAllowedShape =
-    "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide + ", or a list of such shapes";
+constexpr uint64_t kMaxVolumePoints = uint64_t{1} << 30;
+const std::string kAllowedVolumeSide =
+    fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}, NZ * NY * NX at most 2^30", kMinN,
+                1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
+const std::string kAllowedShape = "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide +
+                                  ", or [NZ, NY, NX] with each side " + kAllowedVolumeSide + ", or a list of such shapes";
 const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
 const std::string kAllowedRadices =
     "\"auto\" or a list of radices from {" + kAllowedRadixValues + "} whose product is N";
@@ -276,6 +280,21 @@ uint32_t read_length(const json& v, const Where& where, std::string_view what, u
   return static_cast<uint32_t>(n);
 }
 
+// A 3D shape [NZ, NY, NX]: each side without Bluestein (make_layout refuses what else it cannot lay
+// out, such as an r2c of odd NX), and a volume whose values fit the runtime's buffers.
+Choice parse_volume_shape(const json& s, const Where& where, std::string_view suffix) {
+  const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
+  const uint32_t nz = read_length(s[0], where, "NZ", max_side, kAllowedVolumeSide);
+  const uint32_t ny = read_length(s[1], where, "NY", max_side, kAllowedVolumeSide);
+  const uint32_t nx = read_length(s[2], where, "NX", max_side, kAllowedVolumeSide);
+  if (uint64_t{nz} * ny * nx > kMaxVolumePoints)
+    where.fail("shape", fmt::format("[{}, {}, {}] has {} points; a 3D kernel's volume is at most 2^30 points", nz, ny,
+                                    nx, uint64_t{nz} * ny * nx),
+               kAllowedShape);
+  return {[=](KernelSpec& k) { k.shape = {nz, ny, nx}; }, fmt::format("{}{}x{}x{}", suffix, nz, ny, nx),
+          fmt::format("[{}, {}, {}]", nz, ny, nx)};
+}
+
 std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::string_view suffix) {
   const std::string field = "shape";
   if (!v) where.fail(field, "missing; every kernel needs a shape, e.g. \"shape\": [1024]", kAllowedShape);
@@ -294,10 +313,15 @@ std::vector<Choice> parse_shape_field(const json* v, const Where& where, std::st
       where.fail(field, fmt::format("a list of shapes must hold only shapes like [1024]; element {} is {}", i,
                                     describe(s)),
                  kAllowedShape);
-    if (s.empty()) where.fail(field, "the shape is empty; expected [N] or [NY, NX]", kAllowedShape);
-    if (s.size() > 2)
-      where.fail(field, fmt::format("a shape with {} dimensions is not supported; 1D [N] and 2D [NY, NX] are", s.size()),
+    if (s.empty()) where.fail(field, "the shape is empty; expected [N], [NY, NX] or [NZ, NY, NX]", kAllowedShape);
+    if (s.size() > 3)
+      where.fail(field, fmt::format("a shape with {} dimensions is not supported; 1D [N], 2D [NY, NX] and 3D [NZ, "
+                                    "NY, NX] are", s.size()),
                  kAllowedShape);
+    if (s.size() == 3) {
+      out.push_back(parse_volume_shape(s, where, suffix));
+      continue;
+    }
     if (s.size() == 2) {
       const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
       uint32_t ny = read_length(s[0], where, "NY", max_side, kAllowedSide, max_side);
@@ -907,6 +931,27 @@ void check_textures(const KernelSpec& k, const Where& where, const std::string& 
                fmt::format("NX (N in 1D) up to {} with \"io\": \"image\"", kMaxTextureWidth));
 }
 
+// What a 3D kernel [NZ, NY, NX] cannot have: its passes are X, Y and Z passes over buffers, each
+// laid out by fftgen (docs/plan.md, "3D kernels").
+void check_volume(const KernelSpec& k, const Where& where, const std::string& which) {
+  if (!k.is_3d()) return;
+  const std::string kept = "a 3D kernel keeps one dispatch per pass along X, Y and Z" + which;
+  if (k.io == Io::image)
+    where.fail("io", "3D kernels read and write buffers" + which, "\"buffer\" for a 3D shape");
+  if (k.transform == Transform::r2c_pair)
+    where.fail("transform", "r2c_pair is for 1D kernels" + which, "c2c or r2c for a 3D shape");
+  if (k.precision != Precision::fp32)
+    where.fail("precision", "3D kernels are fp32" + which, "fp32 for a 3D shape");
+  if (!k.radices.empty())
+    where.fail("radices", "3D kernels choose the radices of each axis themselves" + which, "\"auto\" for a 3D shape");
+  if (k.intermediate_layout == IntermediateLayout::column_tiles)
+    where.fail("intermediate_layout", "column_tiles is for 2D kernels; " + kept, "\"auto\" or \"rows\" for a 3D shape");
+  if (k.first_y_stage == FirstYStage::row_pass)
+    where.fail("first_y_stage", "row_pass is for 2D kernels; " + kept, "\"auto\" or \"column_pass\" for a 3D shape");
+  if (k.pass_sync == PassSync::counters)
+    where.fail("pass_sync", "counters are for 1D and 2D kernels; " + kept, "\"auto\" or \"dispatch\" for a 3D shape");
+}
+
 // Every program of an image kernel must read and write its images at the ends; a way of building
 // passes that does not know images is refused rather than run on buffers.
 void check_image_program(const KernelSpec& k, const KernelProgram& program) {
@@ -998,6 +1043,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
   auto which_of = [&](const KernelSpec& k) { return k.name == name ? "" : " (variant " + quote(k.name) + ")"; };
   auto check = [&](const KernelSpec& k) {
     const std::string which = which_of(k);
+    check_volume(k, where, which);
     check_textures(k, where, which);
     check_double(k, where, which);
     if (k.is_2d() && !k.radices.empty())
@@ -1413,7 +1459,8 @@ std::string entry_kind_text(const KernelSpec& k) {
     parts.push_back(c.circular ? "circular" : "same");
   } else {
     if (k.transform != Transform::c2c) parts.emplace_back(to_string(k.transform));
-    parts.push_back(k.is_2d() ? fmt::format("shape = [{}, {}]", k.ny(), k.n()) : fmt::format("n = {}", k.n()));
+    parts.push_back(k.shape.size() > 1 ? fmt::format("shape = [{}]", fmt::join(k.shape, ", "))
+                                       : fmt::format("n = {}", k.n()));
     if (k.io != Io::buffer) parts.emplace_back(to_string(k.io));
   }
   if (k.precision != Precision::fp32) parts.emplace_back(to_string(k.precision));

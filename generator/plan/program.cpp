@@ -157,7 +157,8 @@ struct PassIo {
 // An image output (io image) holds no intermediate values: its last pass reads scratch, and passes
 // that do not work in place alternate between scratch and a second scratch buffer of its size. Nor
 // does the pixels' buffer a convolution's inverse writes (`pixels_out`): its layout and elements
-// are the image's, and its last pass would write pixels where other workgroups still read values.
+// are the image's, and its last pass would write pixels where other workgroups still read values;
+// nor the reals of a 3D c2r (plan_direction).
 void assign_buffers(const KernelSpec& spec, std::vector<PassIo>& io, uint64_t output_vec2, bool pixels_out,
                     std::vector<std::pair<BufferRole, BufferRole>>& roles, uint64_t& scratch_vec2) {
   const bool image = spec.io == Io::image || pixels_out;
@@ -772,6 +773,13 @@ void check_column_tiles(const KernelSpec& spec, const KernelProgram& program) {
                                                 layout.passes.back().columns_per_workgroup)));
 }
 
+// Batch entries per transform of a pass: the rows of an X pass (NY, or NZ * NY in 3D), the planes
+// of a 3D kernel's Y pass or of a grid done in one pass, one otherwise (a Y pass of 2D, a Z pass).
+uint32_t entries_per_transform(const KernelLayout& layout, const PassLayout& fft) {
+  if (fft.grid_ny != 0) return layout.nz;
+  return fft.axis == 0 ? layout.ny * layout.nz : fft.axis == 1 ? layout.nz : 1;
+}
+
 // What the passes of a dispatch kernel share: the kernel's kind and sizes.
 struct DispatchShape {
   bool full_real = false;  ///< a full-length r2c kernel: a c2c kernel of N apart from its first and last views
@@ -833,7 +841,7 @@ std::vector<PassIo> pass_io(const KernelProgram& program, const DispatchShape& s
   std::vector<PassIo> io;
   for (size_t i = 0; i < plan.order.size(); ++i) {
     const PassLayout& fft = layout.passes[plan.order[i]];
-    const uint64_t along = fft.axis == 0 ? uint64_t{layout.n} * layout.ny : shape.spectrum;
+    const uint64_t along = fft.axis == 0 ? uint64_t{layout.n} * layout.ny * layout.nz : shape.spectrum;
     PassIo p{plan.order[i], along, along, fft.in_place_safe()};
     if (i == 0) p.reads = plan.in_vec2;
     if (i + 1 == plan.order.size()) p.writes = plan.out_vec2;
@@ -944,7 +952,12 @@ DirectionPlan plan_direction(const KernelSpec& spec, KernelProgram& program, con
                             i + 1 == plan.order.size() ? BufferRole::output : BufferRole::scratch});
     scratch_vec2 = 2 * plan.scratch_half;
   } else {
-    assign_buffers(spec, plan.io, plan.out_vec2, spec.convolution && d == Direction::inverse, plan.roles, scratch_vec2);
+    // A 3D c2r's reals hold none of its values between passes either, and its Y and Z passes come
+    // before the X pass that writes them: passes that do not work in place alternate between
+    // scratch and scratch2, as an image output's do.
+    const bool no_output_between = spec.convolution || (spec.is_3d() && shape.real);
+    assign_buffers(spec, plan.io, plan.out_vec2, no_output_between && d == Direction::inverse, plan.roles,
+                   scratch_vec2);
   }
   if (spec.placement == Placement::in_place) place_in_place(spec, program, plan, scratch_vec2);
   plan.pass_scales = pass_scales(spec, layout, plan.order, d);
@@ -979,10 +992,10 @@ void set_pass_bindings(const KernelProgram& program, const DispatchShape& shape,
   const KernelLayout& layout = program.layout;
   const Direction d = plan.direction;
   const bool last = i + 1 == plan.order.size();
-  // vec2 values of one batch entry (a transform, or a row along X of a 2D kernel) read and
-  // written, and the buffers' element types.
-  const bool rows = pass.fft.axis == 0 && pass.fft.grid_ny == 0;
-  auto entry_of = [&](uint64_t per_transform) { return rows ? per_transform / layout.ny : per_transform; };
+  // vec2 values of one batch entry (a transform, a row along X of a 2D or 3D kernel, a plane along
+  // Y of a 3D one) read and written, and the buffers' element types.
+  const uint32_t entries = entries_per_transform(layout, pass.fft);
+  auto entry_of = [&](uint64_t per_transform) { return per_transform / entries; };
   uint64_t reads = entry_of(plan.io[i].reads), writes = entry_of(plan.io[i].writes);
   // Intermediate values are complex wherever they lie (an output of reals holds them as pairs).
   auto element = [&](BufferRole role) {
@@ -1055,8 +1068,9 @@ PassProgram make_dispatch_pass(const KernelSpec& spec, const KernelProgram& prog
   pass.n = static_cast<uint32_t>(spec.points());
   pass.real_twiddle_offset = layout.real_twiddle_offset;
   // A 2D kernel's X pass transforms the NY rows of each transform as a batch of rows (a grid
-  // done in one pass takes the whole transform).
-  pass.batch_scale = fft.axis == 0 && fft.grid_ny == 0 ? layout.ny : 1;
+  // done in one pass takes the whole transform); a 3D kernel's X pass its NZ * NY rows, its Y pass
+  // (or a pass of its planes as grids) its NZ planes.
+  pass.batch_scale = entries_per_transform(layout, fft);
   const bool table = spec.twiddle_source() == TwiddleSource::table && layout.twiddles.count > 0;
   set_pass_kinds(shape, plan.direction == Direction::forward, table, pass);
   set_pass_bindings(program, shape, plan, i, pass);
@@ -1122,7 +1136,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
   shape.full_real = layout.real_full_length;
   shape.real = spec.transform == Transform::r2c && !shape.full_real;
   shape.pair = spec.transform == Transform::r2c_pair;
-  shape.spectrum = uint64_t{layout.columns} * layout.ny;
+  shape.spectrum = uint64_t{layout.columns} * layout.ny * layout.nz;
   shape.complex_data = stored_as(ElementType::complex64, spec.precision);
   set_kernel_buffers(spec, shape, program);
   if (spec.placement == Placement::in_place) pad_real_rows(shape, program);

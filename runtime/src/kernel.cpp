@@ -578,7 +578,7 @@ std::vector<Direction> Kernel::bound_directions(const KernelIo& io) const {
   return directions;
 }
 
-// Strides are the caller's, in each buffer's elements, for 1D kernels; 2D kernels take contiguous
+// Strides are the caller's, in each buffer's elements, for 1D kernels; 2D and 3D kernels take contiguous
 // transforms (their row passes walk rows, not transforms).
 void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& directions) const {
   if (info_.in_place()) {
@@ -593,6 +593,9 @@ void Kernel::check_strides(const KernelIo& io, const std::vector<Direction>& dir
     for (auto [what, stride, shape] : {std::tuple<const char*, uint32_t, BufferShape>{"input", io.input_stride, info_.input(d)},
                                        {"output", io.output_stride, info_.output(d)}}) {
       if (stride == 0) continue;
+      if (info_.shape.size() > 2 && stride != shape.elements)
+        throw UsageError("kernel '" + info_.name + "': a 3D kernel takes contiguous transforms; the " + what +
+                         " stride must be 0 or " + std::to_string(shape.elements));
       if (info_.ny() > 1) {
         check_row_pitch(d, what, stride);
         continue;

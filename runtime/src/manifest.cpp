@@ -1,5 +1,6 @@
 #include "fftgen/runtime/manifest.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -358,7 +359,7 @@ void check_buffers(const Reader& kr, const KernelInfo& k) {
   const bool half = is_half(k.forward_output.element), doubles = is_double(k.forward_output.element);
   const ElementType complex = half ? ElementType::complex32 : doubles ? ElementType::complex128 : ElementType::complex64;
   const ElementType real = half ? ElementType::float16 : doubles ? ElementType::float64 : ElementType::float32;
-  const uint64_t nx = k.n(), ny = k.ny();
+  const uint64_t nx = k.n(), ny = k.rows();
   BufferShape in{complex, k.points()}, out{complex, k.points()};
   if (k.transform == "r2c") {
     // Rows of odd NX keep N + 1 reals, rows of an in-place kernel 2 (NX/2 + 1) (FFTW's padding).
@@ -499,8 +500,8 @@ KernelInfo parse_kernel(const Reader& r) {
   Reader kr(r.raw(), r.where() + "(" + k.name + ")");
   k.plan_kernel = kr.has("plan_kernel") ? kr.str("plan_kernel") : k.name;
   k.shape = kr.uints("shape");
-  if (k.shape.empty() || k.shape.size() > 2 || k.shape[0] == 0 || k.shape.back() == 0)
-    kr.fail("shape", "[N] or [NY, NX] with positive sides");
+  if (k.shape.empty() || k.shape.size() > 3 || std::find(k.shape.begin(), k.shape.end(), 0u) != k.shape.end())
+    kr.fail("shape", "[N], [NY, NX] or [NZ, NY, NX] with positive sides");
   if (k.points() > kMaxPoints)
     kr.fail("shape", "at most " + std::to_string(kMaxPoints) + " points (found " + std::to_string(k.points()) + ")");
   if (kr.has("element") && kr.str("element") != "complex64")  // version 1

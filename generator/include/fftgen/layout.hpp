@@ -152,7 +152,7 @@ struct TwiddleTable {
 /// adjacent columns (the data's row width) belong to the same Y sub-transform position: column
 /// j is data column j mod interleave of sub-transform j div interleave.
 struct PassLayout {
-  uint32_t axis = 0;                   ///< 0: X (contiguous), 1: Y
+  uint32_t axis = 0;                   ///< 0: X (contiguous), 1: Y, 2: Z (3D: interleave NY * row width)
   uint32_t length = 0;                 ///< the axis' FFT length (X of an r2c kernel: N/2)
   uint32_t size = 0;                   ///< M: sub-transform length (product of stage radices)
   uint32_t stride = 1;                 ///< product of the earlier passes' sizes along this axis
@@ -192,7 +192,8 @@ struct PassLayout {
   uint32_t dispatch_columns() const {
     return mirror_tiles() ? mirror_tiles_per_transform() * columns_per_workgroup : columns_per_transform;
   }
-  /// A whole 2D transform of NY x NX in one row-mode pass (small grids): NY here (0 otherwise).
+  /// A whole 2D transform of NY x NX in one row-mode pass (small grids, and the planes of a small
+  /// 3D c2c kernel, one batch entry each): NY here (0 otherwise).
   /// Its stages run along Y first, then along X (twiddle_divisor); the values come out in the
   /// order kx*NY + ky and go through shared memory to row-major order on the way out.
   uint32_t grid_ny = 0;
@@ -264,7 +265,8 @@ struct PassLayout {
 /// and what happens on the way in and out are the program's (program.hpp).
 struct KernelLayout {
   uint32_t n = 0;                 ///< the X FFT length: N, or N/2 for an r2c kernel
-  uint32_t ny = 1;                ///< NY (2D), 1 for 1D
+  uint32_t ny = 1;                ///< NY (2D, 3D), 1 for 1D
+  uint32_t nz = 1;                ///< NZ (3D), 1 otherwise
   uint32_t columns = 1;           ///< complex values per row after the X passes: N, or N/2 + 1 (r2c)
   std::vector<uint32_t> radices;  ///< every stage radix, X passes then Y passes (the split actually used)
   std::vector<PassLayout> passes; ///< X passes, then Y passes

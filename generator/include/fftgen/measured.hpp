@@ -51,11 +51,14 @@ struct MeasuredFacts {
   Transform transform = Transform::c2c;
   Precision precision = Precision::fp32;
   bool two_d = false;
+  /// A 3D kernel: no row applies to it (none was measured on volumes), so its structural
+  /// choices stand.
+  bool three_d = false;
   bool convolution = false;  ///< a convolution's kernel
   uint64_t n = 0;            ///< complex points along X (KernelLayout::n: N, N/2 for r2c), or the pass's length
   uint64_t nx = 0;           ///< NX (N in 1D) as the plan gives it (KernelSpec::n)
   uint64_t ny = 1;           ///< NY (1 in 1D)
-  uint64_t points = 0;       ///< NY * NX as the plan gives them (KernelSpec::points)
+  uint64_t points = 0;       ///< [NZ *] NY * NX as the plan gives them (KernelSpec::points)
   uint64_t size = 0;         ///< the sub-transform of the pass being decided
   uint64_t tile_bytes = 0;   ///< bytes of a column tile's run (column_tiles)
 };

@@ -47,7 +47,7 @@ struct ConvolutionSpec {
 struct KernelSpec {
   std::string name;       ///< unique variant name, e.g. "fft4096__divmod__computed"
   std::string plan_name;  ///< the kernel's name in the plan, e.g. "fft4096"
-  std::vector<uint32_t> shape;            ///< [N] for 1D, [NY, NX] for 2D (row-major, X contiguous)
+  std::vector<uint32_t> shape;            ///< [N] for 1D, [NY, NX] for 2D, [NZ, NY, NX] for 3D (row-major, X contiguous)
   Transform transform = Transform::c2c;
   DirectionSet direction = DirectionSet::both;
   Normalize normalize = Normalize::inverse;
@@ -97,11 +97,14 @@ struct KernelSpec {
 
   /// N along X (the contiguous axis): the transform length of a 1D kernel.
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
-  /// NY of a 2D kernel, 1 for 1D.
-  uint32_t ny() const { return shape.size() == 2 ? shape.front() : 1; }
+  /// NY of a 2D or 3D kernel, 1 for 1D.
+  uint32_t ny() const { return shape.size() >= 2 ? shape[shape.size() - 2] : 1; }
+  /// NZ of a 3D kernel, 1 otherwise.
+  uint32_t nz() const { return shape.size() == 3 ? shape.front() : 1; }
   bool is_2d() const { return shape.size() == 2; }
-  /// Points of one transform (the logical input size): NY * NX.
-  uint64_t points() const { return uint64_t{ny()} * n(); }
+  bool is_3d() const { return shape.size() == 3; }
+  /// Points of one transform (the logical input size): NZ * NY * NX.
+  uint64_t points() const { return uint64_t{nz()} * ny() * n(); }
   /// The twiddles the kernel uses. "auto" computes them for fp16 storage, whose rounding to 11
   /// bits hides the ~2^-21 error of the GPU's sin/cos, and saves the table's loads (H100, 2D C2C
   /// fp16: 512² 0.394 -> 0.383 ms, 1024² 0.432 -> 0.428, errors unchanged); fp32 keeps the table,

@@ -161,7 +161,7 @@ struct ItemShape {
 ItemShape item_shape(const KernelInfo& k, Direction d, bool input) {
   const bool spectrum_side = (d == Direction::forward) != input;  // the forward output, the inverse input
   std::vector<uint64_t> dims;
-  if (k.ny() > 1) dims.push_back(k.ny());
+  for (size_t a = 0; a + 1 < k.shape.size(); ++a) dims.push_back(k.shape[a]);  // [NZ,] NY
   if (k.transform == "r2c") {
     dims.push_back(spectrum_side ? k.n() / 2 + 1 : k.n());
     return {spectrum_side ? NpyType::complex64 : NpyType::float32, dims};
@@ -264,9 +264,9 @@ void run_npy(const RunRequest& r) {
   Kernel kernel(device, info, manifest.files);
   // Only an r2c kernel's rows of reals may lie apart: runs of one row each.
   const bool real = info.transform == "r2c";
-  const uint64_t rows = batch * info.ny();
+  const uint64_t rows = batch * info.rows();
   const std::vector<float> values =
-      real ? respace(a.values, rows, item_floats(want) / info.ny(), buffer_floats(info.input(r.direction)) / info.ny())
+      real ? respace(a.values, rows, item_floats(want) / info.rows(), buffer_floats(info.input(r.direction)) / info.rows())
            : a.values;
   const std::vector<float> floats = run_words(device, kernel, r.direction, values, static_cast<uint32_t>(batch));
   const ItemShape got = item_shape_of(info, r.direction, false);
@@ -274,7 +274,7 @@ void run_npy(const RunRequest& r) {
   out.type = got.type;
   if (batched) out.shape.push_back(batch);
   for (auto d : got.dims) out.shape.push_back(d);
-  out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.ny(), item_floats(got) / info.ny())
+  out.values = real ? respace(floats, rows, buffer_floats(info.output(r.direction)) / info.rows(), item_floats(got) / info.rows())
                     : floats;
   // A value beyond 65504 in a half-float buffer becomes infinite, and what it reaches NaN. Where the
   // input was finite, that is an overflow, not a result.

@@ -42,7 +42,7 @@ std::vector<std::complex<double>> reference_dft(const std::vector<std::complex<d
 
 namespace {
 
-// FFTW plans many transforms of one shape: rank 1 or 2, contiguous, batch apart by the sizes.
+// FFTW plans many transforms of one shape: rank 1, 2 or 3, contiguous, batch apart by the sizes.
 enum class Kind { c2c_forward, c2c_backward, r2c, c2r };
 
 // Runs FFTW on `batch` transforms of `shape`: c2c in/out complex; r2c: `real` in, `spectrum` out;
@@ -161,8 +161,8 @@ std::vector<std::complex<float>> random_input(const KernelInfo& k, Direction d, 
     // Rows of odd N (NX) lie N + 1 reals apart, rows of an in-place kernel 2 (NX/2 + 1): the
     // padding reals after each are zero.
     auto x = random_normal(pairs, seed);
-    const uint64_t per_row = pairs_per_transform(k, d, true) / k.ny();
-    for (uint64_t row = 0; row < uint64_t{batch} * k.ny(); ++row) {
+    const uint64_t per_row = pairs_per_transform(k, d, true) / k.rows();
+    for (uint64_t row = 0; row < uint64_t{batch} * k.rows(); ++row) {
       if (k.n() % 2 == 0) x[(row + 1) * per_row - 1].real(0.0f);
       x[(row + 1) * per_row - 1].imag(0.0f);
     }

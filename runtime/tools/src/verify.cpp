@@ -57,6 +57,13 @@ bool half_images(const KernelInfo& info) {
   return false;
 }
 
+// A kernel's shape as a report spells it: "4096", "512x512", "64x64x64".
+std::string shape_text_x(const std::vector<uint32_t>& shape) {
+  std::string text;
+  for (uint32_t side : shape) text += (text.empty() ? "" : "x") + std::to_string(side);
+  return text;
+}
+
 }  // namespace
 
 // A batch the device cannot hold is an error of the run, found before any buffer is made (not a
@@ -106,7 +113,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   VerifyResult r;
   r.kernel = info.name;
   r.n = info.n();
-  r.shape = (info.ny() > 1 ? std::to_string(info.ny()) + "x" : "") + std::to_string(info.n()) +
+  r.shape = shape_text_x(info.shape) +
             (info.transform == "c2c" ? "" : " " + info.transform);
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));

@@ -165,9 +165,16 @@ struct KernelInfo {
 
   /// N along X (the transform length of a 1D kernel).
   uint32_t n() const { return shape.empty() ? 0 : shape.back(); }
-  /// NY of a 2D kernel, 1 for 1D.
-  uint32_t ny() const { return shape.size() == 2 ? shape.front() : 1; }
-  uint64_t points() const { return uint64_t{ny()} * n(); }
+  /// NY of a 2D or 3D kernel, 1 for 1D.
+  uint32_t ny() const { return shape.size() >= 2 ? shape[shape.size() - 2] : 1; }
+  /// Points of one transform: the product of the sides.
+  uint64_t points() const {
+    uint64_t p = shape.empty() ? 0 : 1;
+    for (uint32_t side : shape) p *= side;
+    return p;
+  }
+  /// Rows of one transform along X: NY in 2D, NZ * NY in 3D, 1 in 1D.
+  uint64_t rows() const { return n() == 0 ? 0 : points() / n(); }
   bool has(Direction d) const;
   const BufferShape& input(Direction d) const { return d == Direction::forward ? forward_input : forward_output; }
   const BufferShape& output(Direction d) const { return d == Direction::forward ? forward_output : forward_input; }

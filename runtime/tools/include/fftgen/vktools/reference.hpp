@@ -16,8 +16,8 @@ std::vector<std::complex<double>> reference_dft(const std::vector<std::complex<d
 
 /// The exact result, in double, of `direction` of `kernel` on `batch` transforms of `input`, times
 /// `scale`. Values are as the buffers hold them, in pairs of floats: complex values, or two
-/// consecutive reals per pair for real data (an r2c forward's input, its inverse's output). 1D and
-/// 2D, c2c, r2c (forward: the NY x (NX/2+1) half spectrum; inverse: c2r) and r2c_pair (forward:
+/// consecutive reals per pair for real data (an r2c forward's input, its inverse's output). 1D, 2D
+/// and 3D, c2c, r2c (forward: the [NZ x] NY x (NX/2+1) half spectrum; inverse: c2r) and r2c_pair (forward:
 /// the half spectra of the real and imaginary parts, X[0..N/2] then Y[0..N/2]; inverse: merged).
 std::vector<std::complex<double>> reference_transform(const KernelInfo& kernel, Direction direction,
                                                       const std::vector<std::complex<double>>& input,
