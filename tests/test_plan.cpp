@@ -840,7 +840,7 @@ TEST_CASE("a malformed wisdom file is a PlanError naming the file and the proble
     std::string msg = wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"shared_memory": 49152}})"));
     CHECK_THAT(msg, Catch::Contains("gpu.json: sizes[0] (n = 4096): winner: unknown field 'shared_memory'") &&
                         Catch::Contains("known wisdom fields: radices, index_math, twiddles, workgroup_size, "
-                                        "shared_memory_bytes"));
+                                        "values_per_invocation, shared_memory_bytes"));
     CHECK_THAT(wisdom_error(wisdom_of(R"({"n": 4096, "winner": {"direction": "forward"}})")),
                Catch::Contains("winner: field 'direction': wisdom may not set it"));
   }
