@@ -56,7 +56,7 @@ foreach(f RANGE ${last})
     list(APPEND tunable ${name})
   endif()
 endforeach()
-if(NOT tunable STREQUAL "radices;index_math;twiddles;workgroup_size;shared_memory_bytes")
+if(NOT tunable STREQUAL "radices;index_math;twiddles;workgroup_size;values_per_invocation;shared_memory_bytes")
   message(FATAL_ERROR "wisdom-tunable fields: ${tunable}")
 endif()
 
