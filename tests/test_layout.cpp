@@ -11,7 +11,9 @@
 #include <tuple>
 
 #include "fftgen/codelet.hpp"
+#include "fftgen/cost_model.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/measured.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/program.hpp"
 
@@ -209,6 +211,96 @@ void check_slots_distinct(const fftgen::SharedMemoryMap& map) {
 
 // The round trip of a 1024^2 bloom: two 2048-point columns of a split exchange, stages 8x16x16 on
 // 128 invocations a column; invocation t is value q = t / 2 of column c = t % 2.
+// One warp of 32 invocations, one transform of 512 = 16 x 32: stage 0's radix-16 writes (q*16 + r)
+// and stage 1's reads (16 of 32 butterflies: q + 16r for q < 16), counted by hand. Plain, the 32
+// lanes' 8-byte slots 16q + r lie 128 bytes apart: banks 2r and 2r + 1 serve 32 words each, 32
+// wavefronts a write, 16 writes; each read is 16 adjacent slots, 32 banks once: 1 wavefront, 32
+// reads. Padded (slot i + i/16 = 17q + r), lane q's words start at bank 2q + 2r mod 32: lanes q and
+// q + 16 share a bank pair, 2 wavefronts a write; the reads 17r + q stay adjacent.
+TEST_CASE("exchange_wavefronts counts a warp's bank conflicts as the hardware serves them", "[layout][cost]") {
+  fftgen::PassLayout pass;
+  pass.size = pass.length = 512;
+  pass.threads_per_column = pass.workgroup_size = 32;
+  pass.elems_per_thread = 16;
+  pass.stages = {fftgen::StageLayout{}, fftgen::StageLayout{}};
+  pass.stages[0].radix = 16;
+  pass.stages[0].stride = 1;
+  pass.stages[1].radix = 32;
+  pass.stages[1].stride = 16;
+  fftgen::SharedMemoryMap map;
+  map.columns = 1;
+  map.slice = 512;
+  map.scheme = fftgen::SharedMemoryMap::Scheme::plain;
+  CHECK(fftgen::exchange_wavefronts(pass, map) == 16 * 32 + 32);
+  map.scheme = fftgen::SharedMemoryMap::Scheme::row_padded;
+  map.pad_log2 = 4;
+  CHECK(fftgen::exchange_wavefronts(pass, map) == 16 * 2 + 32);
+  // Split (4-byte words, one a slot): plain writes 16q + r put 16 lanes in one bank: 16 wavefronts.
+  map.split = true;
+  map.scheme = fftgen::SharedMemoryMap::Scheme::plain;
+  CHECK(fftgen::exchange_wavefronts(pass, map) == 16 * 16 + 32);
+}
+
+// The 13-smooth lengths from 90 to 8190 that are not powers of two, every 7th.
+std::vector<uint32_t> smooth_lengths() {
+  std::vector<uint32_t> lengths;
+  for (uint32_t n = 90, k = 0; n <= 8190; ++n)
+    if (!fftgen::is_power_of_two(n) && fftgen::largest_prime_factor(n) <= 13 && k++ % 7 == 0) lengths.push_back(n);
+  return lengths;
+}
+
+TEST_CASE("row passes of other lengths take the map the CPU model counts the fewest conflicts for", "[layout][cost]") {
+  using Scheme = fftgen::SharedMemoryMap::Scheme;
+  const double margin = fftgen::measured_cost_model().exchange_map_margin;
+  size_t plain = 0, padded_other = 0;
+  for (uint32_t n : smooth_lengths()) {
+    const KernelLayout layout = fftgen::make_layout(spec_for(n));
+    for (const auto& pass : layout.passes) {
+      const auto& map = pass.shared;
+      if (!pass.row_mode() || pass.store_exchange || map.rounds != 1 ||
+          (map.scheme != Scheme::plain && map.scheme != Scheme::row_padded))
+        continue;
+      INFO("N = " << n << ", pass size " << pass.size << ", pad " << map.pad_log2);
+      // Never more shared memory than padding every 16 values would take, and no plain or padded
+      // map that fits as well counts fewer wavefronts by the margin.
+      fftgen::SharedMemoryMap candidate = map;
+      candidate.scheme = Scheme::row_padded;
+      candidate.pad_log2 = 4;
+      CHECK(map.bytes() <= candidate.bytes());
+      CHECK(map.bytes() <= 32768);
+      const double count = static_cast<double>(fftgen::exchange_wavefronts(pass, map));
+      for (uint32_t p : {0u, 4u, 5u, 6u}) {
+        candidate.scheme = p == 0 ? Scheme::plain : Scheme::row_padded;
+        candidate.pad_log2 = p;
+        if (candidate.bytes() <= 32768)
+          CHECK(static_cast<double>(fftgen::exchange_wavefronts(pass, candidate)) >= (1 - margin) * count);
+      }
+      // Every value its own slot, inside the array.
+      std::vector<bool> used(map.elements());
+      for (uint32_t c = 0; c < map.columns; ++c)
+        for (uint32_t i = 0; i < map.slice; ++i) {
+          const uint32_t slot = map.slot(c, i);
+          REQUIRE(slot < map.elements());
+          CHECK_FALSE(used[slot]);
+          used[slot] = true;
+        }
+      plain += map.scheme == Scheme::plain;
+      padded_other += map.scheme == Scheme::row_padded && map.pad_log2 != 4;
+    }
+  }
+  CHECK(plain > 50);        // odd first radices: stride-R writes spread over every bank unpadded
+  CHECK(padded_other > 5);  // pads every 32 or 64 values
+  // C2C 1260, stages 15x12x7: plain (padding every 16 counted 2.5 times the wavefronts).
+  CHECK(fftgen::make_layout(spec_for(1260)).passes[0].shared.scheme == Scheme::plain);
+  // 3888 (16x9x9x3): its padding every 16 does not fit 32 KB, every 32 does.
+  const auto& m3888 = fftgen::make_layout(spec_for(3888)).passes[0].shared;
+  CHECK(m3888.scheme == Scheme::row_padded);
+  CHECK(m3888.pad_log2 == 5);
+  // Powers of two keep the maps measured for them.
+  CHECK(fftgen::make_layout(spec_for(1024)).passes[0].shared.pad_log2 == 4);
+  for (uint32_t n : {1260u, 3888u, 4950u, 7776u}) check_numerics(spec_for(n));
+}
+
 TEST_CASE("tile_padded gives a warp of two columns distinct banks where column_padded does not", "[layout]") {
   using Scheme = fftgen::SharedMemoryMap::Scheme;
   fftgen::SharedMemoryMap map;

@@ -104,7 +104,7 @@ std::string PassPrinter::sh(const std::string& c, const std::string& i) const {
     case Scheme::column_staggered:
       return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, map.pad_log2));
     case Scheme::row_padded:
-      return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, SharedMemoryMap::kRowPadLog2));
+      return shared_slot(fmt::format("{} * {}u + {} + ({} >> {}u)", c, map.column_slots(), i, i, map.pad_log2));
     case Scheme::plain:
     case Scheme::none: break;
   }
@@ -132,7 +132,9 @@ std::string PassPrinter::tile_swizzled_index(const std::string& c, const std::st
 std::string PassPrinter::sh(const std::string& c, const std::string& base, uint32_t offset, bool no_carry) const {
   const SharedMemoryMap& map = fft.shared;
   if (map.scheme == SharedMemoryMap::Scheme::tile_swizzled) return sh_swizzled_apart(c, base, offset, no_carry);
-  if (map.pad_log2 == 0 || !no_carry)  // pad_log2: set by the maps that pad apart
+  const bool pads_apart = map.scheme == SharedMemoryMap::Scheme::tile_padded ||
+                          map.scheme == SharedMemoryMap::Scheme::column_staggered;
+  if (!pads_apart || !no_carry)
     return sh(c, fmt::format("({} + {})", base, constant(offset)));
   const uint32_t pad = map.pad_log2;
   return shared_slot(fmt::format("{} * {}u + {} + (({}) >> {}u) + {}", c, map.column_slots(), base, base, pad,

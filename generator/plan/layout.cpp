@@ -594,6 +594,7 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
       map.swizzle_shift = std::max(4u, log2_exact(radices.front()));
     } else {
       map.scheme = choice.padded ? Scheme::row_padded : Scheme::plain;
+      if (choice.padded) map.pad_log2 = SharedMemoryMap::kRowPadLog2;
     }
   } else if (choice.padded) {
     map.scheme = Scheme::column_padded;
@@ -640,6 +641,39 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     map.scheme = map.swizzle_mask != 0 ? Scheme::column_swizzled : Scheme::plain;
   }
   return map;
+}
+
+// Step 3b: the map of a one-round exchange of a row pass whose length is not a power of two: plain,
+// or padded one slot every 2^p values (p = 6, 5, 4), whichever the CPU model counts the fewest
+// bank-conflict wavefronts for (exchange_wavefronts). Each candidate, cheapest first, replaces the
+// one before only where it counts fewer by more than the device class's margin. The padding of powers
+// of two (p = 4) turns the stride-R writes of an odd radix R, which a plain map spreads over every
+// bank, into 2- to 3-way conflicts: C2C 1260 (stages 15x12x7) padded counts 2.9 times the ideal
+// wavefronts, plain 1.2 times (measured 1.34x faster). No candidate takes more shared memory than
+// p = 4 would (the model does not see the workgroups a larger array keeps from an SM: pads every 2 or
+// 4 values ran up to 12% slower where they won on wavefronts), and XOR swizzles, which the model
+// also ranks well, ran slower than padding wherever they were tried (CostModel::exchange_map_margin's
+// run). Powers of two, measured map by map (shared_memory_scheme), keep their map.
+SharedMemoryMap least_conflicted_map(const PassLayout& pass, const SharedMemoryMap& chosen, uint32_t budget_bytes) {
+  using Scheme = SharedMemoryMap::Scheme;
+  const bool modelled = pass.row_mode() && chosen.rounds == 1 && chosen.scalar_bytes == 4 && pass.grid_ny == 0 &&
+                        pass.pair_rows == 0 && !pass.store_exchange && !is_power_of_two(pass.size) &&
+                        (chosen.scheme == Scheme::plain || chosen.scheme == Scheme::row_padded);
+  if (!modelled) return chosen;
+  const double keep = 1 - measured_cost_model().exchange_map_margin;
+  SharedMemoryMap best = chosen, candidate = chosen;
+  double best_count = static_cast<double>(exchange_wavefronts(pass, chosen));
+  candidate.scheme = Scheme::row_padded;
+  candidate.pad_log2 = SharedMemoryMap::kRowPadLog2;
+  const uint32_t most_bytes = std::min(budget_bytes, candidate.bytes());
+  for (const uint32_t p : {0u, 6u, 5u, 4u}) {  // p = 0: plain
+    candidate.scheme = p == 0 ? Scheme::plain : Scheme::row_padded;
+    candidate.pad_log2 = p;
+    if (candidate.bytes() > most_bytes) continue;
+    if (const double count = static_cast<double>(exchange_wavefronts(pass, candidate)); count < best_count * keep)
+      best = candidate, best_count = count;
+  }
+  return best;
 }
 
 // Step 1b: the pass's stages (before the tiling, which asks whether they are balanced).
@@ -751,7 +785,9 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     pass_facts.size = pass.size;
     const bool swizzle_real_rows = pass.store_exchange && spec.transform == Transform::r2c &&
                                    measured_yes(MeasuredDecision::swizzle_real_rows, pass_facts);
-    pass.shared = shared_memory_scheme(pass, radices, choice, swizzle_real_rows, spec.shared_memory_bytes);
+    pass.shared = least_conflicted_map(
+        pass, shared_memory_scheme(pass, radices, choice, swizzle_real_rows, spec.shared_memory_bytes),
+        spec.shared_memory_bytes);
     place_twiddles(pass, spec.twiddle_source() == TwiddleSource::table, layout.twiddles);
     // The pair separation pairs value e of an invocation with another invocation's value E-1-e:
     // it needs every invocation to hold E values at q + e*step. (The r2c separation of mirrored
@@ -1098,9 +1134,11 @@ KernelLayout volume_layout(const KernelSpec& spec) {
   return layout;
 }
 
-}  // namespace
-
+// Every kind of kernel's layout, before the checks of make_layout (defined below it: a real or
+// Bluestein kernel lays out its complex transform through it).
 KernelLayout make_any_layout(const KernelSpec& spec);
+
+}  // namespace
 
 // values_per_invocation sets the invocations of passes along X that hold whole rows in one round
 // of exchange (choose_tiling); a kernel without one refuses it.
@@ -1118,6 +1156,8 @@ KernelLayout make_layout(const KernelSpec& spec) {
   check_values_per_invocation(spec, layout);
   return layout;
 }
+
+namespace {
 
 KernelLayout make_any_layout(const KernelSpec& spec) {
   if (spec.is_3d()) return volume_layout(spec);
@@ -1155,6 +1195,8 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
   return layout;
 }
+
+}  // namespace
 
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()));
@@ -1197,7 +1239,7 @@ PassLayout::ValuePlace PassLayout::value_place(const StageLayout& stage, uint32_
 uint32_t SharedMemoryMap::column_slots() const {
   switch (scheme) {
     case Scheme::none: return 0;
-    case Scheme::row_padded: return slice + (slice >> kRowPadLog2);
+    case Scheme::row_padded: return slice + (slice >> pad_log2);
     case Scheme::column_padded: return slice + 1;
     case Scheme::tile_padded: {
       const uint32_t padded = slice + (slice >> pad_log2);
@@ -1215,7 +1257,7 @@ uint32_t SharedMemoryMap::slot(uint32_t c, uint32_t i) const {
   switch (scheme) {
     case Scheme::none: break;
     case Scheme::plain: return c * slice + i;
-    case Scheme::row_padded: return c * column_slots() + i + (i >> kRowPadLog2);
+    case Scheme::row_padded: return c * column_slots() + i + (i >> pad_log2);
     case Scheme::row_swizzled: return c * slice + (i ^ ((i >> swizzle_shift) & swizzle_mask));
     case Scheme::column_padded: return c * column_slots() + i;
     case Scheme::tile_padded:

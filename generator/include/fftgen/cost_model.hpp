@@ -10,6 +10,7 @@
 namespace fftgen {
 
 struct PassLayout;
+struct SharedMemoryMap;
 
 /// What the cost model reads off a pass. Each term is 0 for the ideal and grows with the waste.
 struct PassFeatures {
@@ -31,12 +32,21 @@ struct CostModel {
   /// A candidate replaces the structural choice only where it is predicted faster by more than this
   /// (the log of the ratio): the model's errors on the runs it was fitted to stay below it.
   double margin;
+  /// A row pass's exchange takes another shared-memory map than its structural one only where the
+  /// CPU model counts this fraction fewer wavefronts (exchange_wavefronts, least_conflicted_map).
+  double exchange_map_margin;
 };
 
 PassFeatures pass_features(const PassLayout& pass, uint32_t element_bytes);
 
 /// The predicted log of the time, up to a constant of the length: lower is faster.
 double pass_cost(const PassFeatures& features, const CostModel& model);
+
+/// Shared-memory wavefronts of the exchanges between a pass's stages (each stage's writes and the
+/// next stage's reads, one round, row mode) if it used `map`, on the CPU model of a GPU's shared
+/// memory: 32 banks of 4 bytes, a warp of 32 invocations, whose access takes as many wavefronts as
+/// the most distinct words one bank serves (at least 2 for a warp's 8-byte complex values).
+uint64_t exchange_wavefronts(const PassLayout& pass, const SharedMemoryMap& map);
 
 /// Every ordered split of m into factors from `radices` with at most `fewest + extra_stages`
 /// stages (fewest: the fewest stages any split of m takes), each order once: the splits with fewer

@@ -53,12 +53,16 @@ struct PassTwiddles {
 
 /// Where value i of a workgroup's column c lies in shared memory during one exchange round. Every
 /// scheme breaks the power-of-two strides that would send a warp's accesses to one memory bank:
-/// - plain:           c*S + i (no exchange conflicts to break, or nothing fits otherwise)
-/// - row_padded:      c*(S + S/16) + i + (i >> 4): one slot every 16 values (16 complex = 128
-///                    bytes = all banks), for row mode, where a radix-R stage writes at stride R
+/// - plain:           c*S + i (no exchange conflicts to break, or nothing fits otherwise; rows of
+///                    other lengths where the CPU model counts the fewest conflicts for it)
+/// - row_padded:      c*(S + S/2^p) + i + (i >> p), p = pad_log2: one slot every 16 values (p = 4:
+///                    16 complex = 128 bytes = all banks), for row mode, where a radix-R stage writes
+///                    at stride R; other p where the CPU model counts fewer bank conflicts
+///                    (least_conflicted_map: lengths that are not powers of two)
 /// - row_swizzled:    c*S + (i ^ ((i >> shift) & mask)), for register-resident row mode: the first
 ///                    stage's stride-R writes from a half-warp land in distinct bank pairs, while
 ///                    reads and later writes (runs of adjacent slots) stay conflict-free
+///                    (and rows of other lengths where the CPU model counts fewer conflicts)
 /// - column_padded:   c*(S + 1) + i, for column mode, where adjacent invocations are adjacent
 ///                    columns, S apart
 /// - column_swizzled: c*S + (i ^ (c & mask)), column mode where the padded columns do not fit
@@ -85,7 +89,7 @@ struct SharedMemoryMap {
   uint32_t slice = 0;            ///< S
   uint32_t swizzle_shift = 0;    ///< row_swizzled, tile_swizzled (4)
   uint32_t swizzle_mask = 0;     ///< row_swizzled, column_swizzled, tile_swizzled (15)
-  uint32_t pad_log2 = 0;         ///< tile_padded (4), column_staggered: one pad slot every 2^pad_log2 values
+  uint32_t pad_log2 = 0;         ///< row_padded, tile_padded (4), column_staggered: one pad slot every 2^pad_log2 values
   /// Split exchange: real parts, then imaginary parts, move through a float array, which halves
   /// the shared memory a pass needs (two more barriers per stage).
   bool split = false;
