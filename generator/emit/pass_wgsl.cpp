@@ -91,7 +91,7 @@ std::string emit_pass_wgsl(const PassProgram& pass, const std::string& header) {
   if (reads_through_destination(pass))
     for (std::string* t : {&wgsl_functions, &body})
       for (size_t at = t->find("src.data["); at != std::string::npos; at = t->find("src.data[", at + 1))
-        if (at == 0 || !std::isalnum(static_cast<unsigned char>((*t)[at - 1])) && (*t)[at - 1] != '_')
+        if (at == 0 || (!std::isalnum(static_cast<unsigned char>((*t)[at - 1])) && (*t)[at - 1] != '_'))
           t->replace(at, 3, "dst");
   data.set("functions", wgsl_functions);
   data.set("body", body);

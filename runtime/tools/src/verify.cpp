@@ -106,6 +106,28 @@ bool stores_half(const KernelInfo& info) {
   return is_half(info.forward_input.element) || is_half(info.forward_output.element) || half_images(info);
 }
 
+void run_verify(VerifyResult& r, const std::function<void(uint32_t& batch)>& body,
+                const std::function<double()>& round_trip_tolerance) {
+  uint32_t batch = 0;
+  try {
+    body(batch);
+    auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
+    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, r.tolerance) && ok(r.rel_l2_inverse, r.tolerance) &&
+             ok(r.round_trip, round_trip_tolerance());
+  } catch (const std::bad_alloc&) {
+    r.error = "out of host memory at batch " + std::to_string(batch) + " (input, output and the FFTW "
+              "reference are held in memory; use smaller --batches)";
+    r.pass = false;
+  } catch (const VulkanError& e) {
+    const bool memory = e.result() == VK_ERROR_OUT_OF_DEVICE_MEMORY || e.result() == VK_ERROR_OUT_OF_HOST_MEMORY;
+    r.error = (memory ? "out of memory at batch " + std::to_string(batch) + ": " : std::string()) + e.what();
+    r.pass = false;
+  } catch (const std::exception& e) {
+    r.error = e.what();
+    r.pass = false;
+  }
+}
+
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& info,
                            const VerifyOptions& options) {
   if (info.transform == "convolution" || info.transform == "convolution_filter")
@@ -118,7 +140,6 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   r.batches = options.batches;
   for (Direction d : info.directions) r.directions.push_back(to_string(d));
   if (stores_double(info)) return verify_double_kernel(device, manifest, info, options, r);
-  double rt_tol = round_trip_tolerance(options);
   // fp16 kernels: each direction within kFp16Factor times the error of an fp16 round trip of its
   // input (the smallest over the batches), the round trip within twice that.
   const bool half = stores_half(info);
@@ -133,8 +154,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
   if (half) r.tolerance = std::numeric_limits<double>::infinity();
   ExecuteOptions exec;
   exec.record = options.record;
-  uint32_t batch = 0;
-  try {
+  run_verify(r, [&](uint32_t& batch) {
     Kernel kernel(device, info, manifest.files, options.loader);
     check_batches(device, kernel, options);
     for (uint32_t b : options.batches) {
@@ -176,22 +196,7 @@ VerifyResult verify_kernel(Device& device, const Manifest& manifest, const Kerne
         r.nan_count += stats.nan_count;
       }
     }
-    if (half) rt_tol = 2 * r.tolerance;
-    auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
-    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, r.tolerance) &&
-             ok(r.rel_l2_inverse, r.tolerance) && ok(r.round_trip, rt_tol);
-  } catch (const std::bad_alloc&) {
-    r.error = "out of host memory at batch " + std::to_string(batch) + " (input, output and the FFTW "
-              "reference in double are held in memory; use smaller --batches)";
-    r.pass = false;
-  } catch (const VulkanError& e) {
-    const bool memory = e.result() == VK_ERROR_OUT_OF_DEVICE_MEMORY || e.result() == VK_ERROR_OUT_OF_HOST_MEMORY;
-    r.error = (memory ? "out of memory at batch " + std::to_string(batch) + ": " : std::string()) + e.what();
-    r.pass = false;
-  } catch (const std::exception& e) {
-    r.error = e.what();
-    r.pass = false;
-  }
+  }, [&] { return half ? 2 * r.tolerance : round_trip_tolerance(options); });
   return r;
 }
 

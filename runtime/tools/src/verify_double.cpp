@@ -57,17 +57,11 @@ VerifyResult verify_double_kernel(Device& device, const Manifest& manifest, cons
                                   const VerifyOptions& options, VerifyResult r) {
   r.double_precision = true;
   r.tolerance = double_tolerance(info.points());
-  try {
+  run_verify(r, [&](uint32_t& batch) {
     Kernel kernel(device, info, manifest.files, options.loader);
     check_batches(device, kernel, options);
-    for (uint32_t batch : options.batches) verify_batch(device, kernel, options, batch, r);
-    auto ok = [](const std::optional<double>& v, double tol) { return !v || *v <= tol; };
-    r.pass = r.nan_count == 0 && ok(r.rel_l2_forward, r.tolerance) && ok(r.rel_l2_inverse, r.tolerance) &&
-             ok(r.round_trip, 2 * r.tolerance);
-  } catch (const std::exception& e) {
-    r.error = e.what();
-    r.pass = false;
-  }
+    for (const uint32_t b : options.batches) verify_batch(device, kernel, options, batch = b, r);
+  }, [&] { return 2 * r.tolerance; });
   return r;
 }
 

@@ -1,6 +1,7 @@
 // `fftgen-vk verify`: every kernel against FFTW in double.
 #pragma once
 #include <complex>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,6 +79,12 @@ struct VerifyResult {
 
 VerifyResult verify_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
                            const VerifyOptions& options = {});
+/// Runs the checks of one kernel (`body`, which sets `batch` to the batch it runs and fills r's
+/// figures), then the verdict: no NaN, each direction within r.tolerance, the round trip within
+/// `round_trip_tolerance` (called after body). A failure sets r.error instead, one line that names
+/// the batch where memory ran out. Shared by verify_kernel and verify_double_kernel.
+void run_verify(VerifyResult& r, const std::function<void(uint32_t& batch)>& body,
+                const std::function<double()>& round_trip_tolerance);
 /// verify_kernel of an fp64 kernel (stores_double), which verify_kernel calls: `r` holds what the
 /// kernel's kind does not change (name, shape, directions, batches).
 VerifyResult verify_double_kernel(Device& device, const Manifest& manifest, const KernelInfo& kernel,
