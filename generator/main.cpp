@@ -171,6 +171,136 @@ std::string option_hint(int argc, char** argv) {
   return "";
 }
 
+// What the command line asks of the main command (fftgen PLAN ...).
+struct Options {
+  std::string plan_path, out_dir, targets_csv, wisdom_path;
+  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false, list_variants = false,
+       as_json = false, print_schema = false;
+  uint32_t explain = 0;
+  unsigned jobs = 0;
+  fftgen::BuildStepOptions build_step;
+  CLI::Option* targets_option = nullptr;
+  CLI::Option* explain_option = nullptr;
+};
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("plan", o.plan_path, "plan file (JSON); its format: docs/plan.md (documentation below)");
+  app.add_option("-o,--output", o.out_dir, "output folder (created if missing)");
+  app.add_flag("--dry-run", o.dry_run, "list the files that would be written, write nothing");
+  app.add_flag("--list-variants", o.list_variants,
+               "list every variant the plan expands to with its field values and file stem, write nothing");
+  app.add_flag("--json", o.as_json, "with --list-variants: print JSON, each variant's wisdom_key too (bench/wisdom.py reads it)");
+  app.add_option("--wisdom", o.wisdom_path,
+                 "per-device wisdom table (`fftgen tune` writes one; e.g. bench/wisdom/nvidia-h100.json): each kernel\n"
+                 "takes the fields of the measured winner for its kind (transform, shape, precision, io, or convolution),\n"
+                 "except fields the plan sets itself; prints what it changed");
+  o.targets_option = app.add_option("--targets", o.targets_csv,
+                                    "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
+  app.add_flag("-q,--quiet", o.quiet, "print nothing but errors");
+  app.add_flag("--print-default-plan", o.print_default, "print the built-in default plan and exit");
+  o.explain_option = app.add_option(
+      "--explain", o.explain,
+      fmt::format("print the op counts (beside FFTW's n1_R where FFTW has one, and a prime's paired sums written "
+                  "out) and GLSL of the radix-R codelet\n(R = {}) and exit", fmt::join(fftgen::codelet::kCodeletRadices, ", ")));
+  app.add_flag("--inverse", o.explain_inverse, "with --explain: the inverse-direction codelet");
+  app.add_option("-j,--jobs", o.jobs, "variants generated at once (default 0: one per core); the output is the same")
+      ->check(CLI::Range(0u, 1024u));
+  app.add_flag("--print-schema", o.print_schema, "print the JSON Schema of the plan format (docs/plan.schema.json) and exit");
+  auto* headers = app.add_flag("--headers", o.build_step.headers,
+                               "also write C++ headers embedding the SPIR-V, twiddle tables and manifest (README: \"Use it\n"
+                               "from your engine's build\")");
+  app.add_option("--header-namespace", o.build_step.header_namespace,
+                 "C++ namespace of --headers, also the name of the header that includes them all (default fftgen_kernels)")
+      ->needs(headers);
+  app.add_option("--depfile", o.build_step.depfile,
+                 "write a Make-style dependency file: the outputs (or --stamp) depend on the plan, wisdom file and fftgen");
+  app.add_option("--stamp", o.build_step.stamp, "rewrite this file after every successful run (a build system's output)");
+}
+
+// The plan (or the default one), with --targets and --wisdom applied; `source` is its file name.
+fftgen::Plan load_plan(const Options& o, const std::string& source) {
+  check_file_name(source, "plan");
+  const std::string text = o.plan_path.empty() ? std::string(fftgen::default_plan_text()) : read_file(o.plan_path, "plan");
+  fftgen::Plan plan = fftgen::parse_plan(text, source);
+  if (o.targets_option->count() > 0) {
+    // As if the plan listed them: its rules for each target (no pass_sync counters with msl) apply.
+    nlohmann::json doc = nlohmann::json::parse(text);
+    doc["targets"] = nlohmann::json::array();
+    for (fftgen::Target t : parse_targets_option(o.targets_csv)) doc["targets"].push_back(fftgen::to_string(t));
+    plan = fftgen::parse_plan(doc, source);
+  }
+  if (o.wisdom_path.empty()) return plan;
+  const std::string wisdom_name = std::filesystem::path(o.wisdom_path).filename().string();
+  check_file_name(wisdom_name, "wisdom file");
+  for (const auto& change : fftgen::apply_wisdom(plan, read_file(o.wisdom_path, "wisdom file"), wisdom_name)) {
+    if (o.quiet) continue;
+    std::vector<std::string> fields;
+    for (const auto& [field, value] : change.fields) fields.push_back(field + " = " + value);
+    std::string figures;
+    if (change.winner_gbps && change.default_gbps)
+      figures = fmt::format(" (measured {} against {} GB/s)", *change.winner_gbps, *change.default_gbps);
+    fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
+  }
+  return plan;
+}
+
+// Generates the plan into o.out_dir (or lists the files, --dry-run), with the build-step files.
+int generate_plan(const Options& o, const fftgen::Plan& plan, const std::string& source, const char* argv0) {
+  fftgen::check_build_step_options(o.build_step, plan);
+  std::vector<std::string> names = fftgen::planned_files(plan, source);
+  fftgen::add_build_step_names(names, o.build_step);
+  fftgen::check_build_step_paths(o.build_step, o.out_dir.empty() ? "." : o.out_dir, names,
+                                 {o.plan_path, o.wisdom_path, fftgen::executable_path(argv0)});
+  if (o.dry_run) {
+    for (const std::string& name : names)
+      fmt::print("{}\n", o.out_dir.empty() ? name : (std::filesystem::path(o.out_dir) / name).string());
+    return 0;
+  }
+  if (o.out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
+  fftgen::check_output_folder(o.out_dir, {o.plan_path, o.wisdom_path});
+  fftgen::GenerateOptions generate_options;
+  generate_options.jobs = o.jobs;
+  if (!o.quiet && wants_progress_bar()) generate_options.progress = print_progress;
+  auto output = fftgen::generate(plan, source, generate_options);
+  fftgen::add_build_step_files(output, source, o.build_step);
+  fftgen::WriteOptions write_options;
+  write_options.inputs = {o.plan_path, o.wisdom_path};
+  write_options.on_wait = [&] {
+    if (!o.quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", o.out_dir);
+  };
+  const fftgen::WriteSummary written = fftgen::write_output(output, o.out_dir, write_options);
+  if (!written.warning.empty()) fmt::print(stderr, "fftgen: warning: {}\n", written.warning);
+  fftgen::write_build_step_files(o.build_step, o.out_dir, {o.plan_path, o.wisdom_path, fftgen::executable_path(argv0)});
+  if (!o.quiet)
+    fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",
+               output.files.size(), plan.kernels.size(), o.out_dir, written.written, written.unchanged, written.removed);
+  return 0;
+}
+
+// The main command once parsed: what it prints and exits on, else the plan generated.
+int run_main_command(const Options& o, const char* argv0) {
+  if (o.print_default) {
+    fmt::print("{}", fftgen::default_plan_text());
+    return 0;
+  }
+  if (o.print_schema) {
+    fmt::print("{}", fftgen::plan_schema_text());
+    return 0;
+  }
+  if (o.explain_option->count() > 0) {
+    explain_radix(o.explain, o.explain_inverse);
+    return 0;
+  }
+  const std::string source =
+      o.plan_path.empty() ? "default.json" : std::filesystem::path(o.plan_path).filename().string();
+  const fftgen::Plan plan = load_plan(o, source);
+  if (o.list_variants) {
+    print_variants(plan, source, o.as_json);
+    return 0;
+  }
+  return generate_plan(o, plan, source, argv0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,44 +308,8 @@ int main(int argc, char** argv) {
       "fftgen: compiles a JSON plan of FFTs into compute shaders (SPIR-V, GLSL, HLSL, MSL) and a manifest.json\n"
       "that says how to dispatch them. Without a plan, the built-in default plan (generated/default.json) is used."};
   app.set_version_flag("--version", std::string("fftgen ") + FFTGEN_VERSION);
-  std::string plan_path, out_dir, targets_csv, wisdom_path;
-  bool dry_run = false, quiet = false, print_default = false, explain_inverse = false, list_variants = false,
-       as_json = false;
-  uint32_t explain = 0;
-  app.add_option("plan", plan_path, "plan file (JSON); its format: docs/plan.md (documentation below)");
-  app.add_option("-o,--output", out_dir, "output folder (created if missing)");
-  app.add_flag("--dry-run", dry_run, "list the files that would be written, write nothing");
-  app.add_flag("--list-variants", list_variants,
-               "list every variant the plan expands to with its field values and file stem, write nothing");
-  app.add_flag("--json", as_json, "with --list-variants: print JSON, each variant's wisdom_key too (bench/wisdom.py reads it)");
-  app.add_option("--wisdom", wisdom_path,
-                 "per-device wisdom table (`fftgen tune` writes one; e.g. bench/wisdom/nvidia-h100.json): each kernel\n"
-                 "takes the fields of the measured winner for its kind (transform, shape, precision, io, or convolution),\n"
-                 "except fields the plan sets itself; prints what it changed");
-  auto* targets_option = app.add_option("--targets", targets_csv,
-                                        "comma-separated targets overriding the plan's: spirv,glsl,hlsl,msl (each once)");
-  app.add_flag("-q,--quiet", quiet, "print nothing but errors");
-  app.add_flag("--print-default-plan", print_default, "print the built-in default plan and exit");
-  auto* explain_option = app.add_option(
-      "--explain", explain,
-      fmt::format("print the op counts (beside FFTW's n1_R where FFTW has one, and a prime's paired sums written "
-                  "out) and GLSL of the radix-R codelet\n(R = {}) and exit", fmt::join(fftgen::codelet::kCodeletRadices, ", ")));
-  app.add_flag("--inverse", explain_inverse, "with --explain: the inverse-direction codelet");
-  unsigned jobs = 0;
-  app.add_option("-j,--jobs", jobs, "variants generated at once (default 0: one per core); the output is the same")
-      ->check(CLI::Range(0u, 1024u));
-  fftgen::BuildStepOptions build_step;
-  bool print_schema = false;
-  app.add_flag("--print-schema", print_schema, "print the JSON Schema of the plan format (docs/plan.schema.json) and exit");
-  auto* headers = app.add_flag("--headers", build_step.headers,
-                               "also write C++ headers embedding the SPIR-V, twiddle tables and manifest (README: \"Use it\n"
-                               "from your engine's build\")");
-  app.add_option("--header-namespace", build_step.header_namespace,
-                 "C++ namespace of --headers, also the name of the header that includes them all (default fftgen_kernels)")
-      ->needs(headers);
-  app.add_option("--depfile", build_step.depfile,
-                 "write a Make-style dependency file: the outputs (or --stamp) depend on the plan, wisdom file and fftgen");
-  app.add_option("--stamp", build_step.stamp, "rewrite this file after every successful run (a build system's output)");
+  Options options;
+  add_options(app, options);
   fftgen_cli::SweepArguments sweep_args;
   CLI::App* sweep = fftgen_cli::add_sweep_command(app, sweep_args);
   fftgen_cli::TuneArguments tune_args;
@@ -245,76 +339,7 @@ int main(int argc, char** argv) {
   try {
     if (sweep->parsed()) return fftgen_cli::run_sweep(sweep_args, argv[0]);
     if (tune->parsed()) return fftgen_cli::run_tune(tune_args, argv[0], command_line(argc, argv));
-    if (print_default) {
-      fmt::print("{}", fftgen::default_plan_text());
-      return 0;
-    }
-    if (print_schema) {
-      fmt::print("{}", fftgen::plan_schema_text());
-      return 0;
-    }
-    if (explain_option->count() > 0) {
-      explain_radix(explain, explain_inverse);
-      return 0;
-    }
-    const bool use_default = plan_path.empty();
-    const std::string source = use_default ? "default.json" : std::filesystem::path(plan_path).filename().string();
-    check_file_name(source, "plan");
-    const std::string text = use_default ? std::string(fftgen::default_plan_text()) : read_file(plan_path, "plan");
-    fftgen::Plan plan = fftgen::parse_plan(text, source);
-    if (targets_option->count() > 0) {
-      // As if the plan listed them: its rules for each target (no pass_sync counters with msl) apply.
-      nlohmann::json doc = nlohmann::json::parse(text);
-      doc["targets"] = nlohmann::json::array();
-      for (fftgen::Target t : parse_targets_option(targets_csv)) doc["targets"].push_back(fftgen::to_string(t));
-      plan = fftgen::parse_plan(doc, source);
-    }
-    if (!wisdom_path.empty()) {
-      const std::string wisdom_name = std::filesystem::path(wisdom_path).filename().string();
-      check_file_name(wisdom_name, "wisdom file");
-      for (const auto& change : fftgen::apply_wisdom(plan, read_file(wisdom_path, "wisdom file"), wisdom_name)) {
-        if (quiet) continue;
-        std::vector<std::string> fields;
-        for (const auto& [field, value] : change.fields) fields.push_back(field + " = " + value);
-        std::string figures;
-        if (change.winner_gbps && change.default_gbps)
-          figures = fmt::format(" (measured {} against {} GB/s)", *change.winner_gbps, *change.default_gbps);
-        fmt::print(stderr, "fftgen: wisdom {}: {}: {}{}\n", wisdom_name, change.kernel, fmt::join(fields, ", "), figures);
-      }
-    }
-    if (list_variants) {
-      print_variants(plan, source, as_json);
-      return 0;
-    }
-    fftgen::check_build_step_options(build_step, plan);
-    std::vector<std::string> names = fftgen::planned_files(plan, source);
-    fftgen::add_build_step_names(names, build_step);
-    fftgen::check_build_step_paths(build_step, out_dir.empty() ? "." : out_dir, names,
-                                   {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
-    if (dry_run) {
-      for (const std::string& name : names)
-        fmt::print("{}\n", out_dir.empty() ? name : (std::filesystem::path(out_dir) / name).string());
-      return 0;
-    }
-    if (out_dir.empty()) throw fftgen::PlanError("no output folder: give -o DIR (or --dry-run)");
-    fftgen::check_output_folder(out_dir, {plan_path, wisdom_path});
-    fftgen::GenerateOptions generate_options;
-    generate_options.jobs = jobs;
-    if (!quiet && wants_progress_bar()) generate_options.progress = print_progress;
-    auto output = fftgen::generate(plan, source, generate_options);
-    fftgen::add_build_step_files(output, source, build_step);
-    fftgen::WriteOptions write_options;
-    write_options.inputs = {plan_path, wisdom_path};
-    write_options.on_wait = [&] {
-      if (!quiet) fmt::print(stderr, "fftgen: waiting for another fftgen writing {}\n", out_dir);
-    };
-    const fftgen::WriteSummary written = fftgen::write_output(output, out_dir, write_options);
-    if (!written.warning.empty()) fmt::print(stderr, "fftgen: warning: {}\n", written.warning);
-    fftgen::write_build_step_files(build_step, out_dir, {plan_path, wisdom_path, fftgen::executable_path(argv[0])});
-    if (!quiet)
-      fmt::print(stderr, "fftgen: {} files for {} kernels in {}: {} written, {} unchanged, {} stale removed\n",
-                 output.files.size(), plan.kernels.size(), out_dir, written.written, written.unchanged, written.removed);
-    return 0;
+    return run_main_command(options, argv[0]);
   } catch (const fftgen::CompileError& e) {
     std::fprintf(stderr, "fftgen: error: %s\n", e.what());
     return kExitCompile;

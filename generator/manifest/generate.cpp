@@ -475,31 +475,34 @@ std::pair<KernelProgram, KernelProgram> kernel_programs(const Plan& plan, const 
   }
 }
 
-KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, const KernelSpec& spec,
-                             ShaderCache& cache, bool keep_unoptimised) {
-  KernelOutput out;
-  const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
-  auto [program, text_program] = kernel_programs(plan, plan_source, spec);
+// The manifest's "convolution" entry of a convolution's kernel (its filter or apply kernel).
+json convolution_json(const KernelSpec& spec, const KernelProgram& program) {
+  const ConvolutionSpec& c = *spec.convolution;
+  const std::string apply = spec.convolution_filter ? spec.name.substr(0, spec.name.size() - 8) : spec.name;
+  return {{"image", {c.image_h, c.image_w}},
+          {"filter", {c.filter_h, c.filter_w}},
+          {"channels", c.channels},
+          {"filter_channels", c.filter_channels},
+          {"packing", c.pairs ? "pairs" : "r2c"},
+          {"planes", c.planes()},
+          {"filter_layout", program.filter_by_columns ? "columns" : "rows"},
+          {"mode", c.circular ? "circular" : "same"},
+          {"padded", {c.padded_h, c.padded_w}},
+          {"padding", c.padding},
+          {"centre", {c.centre_y(), c.centre_x()}},
+          {"filter_kernel", apply + "__filter"},
+          {"apply_kernel", apply}};
+}
+
+// What a kernel's manifest entry says before its passes: name, shape, transform, buffers,
+// directions, scale and the options the variant took.
+json kernel_json(const KernelSpec& spec, const KernelProgram& program) {
   const KernelLayout& layout = program.layout;
   json kernel{{"name", spec.name}, {"plan_kernel", spec.plan_name}, {"shape", spec.shape},
               {"transform", to_string(spec.transform)}};
   if (spec.convolution) {
-    const ConvolutionSpec& c = *spec.convolution;
-    const std::string apply = spec.convolution_filter ? spec.name.substr(0, spec.name.size() - 8) : spec.name;
     kernel["transform"] = spec.convolution_filter ? "convolution_filter" : "convolution";
-    kernel["convolution"] = {{"image", {c.image_h, c.image_w}},
-                             {"filter", {c.filter_h, c.filter_w}},
-                             {"channels", c.channels},
-                             {"filter_channels", c.filter_channels},
-                             {"packing", c.pairs ? "pairs" : "r2c"},
-                             {"planes", c.planes()},
-                             {"filter_layout", program.filter_by_columns ? "columns" : "rows"},
-                             {"mode", c.circular ? "circular" : "same"},
-                             {"padded", {c.padded_h, c.padded_w}},
-                             {"padding", c.padding},
-                             {"centre", {c.centre_y(), c.centre_x()}},
-                             {"filter_kernel", apply + "__filter"},
-                             {"apply_kernel", apply}};
+    kernel["convolution"] = convolution_json(spec, program);
   }
   // What the input and output buffers of each direction hold per transform.
   json buffers = json::object();
@@ -538,6 +541,16 @@ KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, c
     kernel["options"]["io"] = to_string(spec.io);
     kernel["options"]["image_format"] = to_string(spec.image_format);
   }
+  return kernel;
+}
+
+KernelOutput generate_kernel(const Plan& plan, const std::string& plan_source, const KernelSpec& spec,
+                             ShaderCache& cache, bool keep_unoptimised) {
+  KernelOutput out;
+  const bool want_hlsl = wants(plan, Target::hlsl), want_msl = wants(plan, Target::msl);
+  auto [program, text_program] = kernel_programs(plan, plan_source, spec);
+  const KernelLayout& layout = program.layout;
+  json kernel = kernel_json(spec, program);
   if (layout.twiddles.count > 0) {
     const bool doubles = spec.precision == Precision::fp64;
     out.files.push_back({twiddle_file_name(spec), doubles ? bytes_of(layout.twiddles.values_in_double())

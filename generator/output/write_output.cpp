@@ -312,40 +312,47 @@ void check_inputs_kept(const fs::path& folder, const std::vector<std::string>& n
     }
 }
 
-WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder, const WriteOptions& options) {
-  WriteSummary summary;
+// What a write changes in the folder: the files whose bytes differ (manifest.json last, where
+// anything changes) and the stale ones to remove; `listed` is what the old manifest listed.
+struct Changes {
+  std::vector<std::string> changed, stale;
+  std::set<std::string> listed;
+  size_t unchanged = 0;
+  bool none() const { return changed.empty() && stale.empty(); }
+};
+
+Changes find_changes(const GeneratedOutput& output, const fs::path& folder) {
+  Changes c;
   std::set<std::string> new_names;
-  std::vector<std::string> changed;  // manifest.json last
   for (const OutputFile& file : output.files) {
     new_names.insert(file.name);
     if (file.name == kManifest) continue;
-    if (same_contents(folder / file.name, file.bytes)) ++summary.unchanged;
-    else changed.push_back(file.name);
+    if (same_contents(folder / file.name, file.bytes)) ++c.unchanged;
+    else c.changed.push_back(file.name);
   }
-  std::vector<std::string> stale;
-  const std::set<std::string> listed = files_listed_by(folder);
-  for (const std::string& name : listed)
-    if (!new_names.count(name) && exists_no_follow(folder / name)) stale.push_back(name);
+  c.listed = files_listed_by(folder);
+  for (const std::string& name : c.listed)
+    if (!new_names.count(name) && exists_no_follow(folder / name)) c.stale.push_back(name);
   // Earlier fftgen versions wrote <file>.fftgen-tmp beside each file; a killed run left them behind.
   std::set<std::string> old_temps;
-  for (const std::set<std::string>& names : {listed, new_names})
+  for (const std::set<std::string>& names : {c.listed, new_names})
     for (const std::string& name : names)
       if (exists_no_follow(folder / (name + std::string(kOldTempSuffix))))
         old_temps.insert(name + std::string(kOldTempSuffix));
-  stale.insert(stale.end(), old_temps.begin(), old_temps.end());
-  const OutputFile& manifest = output.files.back();
-  if (changed.empty() && stale.empty() && same_contents(folder / kManifest, manifest.bytes)) {
-    ++summary.unchanged;
-    return summary;
-  }
-  // The manifest goes aside first and comes back last whenever anything changes.
-  changed.push_back(std::string(kManifest));
-  std::vector<std::string> touched = changed;
-  touched.insert(touched.end(), stale.begin(), stale.end());
+  c.stale.insert(c.stale.end(), old_temps.begin(), old_temps.end());
+  if (!c.none() || !same_contents(folder / kManifest, output.files.back().bytes))
+    c.changed.push_back(std::string(kManifest));  // goes aside first and comes back last
+  return c;
+}
+
+// Refuses a change that would replace an input of this run, a header of the user's own (where
+// --headers writes one, a namespace named like it) or a folder.
+void check_changes(const Changes& c, const fs::path& folder, const WriteOptions& options) {
+  std::vector<std::string> touched = c.changed;
+  touched.insert(touched.end(), c.stale.begin(), c.stale.end());
   check_inputs_kept(folder, touched, options.inputs);
-  // A header of the user's own where --headers writes one (a namespace named like it).
-  for (const std::string& name : changed)
-    if (ends_with(name, ".hpp") && !listed.count(name) && exists_no_follow(folder / name) &&
+  for (const std::string& name : c.changed)
+    if (ends_with(name, ".hpp") && !c.listed.count(name) && exists_no_follow(folder / name) &&
         !is_generated_file(folder / name))
       throw OutputError(fmt::format("{} exists and was not written by fftgen (its first line is not \"{}\"); "
                                     "--headers would replace it; move it or give another --header-namespace",
@@ -354,7 +361,12 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     if (fs::is_directory(fs::symlink_status(folder / name)))
       throw OutputError(fmt::format("{} is a folder where fftgen writes or removes a file; move it away",
                                     quoted(folder / name)));
+}
 
+// Writes the changed files and the journal into a new temporary folder beside `folder`, synced;
+// returns it. On failure nothing is left behind and the error says the folder was not changed
+// (`kept`).
+fs::path stage_changes(const GeneratedOutput& output, const Changes& c, const fs::path& folder, const std::string& kept) {
   std::string temp_template =
       (folder.parent_path() / ("." + folder.filename().string() + std::string(kTempMarker) + "XXXXXX")).string();
   if (::mkdtemp(temp_template.data()) == nullptr)
@@ -362,15 +374,12 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
                            "then switched into place); nothing was written",
                            quoted(folder)));
   const fs::path temp = temp_template;
-  const std::string kept = fmt::format("{} was not changed: it still holds the previous output (none of the {} "
-                                       "files of this plan were written)",
-                                       quoted(folder), output.files.size());
   try {
     for (std::string_view sub : {kNewFolder, kOldFolder})
       if (::mkdir((temp / sub).c_str(), 0700) != 0) fail_errno("cannot create " + quoted(temp / sub));
     json added = json::array();
     for (const OutputFile& file : output.files) {
-      if (std::find(changed.begin(), changed.end(), file.name) == changed.end()) continue;
+      if (std::find(c.changed.begin(), c.changed.end(), file.name) == c.changed.end()) continue;
       write_synced(temp / kNewFolder / file.name, file.bytes);
       if (!exists_no_follow(folder / file.name)) added.push_back(file.name);
     }
@@ -382,6 +391,24 @@ WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder,
     fs::remove_all(temp, ec);
     throw OutputError(std::string(e.what()) + "; " + kept);
   }
+  return temp;
+}
+
+WriteSummary write_locked(const GeneratedOutput& output, const fs::path& folder, const WriteOptions& options) {
+  WriteSummary summary;
+  const Changes c = find_changes(output, folder);
+  summary.unchanged = c.unchanged;
+  if (c.changed.empty()) {
+    ++summary.unchanged;  // the manifest too
+    return summary;
+  }
+  const std::vector<std::string>& changed = c.changed;
+  const std::vector<std::string>& stale = c.stale;
+  check_changes(c, folder, options);
+  const std::string kept = fmt::format("{} was not changed: it still holds the previous output (none of the {} "
+                                       "files of this plan were written)",
+                                       quoted(folder), output.files.size());
+  const fs::path temp = stage_changes(output, c, folder, kept);
 
   const DeferredSignals deferred;
   int step = 0;

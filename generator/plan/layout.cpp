@@ -453,6 +453,31 @@ struct ExchangeChoice {
   bool split = false, padded = false;
 };
 
+// The error of a pass that no tiling fits (choose_tiling): an explicit workgroup size it cannot
+// take, with the sizes it can, else the shared-memory budget. `available`: the pass's columns.
+[[noreturn]] void fail_tiling(const KernelSpec& spec, const PassLayout& pass, size_t index, uint32_t available,
+                              uint32_t budget) {
+  if (spec.workgroup_size != 0) {
+    // The most columns a workgroup may take: what the budget holds, and at most the pass's columns.
+    const uint32_t fit = budget / pass.size;
+    const uint64_t columns = std::min<uint64_t>(fit, available);
+    fail(spec, "workgroup_size",
+         fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation{}) within "
+                     "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
+                     spec.workgroup_size, index, pass.size, pass.elems_per_thread,
+                     available < fit ? fmt::format("; {} columns per transform", available) : "",
+                     spec.shared_memory_bytes, pass.threads_per_column,
+                     std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
+  }
+  fail(spec, "shared_memory_bytes",
+       spec.targets_webgpu && spec.shared_memory_bytes >= kWebGpuLimits.shared_memory_bytes
+           ? fmt::format("{} bytes (WebGPU's maxComputeWorkgroupStorageSize) cannot hold pass {} (sub-transform of "
+                         "{}), and the layout has no split of this length within it; drop wgsl from the targets",
+                         spec.shared_memory_bytes, index, pass.size)
+           : fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes,
+                         index, pass.size));
+}
+
 ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std::vector<uint32_t>& radices,
                              uint32_t exchange_rounds, uint32_t budget, size_t index) {
   // Each invocation holds at least one butterfly of the largest radix, and more where a split of
@@ -533,27 +558,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
       choice = {false, tile.padded};
     }
   }
-  if (pass.columns_per_workgroup == 0) {
-    if (spec.workgroup_size != 0) {
-      // The most columns a workgroup may take: what the budget holds, and at most the pass's columns.
-      const uint32_t fit = budget / pass.size;
-      const uint64_t columns = std::min<uint64_t>(fit, available);
-      fail(spec, "workgroup_size",
-           fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation{}) within "
-                       "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
-                       spec.workgroup_size, index, pass.size, pass.elems_per_thread,
-                       available < fit ? fmt::format("; {} columns per transform", available) : "",
-                       spec.shared_memory_bytes, pass.threads_per_column,
-                       std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
-    }
-    fail(spec, "shared_memory_bytes",
-         spec.targets_webgpu && spec.shared_memory_bytes >= kWebGpuLimits.shared_memory_bytes
-             ? fmt::format("{} bytes (WebGPU's maxComputeWorkgroupStorageSize) cannot hold pass {} (sub-transform of "
-                           "{}), and the layout has no split of this length within it; drop wgsl from the targets",
-                           spec.shared_memory_bytes, index, pass.size)
-             : fmt::format("{} bytes cannot hold pass {} (sub-transform of {}); raise it", spec.shared_memory_bytes,
-                           index, pass.size));
-  }
+  if (pass.columns_per_workgroup == 0) fail_tiling(spec, pass, index, available, budget);
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
   if (pass.workgroup_size > max_invocations(spec))
     fail(spec, "radices", fmt::format("pass {} would need {} invocations per workgroup (at most {}{})", index,

@@ -972,6 +972,101 @@ void check_image_program(const KernelSpec& k, const KernelProgram& program) {
   }
 }
 
+// Combinations of fields no kernel can have; `which` names the variant (" (variant 'x')" or "").
+void check_combination(const KernelSpec& k, const Where& where, const std::string& which) {
+  check_volume(k, where, which);
+  check_textures(k, where, which);
+  check_double(k, where, which);
+  if (k.is_2d() && !k.radices.empty())
+    where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
+                                      "for 1D kernels", which), "\"auto\" for a 2D shape");
+  if (k.intermediate_layout == IntermediateLayout::column_tiles && (!k.is_2d() || k.io == Io::image || k.convolution))
+    where.fail("intermediate_layout",
+               fmt::format("column_tiles keeps the values between a 2D kernel's X and Y passes in a scratch buffer; "
+                           "{}{}", !k.is_2d() ? "a 1D kernel has no Y pass" : k.io == Io::image
+                                                  ? "an image kernel (io image) keeps its own passes' layout"
+                                                  : "a convolution keeps its own passes' layout",
+                           which),
+               "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
+  if (k.first_y_stage == FirstYStage::row_pass && (!k.is_2d() || k.io == Io::image || k.convolution ||
+                                                   k.workgroup_size != 0))
+    where.fail("first_y_stage",
+               fmt::format("row_pass has a 2D kernel's row pass do the first stage along Y; {}{}",
+                           !k.is_2d()          ? "a 1D kernel has no Y axis"
+                           : k.io == Io::image ? "an image kernel (io image) keeps its own passes"
+                           : k.convolution     ? "a convolution keeps its own passes"
+                                               : "its pairs of rows take the automatic workgroup size",
+                           which),
+               "\"auto\" or \"column_pass\"; \"row_pass\" for 2D c2c and r2c kernels of buffers with "
+               "workgroup_size \"auto\"");
+  if (k.pass_sync == PassSync::counters && (k.io == Io::image || k.convolution))
+    where.fail("pass_sync",
+               fmt::format("counters run the passes of a kernel of buffers in one dispatch; {}{}",
+                           k.io == Io::image ? "an image kernel (io image) keeps a dispatch per pass"
+                                             : "a convolution keeps a dispatch per pass",
+                           which),
+               "\"auto\" or \"dispatch\"; \"counters\" for c2c, r2c and r2c_pair kernels of buffers");
+  if (k.counter_lag != 0 && k.pass_sync == PassSync::dispatch)
+    where.fail("counter_lag", "the lag orders the work of passes that share one dispatch; with pass_sync "
+                              "\"dispatch\" each pass has its own" + which,
+               "\"auto\", or pass_sync \"counters\" or \"auto\" beside an integer lag");
+  if (k.placement == Placement::in_place && (k.io == Io::image || k.convolution || k.transform == Transform::r2c_pair))
+    where.fail("placement",
+               fmt::format("in_place overwrites a kernel's input buffer with its output; {}{}",
+                           k.io == Io::image     ? "an image kernel (io image) reads and writes storage images"
+                           : k.convolution       ? "a convolution reads an image and writes another"
+                                                 : "r2c_pair's output (N + 2 values) is larger than its input",
+                           which),
+               "\"out_of_place\"; \"in_place\" for c2c and r2c kernels of buffers");
+  if (k.placement == Placement::in_place && (k.is_3d() || k.precision == Precision::fp64))
+    where.fail("placement",
+               fmt::format("in_place is built for 1D and 2D kernels in fp32 and fp16; {}{}",
+                           k.is_3d() ? "a 3D kernel is out of place" : "an fp64 kernel is out of place", which),
+               "\"out_of_place\" for 3D and fp64 kernels");
+  if (k.is_2d() && k.transform == Transform::r2c_pair)
+    where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
+                                        "packed pairs (a packed spectrum times a real filter's spectrum needs no "
+                                        "separation) or r2c per channel", which),
+               "c2c or r2c for a 2D shape");
+  // An r2c kernel of odd N (odd NX) computes the complex transform of N (of each row:
+  // transforms.md); r2c_pair computes one of half the length.
+  const bool odd_real = k.transform == Transform::r2c && k.n() % 2 != 0;
+  if (k.transform == Transform::r2c_pair && k.n() % 2 != 0)
+    where.fail("shape", fmt::format("r2c_pair of an odd length (N = {}{}) is not supported: it computes a complex "
+                                    "transform of half the length; use an even length, or r2c per signal", k.n(),
+                                    which),
+               "an even N for r2c_pair, any N (NX) for r2c");
+  // An r2c kernel's butterflies compute the half-length complex transform (odd N: the full one).
+  const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();
+  const std::string mismatch = radices_mismatch(k.radices, fft_length);
+  if (mismatch.empty()) return;
+  if (k.transform == Transform::r2c && !odd_real)
+    where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
+                                      mismatch, k.n(), fft_length, which), kAllowedRadices);
+  where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
+}
+
+// Refuses a kernel whose fields' lists multiply, with the variants before it, into more than
+// kMaxPlanVariants: before anything is built, since a few long lists exceed what memory holds.
+// Each list holds at most a few thousand distinct values, so the product cannot overflow before it
+// is capped here.
+void check_variant_count(const std::vector<std::pair<std::string, std::vector<Choice>>>& fields, size_t variants_so_far,
+                         const Where& where) {
+  size_t count = 1;
+  std::vector<std::string> factors;
+  for (const auto& [key, choices] : fields) {
+    count = std::min(count * choices.size(), kMaxPlanVariants * kMaxPlanVariants);
+    if (choices.size() > 1) factors.push_back(fmt::format("{} {}", choices.size(), key));
+  }
+  if (variants_so_far + count > kMaxPlanVariants)
+    where.fail("", fmt::format("the plan expands to {}{} variants up to this kernel ({}this kernel {}); at most {} "
+                               "are allowed; shorten the value lists or split the plan",
+                               variants_so_far + count, count == kMaxPlanVariants * kMaxPlanVariants ? " or more" : "",
+                               variants_so_far > 0 ? fmt::format("{} before it, ", variants_so_far) : "",
+                               factors.empty() ? "1" : fmt::format("{}: {}", count, join(factors, " x ")),
+                               kMaxPlanVariants));
+}
+
 // Variants that a kernel expands to: the cartesian product of its fields' alternatives.
 std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string& source,
                                       const std::string& name, size_t variants_so_far,
@@ -1003,22 +1098,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
     fields.emplace_back(key, parse_kernel_field(key, it == kernel.end() ? nullptr : &*it, where));
   }
 
-  // Refuse before building anything: a few long lists multiply into more variants than memory holds.
-  // Each list holds at most a few thousand distinct values, so the product cannot overflow before
-  // it is capped here.
-  size_t count = 1;
-  std::vector<std::string> factors;
-  for (const auto& [key, choices] : fields) {
-    count = std::min(count * choices.size(), kMaxPlanVariants * kMaxPlanVariants);
-    if (choices.size() > 1) factors.push_back(fmt::format("{} {}", choices.size(), key));
-  }
-  if (variants_so_far + count > kMaxPlanVariants)
-    where.fail("", fmt::format("the plan expands to {}{} variants up to this kernel ({}this kernel {}); at most {} "
-                               "are allowed; shorten the value lists or split the plan",
-                               variants_so_far + count, count == kMaxPlanVariants * kMaxPlanVariants ? " or more" : "",
-                               variants_so_far > 0 ? fmt::format("{} before it, ", variants_so_far) : "",
-                               factors.empty() ? "1" : fmt::format("{}: {}", count, join(factors, " x ")),
-                               kMaxPlanVariants));
+  check_variant_count(fields, variants_so_far, where);
 
   KernelSpec base;
   base.name = name;
@@ -1041,79 +1121,6 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
 
   // Combinations no kernel can have. A sweep (`skipped` given) lists them and goes on.
   auto which_of = [&](const KernelSpec& k) { return k.name == name ? "" : " (variant " + quote(k.name) + ")"; };
-  auto check = [&](const KernelSpec& k) {
-    const std::string which = which_of(k);
-    check_volume(k, where, which);
-    check_textures(k, where, which);
-    check_double(k, where, which);
-    if (k.is_2d() && !k.radices.empty())
-      where.fail("radices", fmt::format("2D kernels choose the radices of each axis themselves{}; explicit splits are "
-                                        "for 1D kernels", which), "\"auto\" for a 2D shape");
-    if (k.intermediate_layout == IntermediateLayout::column_tiles && (!k.is_2d() || k.io == Io::image || k.convolution))
-      where.fail("intermediate_layout",
-                 fmt::format("column_tiles keeps the values between a 2D kernel's X and Y passes in a scratch buffer; "
-                             "{}{}", !k.is_2d() ? "a 1D kernel has no Y pass" : k.io == Io::image
-                                                    ? "an image kernel (io image) keeps its own passes' layout"
-                                                    : "a convolution keeps its own passes' layout",
-                             which),
-                 "\"auto\" or \"rows\"; \"column_tiles\" for 2D c2c and r2c kernels of buffers");
-    if (k.first_y_stage == FirstYStage::row_pass && (!k.is_2d() || k.io == Io::image || k.convolution ||
-                                                     k.workgroup_size != 0))
-      where.fail("first_y_stage",
-                 fmt::format("row_pass has a 2D kernel's row pass do the first stage along Y; {}{}",
-                             !k.is_2d()          ? "a 1D kernel has no Y axis"
-                             : k.io == Io::image ? "an image kernel (io image) keeps its own passes"
-                             : k.convolution     ? "a convolution keeps its own passes"
-                                                 : "its pairs of rows take the automatic workgroup size",
-                             which),
-                 "\"auto\" or \"column_pass\"; \"row_pass\" for 2D c2c and r2c kernels of buffers with "
-                 "workgroup_size \"auto\"");
-    if (k.pass_sync == PassSync::counters && (k.io == Io::image || k.convolution))
-      where.fail("pass_sync",
-                 fmt::format("counters run the passes of a kernel of buffers in one dispatch; {}{}",
-                             k.io == Io::image ? "an image kernel (io image) keeps a dispatch per pass"
-                                               : "a convolution keeps a dispatch per pass",
-                             which),
-                 "\"auto\" or \"dispatch\"; \"counters\" for c2c, r2c and r2c_pair kernels of buffers");
-    if (k.counter_lag != 0 && k.pass_sync == PassSync::dispatch)
-      where.fail("counter_lag", "the lag orders the work of passes that share one dispatch; with pass_sync "
-                                "\"dispatch\" each pass has its own" + which,
-                 "\"auto\", or pass_sync \"counters\" or \"auto\" beside an integer lag");
-    if (k.placement == Placement::in_place && (k.io == Io::image || k.convolution || k.transform == Transform::r2c_pair))
-      where.fail("placement",
-                 fmt::format("in_place overwrites a kernel's input buffer with its output; {}{}",
-                             k.io == Io::image     ? "an image kernel (io image) reads and writes storage images"
-                             : k.convolution       ? "a convolution reads an image and writes another"
-                                                   : "r2c_pair's output (N + 2 values) is larger than its input",
-                             which),
-                 "\"out_of_place\"; \"in_place\" for c2c and r2c kernels of buffers");
-    if (k.placement == Placement::in_place && (k.is_3d() || k.precision == Precision::fp64))
-      where.fail("placement",
-                 fmt::format("in_place is built for 1D and 2D kernels in fp32 and fp16; {}{}",
-                             k.is_3d() ? "a 3D kernel is out of place" : "an fp64 kernel is out of place", which),
-                 "\"out_of_place\" for 3D and fp64 kernels");
-    if (k.is_2d() && k.transform == Transform::r2c_pair)
-      where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
-                                          "packed pairs (a packed spectrum times a real filter's spectrum needs no "
-                                          "separation) or r2c per channel", which),
-                 "c2c or r2c for a 2D shape");
-    // An r2c kernel of odd N (odd NX) computes the complex transform of N (of each row:
-    // transforms.md); r2c_pair computes one of half the length.
-    const bool odd_real = k.transform == Transform::r2c && k.n() % 2 != 0;
-    if (k.transform == Transform::r2c_pair && k.n() % 2 != 0)
-      where.fail("shape", fmt::format("r2c_pair of an odd length (N = {}{}) is not supported: it computes a complex "
-                                      "transform of half the length; use an even length, or r2c per signal", k.n(),
-                                      which),
-                 "an even N for r2c_pair, any N (NX) for r2c");
-    // An r2c kernel's butterflies compute the half-length complex transform (odd N: the full one).
-    const uint32_t fft_length = k.transform == Transform::r2c && !odd_real ? k.n() / 2 : k.n();
-    const std::string mismatch = radices_mismatch(k.radices, fft_length);
-    if (mismatch.empty()) return;
-    if (k.transform == Transform::r2c && !odd_real)
-      where.fail("radices", fmt::format("{}, but an r2c kernel of N = {} computes a complex transform of N/2 = {}{}",
-                                        mismatch, k.n(), fft_length, which), kAllowedRadices);
-    where.fail("radices", fmt::format("{}, but N = {}{}", mismatch, k.n(), which), kAllowedRadices);
-  };
   std::vector<KernelSpec> possible;
   for (auto& k : variants) {
     if (k.io == Io::image && k.image_format == TextureFormat::automatic)
@@ -1121,7 +1128,7 @@ std::vector<KernelSpec> expand_kernel(const json& plan_kernel, const std::string
                        : k.transform == Transform::r2c ? TextureFormat::r32f
                                                        : TextureFormat::rg32f;
     try {
-      check(k);
+      check_combination(k, where, which_of(k));
       if (k.convolution) choose_padded_plane(k, where, which_of(k));
     } catch (const PlanError& e) {
       if (!skipped) throw;

@@ -125,6 +125,97 @@ const char* to_string(VkPhysicalDeviceType type) {
   }
 }
 
+namespace {
+
+// The device at `index`, or (index < 0) the first of the most capable type (discrete before
+// integrated before virtual before CPU).
+VkPhysicalDevice pick_physical_device(VkInstance instance, int index) {
+  auto devices = physical_devices(instance);
+  if (devices.empty())
+    throw VulkanError("no Vulkan device found (for a CPU device install mesa-vulkan-drivers)",
+                      VK_ERROR_INITIALIZATION_FAILED);
+  if (index >= static_cast<int>(devices.size())) {
+    std::ostringstream msg;
+    msg << "device index " << index << " out of range; devices:";
+    for (size_t i = 0; i < devices.size(); ++i) {
+      VkPhysicalDeviceProperties p;
+      vkGetPhysicalDeviceProperties(devices[i], &p);
+      msg << " [" << i << "] " << p.deviceName << " (" << to_string(p.deviceType) << ")";
+    }
+    throw UsageError(msg.str());
+  }
+  if (index >= 0) return devices[index];
+  VkPhysicalDevice chosen = VK_NULL_HANDLE;
+  int best = 99;
+  for (auto d : devices) {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(d, &p);
+    if (type_rank(p.deviceType) < best) {
+      best = type_rank(p.deviceType);
+      chosen = d;
+    }
+  }
+  return chosen;
+}
+
+// The queue family fftgen submits to: a compute-only family (no graphics), the dedicated async
+// compute queue where one exists; any compute family otherwise. `name` is the device's, for the error.
+uint32_t compute_queue_family(VkPhysicalDevice physical_device, const char* name) {
+  const auto families = queue_families(physical_device);
+  int chosen = -1;
+  for (uint32_t i = 0; i < static_cast<uint32_t>(families.size()); ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+    if (chosen < 0 || (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+                       (families[chosen].queueFlags & VK_QUEUE_GRAPHICS_BIT) && families[i].timestampValidBits > 0))
+      chosen = static_cast<int>(i);
+  }
+  if (chosen < 0)
+    throw VulkanError(std::string("device '") + name + "' has no compute queue", VK_ERROR_FEATURE_NOT_PRESENT);
+  return static_cast<uint32_t>(chosen);
+}
+
+// The logical device with one queue of `family` and the features fftgen's kernels use where
+// present (`enabled`); pipeline statistics where asked and offered (`statistics` says whether).
+VkDevice create_logical_device(VkPhysicalDevice physical_device, uint32_t family, const DeviceFeatures& enabled,
+                               bool want_statistics, bool& statistics) {
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qci.queueFamilyIndex = family;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &priority;
+  VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  const char* statistics_extension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics_feature{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  statistics = want_statistics && has_device_extension(physical_device, statistics_extension);
+  if (statistics) {
+    statistics_feature.pipelineExecutableInfo = VK_TRUE;
+    dci.pNext = &statistics_feature;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &statistics_extension;
+  }
+  // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
+  VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  storage16.storageBuffer16BitAccess = VK_TRUE;
+  if (enabled.storage_buffer_16bit_access) {
+    storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
+    dci.pNext = &storage16;
+  }
+  // io image kernels of format rg32f use an extended storage-image format: enabled wherever present.
+  VkPhysicalDeviceFeatures core_features{};
+  core_features.shaderStorageImageExtendedFormats = enabled.shader_storage_image_extended_formats ? VK_TRUE : VK_FALSE;
+  // fp64 kernels compute in doubles: enabled wherever present.
+  core_features.shaderFloat64 = enabled.shader_float64 ? VK_TRUE : VK_FALSE;
+  dci.pEnabledFeatures = &core_features;
+  VkDevice device = VK_NULL_HANDLE;
+  check(vkCreateDevice(physical_device, &dci, nullptr, &device), "vkCreateDevice");
+  return device;
+}
+
+}  // namespace
+
 std::vector<PhysicalDeviceSummary> Device::list_physical_devices() {
   VkInstance instance = create_bare_instance();
   std::vector<PhysicalDeviceSummary> out;
@@ -211,89 +302,16 @@ Device::Device(const DeviceOptions& options)
             "vkCreateDebugUtilsMessengerEXT");
     }
 
-    auto devices = physical_devices(instance_);
-    if (devices.empty())
-      throw VulkanError("no Vulkan device found (for a CPU device install mesa-vulkan-drivers)",
-                        VK_ERROR_INITIALIZATION_FAILED);
-    if (options.device_index >= 0) {
-      if (options.device_index >= static_cast<int>(devices.size())) {
-        std::ostringstream msg;
-        msg << "device index " << options.device_index << " out of range; devices:";
-        for (size_t i = 0; i < devices.size(); ++i) {
-          VkPhysicalDeviceProperties p;
-          vkGetPhysicalDeviceProperties(devices[i], &p);
-          msg << " [" << i << "] " << p.deviceName << " (" << to_string(p.deviceType) << ")";
-        }
-        throw UsageError(msg.str());
-      }
-      physical_device_ = devices[options.device_index];
-    } else {
-      int best = 99;
-      for (auto d : devices) {
-        VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(d, &p);
-        if (type_rank(p.deviceType) < best) {
-          best = type_rank(p.deviceType);
-          physical_device_ = d;
-        }
-      }
-    }
+    physical_device_ = pick_physical_device(instance_, options.device_index);
     init_from_physical_device();
     enabled_features_ = supported_features(physical_device_);
     enabled_features_.storage_buffer_16bit_access &= options.enable_16bit_storage;
 
-    const auto families = queue_families(physical_device_);
-    const auto family_count = static_cast<uint32_t>(families.size());
-    // Prefer a compute-only family (no graphics), the dedicated async compute queue where one
-    // exists; any compute family otherwise.
-    int chosen = -1;
-    for (uint32_t i = 0; i < family_count; ++i) {
-      if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
-      if (chosen < 0 || (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
-                         (families[chosen].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
-                         families[i].timestampValidBits > 0))
-        chosen = static_cast<int>(i);
-    }
-    if (chosen < 0)
-      throw VulkanError(std::string("device '") + properties_.deviceName +
-                            "' has no compute queue",
-                        VK_ERROR_FEATURE_NOT_PRESENT);
-    queue_family_ = static_cast<uint32_t>(chosen);
-    timestamp_valid_bits_ = families[queue_family_].timestampValidBits;
+    queue_family_ = compute_queue_family(physical_device_, properties_.deviceName);
+    timestamp_valid_bits_ = queue_families(physical_device_)[queue_family_].timestampValidBits;
 
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    qci.queueFamilyIndex = queue_family_;
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dci.queueCreateInfoCount = 1;
-    dci.pQueueCreateInfos = &qci;
-    const char* statistics_extension = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
-    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics_feature{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    if (options.pipeline_statistics && has_device_extension(physical_device_, statistics_extension)) {
-      statistics_feature.pipelineExecutableInfo = VK_TRUE;
-      dci.pNext = &statistics_feature;
-      dci.enabledExtensionCount = 1;
-      dci.ppEnabledExtensionNames = &statistics_extension;
-      pipeline_statistics_ = true;
-    }
-    // fp16 kernels load and store half floats in storage buffers: enabled wherever present.
-    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-    storage16.storageBuffer16BitAccess = VK_TRUE;
-    if (enabled_features_.storage_buffer_16bit_access) {
-      storage16.pNext = const_cast<void*>(dci.pNext);  // after the statistics feature, if chained
-      dci.pNext = &storage16;
-    }
-    // io image kernels of format rg32f use an extended storage-image format: enabled wherever present.
-    VkPhysicalDeviceFeatures core_features{};
-    core_features.shaderStorageImageExtendedFormats =
-        enabled_features_.shader_storage_image_extended_formats ? VK_TRUE : VK_FALSE;
-    // fp64 kernels compute in doubles: enabled wherever present.
-    core_features.shaderFloat64 = enabled_features_.shader_float64 ? VK_TRUE : VK_FALSE;
-    dci.pEnabledFeatures = &core_features;
-    check(vkCreateDevice(physical_device_, &dci, nullptr, &device_), "vkCreateDevice");
+    device_ = create_logical_device(physical_device_, queue_family_, enabled_features_,
+                                    options.pipeline_statistics, pipeline_statistics_);
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
     create_command_objects();
     if (options.pipeline_cache_file)

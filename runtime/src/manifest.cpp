@@ -235,69 +235,38 @@ std::string file_name(const Reader& r, const std::string& key, const json& value
   return name;
 }
 
-PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
-  const uint32_t n = k.n();
-  const uint64_t points = k.points();
-  PassInfo p;
-  p.name = r.str("name");
-  Reader files = r.child("files");
-  if (!files.raw().is_object()) r.fail("files", "an object of target: file name");
-  for (const auto& [target, file] : files.raw().items()) p.files[target] = file_name(files, target, file);
-  if (r.has("entry_point"))
-    for (const auto& [target, entry] : r.at("entry_point").items()) {
-      if (!entry.is_string()) r.child("entry_point").fail(target, "a name");
-      p.entry_points[target] = entry.get<std::string>();
-    }
-  auto ls = r.uints("local_size");
-  if (ls.empty() || ls.size() > 3) r.fail("local_size", "[x, y, z]");
-  for (size_t i = 0; i < ls.size(); ++i) p.local_size[i] = ls[i];
-  p.size = r.has("size") ? r.uint32("size") : n;
-  if (r.has("stages")) p.stages = r.uints("stages");
-  p.stride = r.has("stride") ? r.uint("stride") : 1;
-  Reader d = r.child("dispatch");
-  p.batch_scale = d.has("batch_scale") ? d.uint32("batch_scale") : 1;
-  // Bounds a pass of this kernel can have: a transform of `points` values has at most that many
-  // rows (batch_scale) and columns of work (one value each; pairs of reals count twice): more
-  // comes from a corrupted or hand-edited manifest and would launch billions of workgroups.
-  if (p.batch_scale == 0 || p.batch_scale > points)
-    d.fail("batch_scale", "a positive integer, at most the kernel's " + std::to_string(points) + " points");
-  p.columns_per_transform = d.uint32("columns_per_transform");
-  p.columns_per_workgroup = d.uint32("columns_per_workgroup");
-  if (p.columns_per_transform == 0 || p.columns_per_transform > 2 * points + 2)
-    d.fail("columns_per_transform",
-           "a positive integer, at most 2 x the kernel's " + std::to_string(points) + " points + 2");
-  if (p.columns_per_workgroup == 0) d.fail("columns_per_workgroup", "a positive integer");
-  Reader b = r.child("bindings");
-  if (!b.raw().is_array()) r.fail("bindings", "an array");
-  for (size_t i = 0; i < b.size(); ++i) {
-    Reader e = b.element(i);
-    PassBinding pb;
-    pb.set = e.has("set") ? e.uint32("set") : 0;
-    pb.binding = e.uint32("binding");
-    if (pb.binding >= kMaxBindingNumber)
-      e.fail("binding", "a binding number below " + std::to_string(kMaxBindingNumber) + " (found " +
-                            std::to_string(pb.binding) + ")");
-    for (const auto& other : p.bindings)
-      if (other.binding == pb.binding)
-        e.fail("binding", "a binding number not used by another binding of the pass (found " +
-                              std::to_string(pb.binding) + " twice)");
-    pb.role = parse_spelling<BufferRole>(e, "role");
-    pb.writes = e.has("access") && parse_spelling<Access>(e, "access") != Access::read;
-    pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
-    // Counters are uint32s, and only counters are.
-    if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
-      e.fail("element", pb.role == BufferRole::sync ? "uint32 for the sync binding (found '" +
-                                                          std::string(to_string(pb.element)) + "')"
-                                                    : "complex64, float32, complex32, float16, complex128 or "
-                                                      "float64 for role " +
-                                                          std::string(to_string(pb.role)) + " (found 'uint32')");
-    pb.stride = e.has("stride") ? e.uint("stride") : n;
-    pb.image = parse_image(e, pb, points, k.ny(), k.transform == "convolution" ? k.convolution : std::nullopt);
-    if (pb.set != 0)
-      throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
-                          " is not supported (fftgen::runtime binds set 0 only)");
-    p.bindings.push_back(pb);
-  }
+// One entry of a pass's "bindings", checked against the ones before it.
+PassBinding parse_binding(const Reader& e, const KernelInfo& k, const std::vector<PassBinding>& earlier) {
+  PassBinding pb;
+  pb.set = e.has("set") ? e.uint32("set") : 0;
+  pb.binding = e.uint32("binding");
+  if (pb.binding >= kMaxBindingNumber)
+    e.fail("binding", "a binding number below " + std::to_string(kMaxBindingNumber) + " (found " +
+                          std::to_string(pb.binding) + ")");
+  for (const auto& other : earlier)
+    if (other.binding == pb.binding)
+      e.fail("binding", "a binding number not used by another binding of the pass (found " +
+                            std::to_string(pb.binding) + " twice)");
+  pb.role = parse_spelling<BufferRole>(e, "role");
+  pb.writes = e.has("access") && parse_spelling<Access>(e, "access") != Access::read;
+  pb.element = e.has("element") ? parse_element(e, "element") : ElementType::complex64;
+  // Counters are uint32s, and only counters are.
+  if ((pb.role == BufferRole::sync) != (pb.element == ElementType::uint32))
+    e.fail("element", pb.role == BufferRole::sync ? "uint32 for the sync binding (found '" +
+                                                        std::string(to_string(pb.element)) + "')"
+                                                  : "complex64, float32, complex32, float16, complex128 or "
+                                                    "float64 for role " +
+                                                        std::string(to_string(pb.role)) + " (found 'uint32')");
+  pb.stride = e.has("stride") ? e.uint("stride") : k.n();
+  pb.image = parse_image(e, pb, k.points(), k.ny(), k.transform == "convolution" ? k.convolution : std::nullopt);
+  if (pb.set != 0)
+    throw ManifestError(e.where() + ": descriptor set " + std::to_string(pb.set) +
+                        " is not supported (fftgen::runtime binds set 0 only)");
+  return pb;
+}
+
+// A pass's "push_constants" and "push_constant_bytes" (at least the end of the last one).
+void parse_push_constants(const Reader& r, PassInfo& p) {
   if (r.has("push_constants")) {
     Reader pc = r.child("push_constants");
     if (!pc.raw().is_array()) r.fail("push_constants", "an array");
@@ -318,34 +287,75 @@ PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
     r.fail("push_constant_bytes", "a multiple of 4 from " + std::to_string(needed) + " (the end of the last "
            "push constant) to " + std::to_string(kMaxPushConstantBytes) + " (found " +
            std::to_string(p.push_constant_bytes) + ")");
-  p.shared_memory_bytes = r.has("shared_memory_bytes") ? r.uint32("shared_memory_bytes") : 0;
-  // A dispatch of several passes: its passes, and the counters they wait on (a sync binding).
+}
+
+// A dispatch of several passes: its passes, and the counters they wait on (a sync binding).
+void parse_pass_sync(const Reader& r, PassInfo& p) {
   const std::string sync = r.has("pass_sync") ? r.str("pass_sync") : "dispatch";
   if (sync != "dispatch" && sync != "counters") r.fail("pass_sync", "dispatch or counters (found '" + sync + "')");
   bool has_sync = false;
   for (const auto& b : p.bindings) has_sync = has_sync || b.role == BufferRole::sync;
-  if (sync == "counters") {
-    Reader c = r.child("counters");
-    Reader passes = c.child("passes");
-    if (!passes.raw().is_array() || passes.size() < 2 || passes.size() > 16)
-      c.fail("passes", "a list of 2 to 16 passes");
-    uint64_t items = 0;
-    for (size_t i = 0; i < passes.size(); ++i) {
-      const uint32_t n = passes.element(i).uint32("workgroups_per_transform");
-      if (n == 0) passes.element(i).fail("workgroups_per_transform", "a positive integer");
-      p.counter_items.push_back(n);
-      items += n;
-    }
-    p.counter_lag = c.uint32("lag");
-    if (p.counter_lag == 0 || p.counter_lag > 4096) c.fail("lag", "an integer from 1 to 4096");
-    // The dispatch is one workgroup per ticket: batch * (the passes' workgroups per transform).
-    if (p.batch_scale != 1 || p.columns_per_workgroup != 1 || p.columns_per_transform != items)
-      r.fail("dispatch", "batch_scale 1, columns_per_workgroup 1 and columns_per_transform " + std::to_string(items) +
-                             " (the passes' workgroups_per_transform together) for pass_sync counters");
-    if (!has_sync) r.fail("bindings", "a binding of role sync (the counters of pass_sync counters)");
-  } else if (has_sync) {
-    r.fail("pass_sync", "counters where a pass binds the role sync (found '" + sync + "')");
+  if (sync != "counters") {
+    if (has_sync) r.fail("pass_sync", "counters where a pass binds the role sync (found '" + sync + "')");
+    return;
   }
+  Reader c = r.child("counters");
+  Reader passes = c.child("passes");
+  if (!passes.raw().is_array() || passes.size() < 2 || passes.size() > 16)
+    c.fail("passes", "a list of 2 to 16 passes");
+  uint64_t items = 0;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const uint32_t n = passes.element(i).uint32("workgroups_per_transform");
+    if (n == 0) passes.element(i).fail("workgroups_per_transform", "a positive integer");
+    p.counter_items.push_back(n);
+    items += n;
+  }
+  p.counter_lag = c.uint32("lag");
+  if (p.counter_lag == 0 || p.counter_lag > 4096) c.fail("lag", "an integer from 1 to 4096");
+  // The dispatch is one workgroup per ticket: batch * (the passes' workgroups per transform).
+  if (p.batch_scale != 1 || p.columns_per_workgroup != 1 || p.columns_per_transform != items)
+    r.fail("dispatch", "batch_scale 1, columns_per_workgroup 1 and columns_per_transform " + std::to_string(items) +
+                           " (the passes' workgroups_per_transform together) for pass_sync counters");
+  if (!has_sync) r.fail("bindings", "a binding of role sync (the counters of pass_sync counters)");
+}
+
+PassInfo parse_pass(const Reader& r, const KernelInfo& k) {
+  const uint64_t points = k.points();
+  PassInfo p;
+  p.name = r.str("name");
+  Reader files = r.child("files");
+  if (!files.raw().is_object()) r.fail("files", "an object of target: file name");
+  for (const auto& [target, file] : files.raw().items()) p.files[target] = file_name(files, target, file);
+  if (r.has("entry_point"))
+    for (const auto& [target, entry] : r.at("entry_point").items()) {
+      if (!entry.is_string()) r.child("entry_point").fail(target, "a name");
+      p.entry_points[target] = entry.get<std::string>();
+    }
+  auto ls = r.uints("local_size");
+  if (ls.empty() || ls.size() > 3) r.fail("local_size", "[x, y, z]");
+  for (size_t i = 0; i < ls.size(); ++i) p.local_size[i] = ls[i];
+  p.size = r.has("size") ? r.uint32("size") : k.n();
+  if (r.has("stages")) p.stages = r.uints("stages");
+  p.stride = r.has("stride") ? r.uint("stride") : 1;
+  Reader d = r.child("dispatch");
+  p.batch_scale = d.has("batch_scale") ? d.uint32("batch_scale") : 1;
+  // Bounds a pass of this kernel can have: a transform of `points` values has at most that many
+  // rows (batch_scale) and columns of work (one value each; pairs of reals count twice): more
+  // comes from a corrupted or hand-edited manifest and would launch billions of workgroups.
+  if (p.batch_scale == 0 || p.batch_scale > points)
+    d.fail("batch_scale", "a positive integer, at most the kernel's " + std::to_string(points) + " points");
+  p.columns_per_transform = d.uint32("columns_per_transform");
+  p.columns_per_workgroup = d.uint32("columns_per_workgroup");
+  if (p.columns_per_transform == 0 || p.columns_per_transform > 2 * points + 2)
+    d.fail("columns_per_transform",
+           "a positive integer, at most 2 x the kernel's " + std::to_string(points) + " points + 2");
+  if (p.columns_per_workgroup == 0) d.fail("columns_per_workgroup", "a positive integer");
+  Reader b = r.child("bindings");
+  if (!b.raw().is_array()) r.fail("bindings", "an array");
+  for (size_t i = 0; i < b.size(); ++i) p.bindings.push_back(parse_binding(b.element(i), k, p.bindings));
+  parse_push_constants(r, p);
+  p.shared_memory_bytes = r.has("shared_memory_bytes") ? r.uint32("shared_memory_bytes") : 0;
+  parse_pass_sync(r, p);
   return p;
 }
 
