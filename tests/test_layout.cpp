@@ -293,7 +293,8 @@ TEST_CASE("row passes of other lengths take the map the CPU model counts the few
   // C2C 1260, stages 15x12x7: plain (padding every 16 counted 2.5 times the wavefronts).
   CHECK(fftgen::make_layout(spec_for(1260)).passes[0].shared.scheme == Scheme::plain);
   // 3888 (16x9x9x3): its padding every 16 does not fit 32 KB, every 32 does.
-  const auto& m3888 = fftgen::make_layout(spec_for(3888)).passes[0].shared;
+  const KernelLayout layout3888 = fftgen::make_layout(spec_for(3888));
+  const auto& m3888 = layout3888.passes[0].shared;
   CHECK(m3888.scheme == Scheme::row_padded);
   CHECK(m3888.pad_log2 == 5);
   // Powers of two keep the maps measured for them.
