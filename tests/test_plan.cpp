@@ -1391,6 +1391,31 @@ TEST_CASE("the op count includes the products of a stage twiddle tree", "[plan][
   CHECK(table.ops().adds == computed.ops().adds + 2 * products);
 }
 
+TEST_CASE("a pass whose length is not a power of two builds the twiddles of radix 5 and more by a tree", "[plan][program]") {
+  // 1050 = 15 x 10 x 7 and 1764 = 12 x 7 x 7 x 3, whatever the workgroup and whether the twiddles
+  // are loaded early: stages of radix 10 and 7 (and 12) take the tree, radix 3 keeps its two loads.
+  const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels": [
+    {"name": "a", "shape": [1050], "direction": "forward", "radices": [15, 10, 7], "twiddles": ["table", "computed"]},
+    {"name": "b", "shape": [1764], "direction": "forward", "radices": [12, 7, 7, 3]}]})");
+  const fftgen::PassProgram table = fftgen::make_program(plan.kernels[0]).forward.at(0);
+  const fftgen::PassProgram computed = fftgen::make_program(plan.kernels[1]).forward.at(0);
+  REQUIRE(table.fft.stages.size() == 3);
+  CHECK_FALSE(table.stage_twiddle_tree(0));  // stage 0 has no twiddles
+  CHECK(table.stage_twiddle_tree(1));
+  CHECK(table.stage_twiddle_tree(2));
+  CHECK_FALSE(computed.stage_twiddle_tree(1));
+  // Stage 1: 105 butterflies build 9 - 4 twiddles each (W^(hk), h = 1, 2, 4, 8 from the table);
+  // stage 2: 150 build 6 - 3 (h = 1, 2, 4).
+  const uint32_t products = 105 * 5 + 150 * 3;  // a complex product: 4 muls, 2 adds
+  CHECK(table.ops().muls == computed.ops().muls + 4 * products);
+  CHECK(table.ops().adds == computed.ops().adds + 2 * products);
+  const fftgen::PassProgram b = fftgen::make_program(plan.kernels[2]).forward.at(0);
+  REQUIRE(b.fft.stages.size() == 4);
+  CHECK(b.stage_twiddle_tree(1));
+  CHECK(b.stage_twiddle_tree(2));
+  CHECK_FALSE(b.stage_twiddle_tree(3));  // radix 3
+}
+
 TEST_CASE("late stage twiddles take a product tree in workgroups of 512 invocations or more", "[plan][program]") {
   // 16384 = 32 x 16 x 32 on 512 invocations: stages 1 and 2 hold 30 and 31 twiddles an invocation,
   // loaded where used, by a tree. 8192 = 16 x 16 x 32 on 256 invocations keeps the table there

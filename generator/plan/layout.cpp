@@ -674,7 +674,7 @@ SharedMemoryMap least_conflicted_map(const PassLayout& pass, const SharedMemoryM
   for (const uint32_t p : {0u, 6u, 5u, 4u}) {  // p = 0: plain
     candidate.scheme = p == 0 ? Scheme::plain : Scheme::row_padded;
     candidate.pad_log2 = p;
-    if (candidate.bytes() > most_bytes) continue;
+    if (candidate.bytes() > most_bytes || (candidate.scheme == chosen.scheme && p == chosen.pad_log2)) continue;
     if (const double count = static_cast<double>(exchange_wavefronts(pass, candidate)); count < best_count * keep)
       best = candidate, best_count = count;
   }

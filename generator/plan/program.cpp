@@ -96,8 +96,9 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
 
 bool PassProgram::stage_twiddle_tree(size_t s) const {
   const StageLayout& stage = fft.stages[s];
-  if (twiddles != TwiddleSource::table || s == 0 || stage.twiddle_stride() <= 1 || stage.radix < 8) return false;
-  return fft.stage_twiddles_early(s) || fft.workgroup_size >= 512;
+  if (twiddles != TwiddleSource::table || s == 0 || stage.twiddle_stride() <= 1) return false;
+  if (!is_power_of_two(fft.size)) return stage.radix >= kMixedRadixTreeFrom;
+  return stage.radix >= 8 && (fft.stage_twiddles_early(s) || fft.workgroup_size >= 512);
 }
 
 codelet::OpCounts PassProgram::ops() const {

@@ -160,8 +160,7 @@ VkPhysicalDevice pick_physical_device(VkInstance instance, int index) {
 
 // The queue family fftgen submits to: a compute-only family (no graphics), the dedicated async
 // compute queue where one exists; any compute family otherwise. `name` is the device's, for the error.
-uint32_t compute_queue_family(VkPhysicalDevice physical_device, const char* name) {
-  const auto families = queue_families(physical_device);
+uint32_t compute_queue_family(const std::vector<VkQueueFamilyProperties>& families, const char* name) {
   int chosen = -1;
   for (uint32_t i = 0; i < static_cast<uint32_t>(families.size()); ++i) {
     if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
@@ -307,8 +306,9 @@ Device::Device(const DeviceOptions& options)
     enabled_features_ = supported_features(physical_device_);
     enabled_features_.storage_buffer_16bit_access &= options.enable_16bit_storage;
 
-    queue_family_ = compute_queue_family(physical_device_, properties_.deviceName);
-    timestamp_valid_bits_ = queue_families(physical_device_)[queue_family_].timestampValidBits;
+    const auto families = queue_families(physical_device_);
+    queue_family_ = compute_queue_family(families, properties_.deviceName);
+    timestamp_valid_bits_ = families[queue_family_].timestampValidBits;
 
     device_ = create_logical_device(physical_device_, queue_family_, enabled_features_,
                                     options.pipeline_statistics, pipeline_statistics_);

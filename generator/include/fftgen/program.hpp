@@ -249,6 +249,13 @@ struct PassProgram {
   /// 256, a pass under 128 registers can rise above and fit one workgroup a multiprocessor instead
   /// of two: on an H200, 1D C2C 8192 went from 117 to 141 registers and 3443 to 2716 GB/s, the
   /// 4096² bloom's row passes from 117 to 136 and 0.31 to 0.40 ms.
+  /// In a pass whose length is not a power of two, every stage of radix kMixedRadixTreeFrom or
+  /// more takes the tree, early or late, whatever the workgroup: its loads a butterfly, held
+  /// across the exchange or waited for after it, cost more than the products (odd radices 5, 7, 9,
+  /// 15 had no tree before). Measured on an H200 (bench/results/2026-11-29-h200-mixed-radix-twiddles,
+  /// 58 mixed-radix kernels): 1.034x as fast (geometric mean); C2C 1050 (15x10x7) 1.25x, 1320 1.25x,
+  /// 735 1.16x, 2352 1.14x, 2145 1.14x; the slowest 0.975x (2D 1200 x 1600).
+  static constexpr uint32_t kMixedRadixTreeFrom = 5;
   bool stage_twiddle_tree(size_t s) const;
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;
