@@ -64,8 +64,8 @@ std::vector<std::complex<float>> execute_in_place(Device& device, const Kernel& 
   run_once(device, kernel, direction, io, batch, options);
   std::vector<std::complex<float>> out = download_pairs(device, data.handle(), out_type, out_count);
   if (is_real(out_type)) {
-    const uint64_t per_row = out_count / batch / info.ny();
-    for (uint64_t row = 0; row < uint64_t{batch} * info.ny(); ++row) out[(row + 1) * per_row - 1] = {};
+    const uint64_t per_row = out_count / batch / info.rows();
+    for (uint64_t row = 0; row < uint64_t{batch} * info.rows(); ++row) out[(row + 1) * per_row - 1] = {};
   }
   return out;
 }
