@@ -34,14 +34,15 @@ const fs::path& fp64_dir() {
 
 TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", "[gpu][fp64]") {
   const Manifest m = load_manifest(fp64_dir());
-  REQUIRE(m.kernels.size() == 10);
+  REQUIRE(m.kernels.size() == 12);
   Device& device = validated_device();
   drain_validation(device);
   REQUIRE(device.enabled_features().has(fftgen::Feature::shader_float64));
   std::vector<VerifyResult> results;
-  size_t multi_pass = 0;
+  size_t multi_pass = 0, in_place = 0;
   for (const auto& k : m.kernels) {
     multi_pass += k.passes(Direction::forward).size() > 1;
+    in_place += k.in_place();
     VerifyOptions o;
     o.batches = {1, 3};
     VerifyResult r = verify_kernel(device, m, k, o);
@@ -57,6 +58,7 @@ TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", 
     results.push_back(std::move(r));
   }
   CHECK(multi_pass >= 3);  // 65536 and the two 2D kernels at least
+  CHECK(in_place == 2);
   std::cout << format_verify_table(results);
 }
 

@@ -1018,9 +1018,6 @@ void check_combination(const KernelSpec& k, const Where& where, const std::strin
                                                  : "r2c_pair's output (N + 2 values) is larger than its input",
                            which),
                "\"out_of_place\"; \"in_place\" for c2c and r2c kernels of buffers");
-  if (k.placement == Placement::in_place && k.precision == Precision::fp64)
-    where.fail("placement", fmt::format("in_place is built for kernels in fp32 and fp16; an fp64 kernel is out of place{}", which),
-               "\"out_of_place\" for fp64 kernels");
   if (k.is_2d() && k.transform == Transform::r2c_pair)
     where.fail("transform", fmt::format("r2c_pair is for 1D kernels{}; for the channels of an image use c2c on the "
                                         "packed pairs (a packed spectrum times a real filter's spectrum needs no "

@@ -48,8 +48,6 @@ BEYOND_SCHEMA = {
     "101_volume_image.json": "io image only for a 1D or 2D shape",
     "102_volume_r2c_odd_nx.json": "a 3D r2c only of an even NX",
     "103_volume_bluestein_side.json": "a 3D side without a prime factor above 61",
-    "104_placement_fp64_2d.json": "in_place not for fp64 kernels (2D r2c)",
-    "105_placement_fp64.json": "in_place not for fp64 kernels",
 }
 
 

@@ -128,6 +128,21 @@ std::vector<std::complex<double>> execute_double(Device& device, const Kernel& k
                      " values (pairs of doubles), batch " + std::to_string(batch) + " needs " +
                      std::to_string(in_count));
   const uint64_t in_bytes = in_count * 16, out_bytes = out_count * 16;
+  if (info.in_place()) {
+    Buffer data(device, kernel.required_bytes(direction, BufferRole::output, batch));
+    upload(device, data.handle(), input.data(), in_bytes);
+    KernelIo io;
+    io.output = {data.handle(), 0};
+    io.max_batch = batch;
+    io.directions = {direction};
+    run_once(device, kernel, direction, io, batch, options);
+    std::vector<std::complex<double>> result(out_count);
+    download(device, data.handle(), result.data(), out_bytes);
+    if (is_real(info.output(direction).element))  // each row's padding pair, as execute_in_place
+      for (uint64_t row = 0, per_row = out_count / batch / info.rows(); row < uint64_t{batch} * info.rows(); ++row)
+        result[(row + 1) * per_row - 1] = {};
+    return result;
+  }
   Buffer in(device, in_bytes), out(device, out_bytes);
   upload(device, in.handle(), input.data(), in_bytes);
   if (options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);

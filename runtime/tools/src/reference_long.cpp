@@ -36,10 +36,11 @@ void fftwl_c2c(const std::vector<int>& shape, int batch, std::vector<LComplex>& 
 }
 
 // The rows of a kernel's transforms: NY rows of NX points a transform; a real row takes `pitch`
-// reals in memory (NX, or NX + 1 for an odd NX), a half spectrum `half` = NX/2 + 1 values.
+// reals in memory (NX, NX + 1 for an odd NX, 2 (NX/2 + 1) in place), a half spectrum `half` = NX/2 + 1 values.
 struct Rows {
   uint64_t ny, nx, pitch, half;
-  explicit Rows(const KernelInfo& k) : ny(k.ny()), nx(k.n()), pitch(k.n() + k.n() % 2), half(k.n() / 2 + 1) {}
+  explicit Rows(const KernelInfo& k)
+      : ny(k.ny()), nx(k.n()), pitch(k.in_place() ? 2 * (k.n() / 2 + 1) : k.n() + k.n() % 2), half(k.n() / 2 + 1) {}
 };
 
 // Real j of the buffer whose pairs are `pairs` (two consecutive reals each).
@@ -143,9 +144,13 @@ std::vector<std::complex<double>> random_input_double(const KernelInfo& k, Direc
     return x;
   }
   auto x = normal_doubles(pairs_per_transform(k, d, true) * batch, seed);
-  // Rows of reals of odd NX lie NX + 1 reals apart: the padding real after each is zero.
+  // Rows of reals of odd NX lie NX + 1 reals apart, an in-place kernel's 2 (NX/2 + 1): the
+  // padding reals after each are zero.
   if (k.transform == "r2c" && rows.pitch != rows.nx)
-    for (uint64_t row = 0; row < uint64_t{batch} * rows.ny; ++row) x[(row + 1) * rows.pitch / 2 - 1].imag(0.0);
+    for (uint64_t row = 0; row < uint64_t{batch} * rows.ny; ++row) {
+      if (rows.nx % 2 == 0) x[(row + 1) * rows.pitch / 2 - 1].real(0.0);
+      x[(row + 1) * rows.pitch / 2 - 1].imag(0.0);
+    }
   return x;
 }
 
