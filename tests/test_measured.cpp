@@ -205,6 +205,16 @@ TEST_CASE("every row of the table names a run under bench/results and is well-fo
   }
 }
 
+TEST_CASE("the measured weights and thresholds outside the rows name their runs too", "[measured]") {
+  for (const char* run : {fftgen::measured_cost_model().run, fftgen::measured_twiddle_tree().run}) {
+    INFO(run);
+    CHECK(fs::is_directory(kSource / "bench" / "results" / run));
+  }
+  const fftgen::TwiddleTreeRule& tree = fftgen::measured_twiddle_tree();
+  CHECK(tree.mixed_radix_from >= 3);  // a product tree saves a load from radix 3 up
+  CHECK(tree.power_of_two_from >= 4);
+}
+
 TEST_CASE("measured_choice takes the first row that applies", "[measured]") {
   MeasuredFacts f;
   f.n = 1080;

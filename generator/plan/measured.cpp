@@ -272,4 +272,22 @@ const CostModel& measured_cost_model() {
   return nvidia;
 }
 
+// The product tree of a stage's twiddles (PassProgram::stage_twiddle_tree). Powers of two: radix 8
+// and more (radix 4 would save one load for one product), early twiddles, or late ones in
+// workgroups of 512 invocations or more. Those are held to 128 registers an invocation whatever
+// they do (65536 a multiprocessor), so the tree's live twiddles cost no occupancy. With 256, a pass
+// under 128 registers can rise above and fit one workgroup a multiprocessor instead of two: on an
+// H200, 1D C2C 8192 went from 117 to 141 registers and 3443 to 2716 GB/s, the 4096² bloom's row
+// passes from 117 to 136 and 0.31 to 0.40 ms.
+// Lengths that are not powers of two: radix 5 and more, early or late, whatever the workgroup: its
+// loads a butterfly, held across the exchange or waited for after it, cost more than the
+// products (odd radices 5, 7, 9, 15 had no tree before). On an H200
+// (bench/results/2026-11-29-h200-mixed-radix-twiddles, 58 mixed-radix kernels): 1.034x as fast
+// (geometric mean); C2C 1050 (15x10x7) 1.25x, 1320 1.25x, 735 1.16x, 2352 1.14x, 2145 1.14x; the
+// slowest 0.975x (2D 1200 x 1600).
+const TwiddleTreeRule& measured_twiddle_tree() {
+  static const TwiddleTreeRule rule{5, 8, 512, "2026-11-29-h200-mixed-radix-twiddles"};
+  return rule;
+}
+
 }  // namespace fftgen

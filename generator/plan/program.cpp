@@ -97,8 +97,10 @@ void add_ops(codelet::OpCounts& into, const codelet::OpCounts& x, uint64_t times
 bool PassProgram::stage_twiddle_tree(size_t s) const {
   const StageLayout& stage = fft.stages[s];
   if (twiddles != TwiddleSource::table || s == 0 || stage.twiddle_stride() <= 1) return false;
-  if (!is_power_of_two(fft.size)) return stage.radix >= kMixedRadixTreeFrom;
-  return stage.radix >= 8 && (fft.stage_twiddles_early(s) || fft.workgroup_size >= 512);
+  const TwiddleTreeRule& rule = measured_twiddle_tree();
+  if (!is_power_of_two(fft.size)) return stage.radix >= rule.mixed_radix_from;
+  return stage.radix >= rule.power_of_two_from &&
+         (fft.stage_twiddles_early(s) || fft.workgroup_size >= rule.late_workgroup_from);
 }
 
 codelet::OpCounts PassProgram::ops() const {

@@ -120,4 +120,16 @@ const PaddingWeights& measured_padding_weights();
 /// The cost model's weights for the device class kernels are planned for (fftgen/cost_model.hpp).
 const CostModel& measured_cost_model();
 
+/// Which stages build their table twiddles by a product tree (PassProgram::stage_twiddle_tree):
+/// in a pass whose length is not a power of two, every stage of radix `mixed_radix_from` or more;
+/// in a power of two, radix `power_of_two_from` or more where the twiddles are loaded early or the
+/// workgroup has `late_workgroup_from` invocations or more.
+struct TwiddleTreeRule {
+  uint32_t mixed_radix_from;
+  uint32_t power_of_two_from;
+  uint32_t late_workgroup_from;
+  const char* run;  ///< the folder under bench/results/ that measured the mixed-radix threshold
+};
+const TwiddleTreeRule& measured_twiddle_tree();
+
 }  // namespace fftgen

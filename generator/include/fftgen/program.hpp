@@ -242,20 +242,7 @@ struct PassProgram {
   /// Whether stage s's table twiddles W^(rk), r < R, are built by a product tree: W^(hk) for each
   /// power of two h < R from the table, and tw_r = tw_(r-h) * tw_h (h the highest power of two in
   /// r): ceil(log2 R) loads a butterfly instead of R - 1, each twiddle at most that many table
-  /// values deep. Radix 8 and more (radix 4 would save one load for one product), where the
-  /// twiddles are loaded early (PassLayout::stage_twiddles_early), and where they are loaded late
-  /// in workgroups of 512 invocations or more. Those are held to 128 registers an invocation
-  /// whatever they do (65536 a multiprocessor), so the tree's live twiddles cost no occupancy. With
-  /// 256, a pass under 128 registers can rise above and fit one workgroup a multiprocessor instead
-  /// of two: on an H200, 1D C2C 8192 went from 117 to 141 registers and 3443 to 2716 GB/s, the
-  /// 4096² bloom's row passes from 117 to 136 and 0.31 to 0.40 ms.
-  /// In a pass whose length is not a power of two, every stage of radix kMixedRadixTreeFrom or
-  /// more takes the tree, early or late, whatever the workgroup: its loads a butterfly, held
-  /// across the exchange or waited for after it, cost more than the products (odd radices 5, 7, 9,
-  /// 15 had no tree before). Measured on an H200 (bench/results/2026-11-29-h200-mixed-radix-twiddles,
-  /// 58 mixed-radix kernels): 1.034x as fast (geometric mean); C2C 1050 (15x10x7) 1.25x, 1320 1.25x,
-  /// 735 1.16x, 2352 1.14x, 2145 1.14x; the slowest 0.975x (2D 1200 x 1600).
-  static constexpr uint32_t kMixedRadixTreeFrom = 5;
+  /// values deep. Which stages take it is measured (measured_twiddle_tree(), fftgen/measured.hpp).
   bool stage_twiddle_tree(size_t s) const;
   /// Real operations of one transform in this pass: butterflies, twiddle multiplications, scaling.
   codelet::OpCounts ops() const;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace fftgen::vk {
 
@@ -46,39 +47,30 @@ std::vector<std::complex<float>> execute_images(Device& device, const Kernel& ke
   return from_texels(out_format, out_texels);
 }
 
-// An in-place kernel: the input uploaded into its one buffer, the output read back from it. A c2r
-// leaves each row's last pair (the padding of rows of 2 (NX/2 + 1) reals) as it found it, which
-// FFTW leaves undefined too: it is zeroed here, as the reference holds it.
-std::vector<std::complex<float>> execute_in_place(Device& device, const Kernel& kernel, Direction direction,
-                                                  const std::vector<std::complex<float>>& input, uint32_t batch,
-                                                  uint64_t out_count, const ExecuteOptions& options) {
-  const KernelInfo& info = kernel.info();
-  const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
-  Buffer data(device, kernel.required_bytes(direction, BufferRole::output, batch));
-  if (is_half(in_type)) upload(device, data.handle(), to_half(input).data(), input.size() * pair_bytes(in_type));
-  else upload(device, data.handle(), input.data(), input.size() * pair_bytes(in_type));
-  KernelIo io;
-  io.output = {data.handle(), 0};
-  io.max_batch = batch;
-  io.directions = {direction};
-  run_once(device, kernel, direction, io, batch, options);
-  std::vector<std::complex<float>> out = download_pairs(device, data.handle(), out_type, out_count);
-  if (is_real(out_type)) {
-    const uint64_t per_row = out_count / batch / info.rows();
-    for (uint64_t row = 0; row < uint64_t{batch} * info.rows(); ++row) out[(row + 1) * per_row - 1] = {};
-  }
-  return out;
-}
-
-// Runs `direction` once from buffer `in` into buffer `out`, each bound from its start.
-void run_buffers(Device& device, const Kernel& kernel, Direction direction, const Buffer& in, const Buffer& out,
+// Runs `direction` once from buffer `in` into buffer `out`, each bound from its start; an in-place
+// kernel (in == nullptr) reads and writes `out`.
+void run_buffers(Device& device, const Kernel& kernel, Direction direction, const Buffer* in, const Buffer& out,
                  uint32_t batch, const ExecuteOptions& options) {
   KernelIo io;
-  io.input = {in.handle(), 0};
+  if (in) io.input = {in->handle(), 0};
   io.output = {out.handle(), 0};
   io.max_batch = batch;
   io.directions = {direction};
   run_once(device, kernel, direction, io, batch, options);
+}
+
+// An in-place c2r leaves each row's last pair (the padding of rows of 2 (NX/2 + 1) reals) as it
+// found it, which FFTW leaves undefined too: it is zeroed here, as the reference holds it.
+template <typename T>
+void zero_row_padding(const KernelInfo& info, Direction direction, uint32_t batch, std::vector<std::complex<T>>& out) {
+  if (!info.in_place() || !is_real(info.output(direction).element)) return;
+  const uint64_t per_row = out.size() / batch / info.rows();
+  for (uint64_t row = 0; row < uint64_t{batch} * info.rows(); ++row) out[(row + 1) * per_row - 1] = {};
+}
+
+// The buffer a kernel writes: as large as its output, or as its one buffer where it runs in place.
+Buffer output_buffer(Device& device, const Kernel& kernel, Direction direction, uint32_t batch, uint64_t out_bytes) {
+  return Buffer(device, kernel.info().in_place() ? kernel.required_bytes(direction, BufferRole::output, batch) : out_bytes);
 }
 
 }  // namespace
@@ -100,18 +92,23 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
                            std::to_string(kernel.max_batch()) +
                            (info.uses_images() ? " (maxImageDimension2D)" : " (maxStorageBufferRange)"));
   if (info.uses_images()) return execute_images(device, kernel, direction, input, batch, out_count, options);
-  if (info.in_place()) return execute_in_place(device, kernel, direction, input, batch, out_count, options);
   if (is_double(info.forward_output.element))
     throw UsageError("kernel '" + info.name + "' computes in doubles (precision fp64): use execute_double()");
-  // Half-float data (precision fp16) are converted on the way up and down.
+  // Half-float data (precision fp16) are converted on the way up and down. An in-place kernel's
+  // input is uploaded into its one buffer and its output read back from it.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
-  Buffer in(device, in_bytes), out(device, out_bytes);
-  if (is_half(in_type)) upload(device, in.handle(), to_half(input).data(), in_bytes);
-  else upload(device, in.handle(), input.data(), in_bytes);
-  if (options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
-  run_buffers(device, kernel, direction, in, out, batch, options);
-  return download_pairs(device, out.handle(), out_type, out_count);
+  Buffer out = output_buffer(device, kernel, direction, batch, out_bytes);
+  std::optional<Buffer> in;
+  if (!info.in_place()) in.emplace(device, in_bytes);
+  const VkBuffer in_handle = in ? in->handle() : out.handle();
+  if (is_half(in_type)) upload(device, in_handle, to_half(input).data(), in_bytes);
+  else upload(device, in_handle, input.data(), in_bytes);
+  if (in && options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
+  run_buffers(device, kernel, direction, in ? &*in : nullptr, out, batch, options);
+  std::vector<std::complex<float>> result = download_pairs(device, out.handle(), out_type, out_count);
+  zero_row_padding(info, direction, batch, result);
+  return result;
 }
 
 std::vector<std::complex<double>> execute_double(Device& device, const Kernel& kernel, Direction direction,
@@ -128,27 +125,15 @@ std::vector<std::complex<double>> execute_double(Device& device, const Kernel& k
                      " values (pairs of doubles), batch " + std::to_string(batch) + " needs " +
                      std::to_string(in_count));
   const uint64_t in_bytes = in_count * 16, out_bytes = out_count * 16;
-  if (info.in_place()) {
-    Buffer data(device, kernel.required_bytes(direction, BufferRole::output, batch));
-    upload(device, data.handle(), input.data(), in_bytes);
-    KernelIo io;
-    io.output = {data.handle(), 0};
-    io.max_batch = batch;
-    io.directions = {direction};
-    run_once(device, kernel, direction, io, batch, options);
-    std::vector<std::complex<double>> result(out_count);
-    download(device, data.handle(), result.data(), out_bytes);
-    if (is_real(info.output(direction).element))  // each row's padding pair, as execute_in_place
-      for (uint64_t row = 0, per_row = out_count / batch / info.rows(); row < uint64_t{batch} * info.rows(); ++row)
-        result[(row + 1) * per_row - 1] = {};
-    return result;
-  }
-  Buffer in(device, in_bytes), out(device, out_bytes);
-  upload(device, in.handle(), input.data(), in_bytes);
-  if (options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);
-  run_buffers(device, kernel, direction, in, out, batch, options);
+  Buffer out = output_buffer(device, kernel, direction, batch, out_bytes);
+  std::optional<Buffer> in;
+  if (!info.in_place()) in.emplace(device, in_bytes);
+  upload(device, in ? in->handle() : out.handle(), input.data(), in_bytes);
+  if (in && options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);
+  run_buffers(device, kernel, direction, in ? &*in : nullptr, out, batch, options);
   std::vector<std::complex<double>> result(out_count);
   download(device, out.handle(), result.data(), out_bytes);
+  zero_row_padding(info, direction, batch, result);
   return result;
 }
 
