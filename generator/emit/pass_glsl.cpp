@@ -19,11 +19,13 @@ using glsl::IndexMathWriter;
 using glsl::PassPrinter;
 
 // A storage buffer's declaration: `qualifier` ("readonly ", "writeonly ", "coherent " or "") and
-// the element each pass moves (vec2, float for real images of odd rows, halves).
+// the element each pass moves (element_glsl: vec2, float for real images of odd rows, halves).
+const char* element_glsl(const PassBinding& b, const Dialect& dialect) {
+  return b.scalar ? "float" : !is_half(b.element) ? "vec2" : dialect.half_element;
+}
 std::string buffer_glsl(const PassBinding& b, const char* qualifier, const Dialect& dialect) {
-  const char* type = b.scalar ? "float" : !is_half(b.element) ? "vec2" : dialect.half_element;
   return fmt::format("layout(set = 0, binding = {}) {}buffer {} {{ {} data[]; }} {};\n", b.slot.binding, qualifier,
-                     b.slot.block, type, b.slot.name);
+                     b.slot.block, element_glsl(b, dialect), b.slot.name);
 }
 
 // The push-constant block (kPushConstants), after the buffers.
@@ -50,6 +52,10 @@ std::string interface_glsl(const PassProgram& pass, const Dialect& dialect) {
     }
     const bool writable =
         b.access() != Access::read || (dialect.in_place_writable && pass.in_place() && b.slot.binding == 0);
+    if (dialect.read_only_view && b.read_write && pass.load.view.binding.read_write &&
+        pass.load.view.binding.slot.binding == b.slot.binding)  // Dialect::read_only_view
+      out += fmt::format("layout(set = 0, binding = {}) readonly buffer {}Read {{ {} data[]; }} {}_read;\n",
+                         b.slot.binding, b.slot.block, element_glsl(b, dialect), b.slot.name);
     out += buffer_glsl(b, b.access() == Access::write ? "writeonly " : writable ? "" : "readonly ", dialect);
   }
   return out + push_constants_glsl();
@@ -265,8 +271,9 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
   set_common(data, header, schedule.bindings, first, SharedMemoryMap{}, dialect);
   const uint32_t array_bytes = schedule.shared_bytes - CounterSchedule::kSharedBytes;
   std::string shared;
-  if (complex_exchange) shared = fmt::format("\nshared vec2 sh[{}];", array_bytes / 8);
-  else if (split_exchange) shared = fmt::format("\nshared float sh[{}];", array_bytes / 4);
+  const uint32_t scalar_bytes = first.in_double() ? 8 : 4;  // spelt float, made double by glsl_in_double
+  if (complex_exchange) shared = fmt::format("\nshared vec2 sh[{}];", array_bytes / (2 * scalar_bytes));
+  else if (split_exchange) shared = fmt::format("\nshared float sh[{}];", array_bytes / scalar_bytes);
   if (mixed) {
     const IndexMathWriter im(first.index_math);
     shared += fmt::format("\n#define shf(j) sh[{}][{}]  // float j of sh, for the split passes", im.div("(j)", 2),
@@ -295,7 +302,8 @@ std::string emit_counters_glsl(const std::vector<PassProgram>& passes, const Cou
   }
   data.set("items_of_pass", items_of_pass);
   data.set("tickets_before", tickets_before);
-  return render("counters.comp", data);
+  const std::string text = render("counters.comp", data);
+  return first.in_double() ? glsl_in_double(text) : text;
 }
 
 glsl::PassText glsl::print_pass_text(const PassProgram& pass, const Dialect& dialect) {

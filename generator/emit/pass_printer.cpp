@@ -32,8 +32,9 @@ std::string IndexMathWriter::mul(const std::string& x, uint32_t p) const {
 }
 
 const Dialect& dialect_of(bool text_targets) {
-  static const Dialect vulkan{"vec2", "f16vec2", "f16vec2", "#extension GL_EXT_shader_16bit_storage : require\n", false};
-  static const Dialect text{"unpackHalf2x16", "packHalf2x16", "uint", "", true};
+  static const Dialect vulkan{"vec2", "f16vec2", "f16vec2", "#extension GL_EXT_shader_16bit_storage : require\n", false,
+                              true};
+  static const Dialect text{"unpackHalf2x16", "packHalf2x16", "uint", "", true, false};
   return text_targets ? text : vulkan;
 }
 
@@ -283,16 +284,21 @@ std::string PassPrinter::view_base(const View& view, const std::string& entry) c
   return base + " + " + im.mul("q", view.element_stride);
 }
 
+std::string PassPrinter::read_name(const View& view) const {
+  if (!dialect.read_only_view || one_of_several || !view.binding.read_write) return view_name(view);
+  return std::string(view.binding.slot.name) + "_read.data";
+}
+
 // Element `index` of a view as a vec2: half data (precision fp16) is converted on the way in, the
 // arithmetic stays in float (Dialect).
 std::string PassPrinter::load_value(const View& view, const std::string& index) const {
   if (view.binding.is_texture()) return fmt::format("load_{}({})", view.binding.slot.name, index);
-  const std::string at = fmt::format("{}[{}]", view_name(view), index);
+  const std::string at = fmt::format("{}[{}]", read_name(view), index);
   // A full-length r2c kernel's real side: its reals, or X[k] = conj X[N-k] above N/2.
-  if (view.real_side == View::RealSide::reals) return fmt::format("vec2({}[src_first + {}], 0.0)", view_name(view), index);
+  if (view.real_side == View::RealSide::reals) return fmt::format("vec2({}[src_first + {}], 0.0)", read_name(view), index);
   if (view.real_side == View::RealSide::half_spectrum)
     return fmt::format("({1} - src_first <= {2} ? {0}[{1}] : {0}[src_first + ({3} - ({1} - src_first))] * vec2(1.0, -1.0))",
-                       view_name(view), index, constant(view.real_n / 2), constant(view.real_n));
+                       read_name(view), index, constant(view.real_n / 2), constant(view.real_n));
   if (!is_half(view.binding.element)) return at;
   return fmt::format("{}({})", dialect.half_load, at);
 }

@@ -49,6 +49,14 @@ struct Dialect {
   /// binding one resource as an SRV and a UAV in one dispatch, while two UAVs of it are allowed.
   /// SPIR-V keeps it read-only, which lets Vulkan drivers use their read-only load path.
   bool in_place_writable;
+  /// A pass of its own dispatch that reads the buffer it writes through one binding (in place)
+  /// reads it through a second, read-only declaration of that binding (`<name>_read`, GLSL
+  /// readonly: SPIR-V NonWritable), for that read-only load path. Every workgroup reads its
+  /// elements before it writes them and no other workgroup reads them, so no read sees a write.
+  /// On an H200, in place against out of place: C2C 1024 1.021 -> 1.004, R2C 1024 1.014 -> 0.997
+  /// (bench/results/2026-11-29-h200-fp64-counters-in-place). Not for D3D12, Metal or WebGPU, which
+  /// bind a resource once per dispatch as one kind.
+  bool read_only_view;
 };
 const Dialect& dialect_of(bool text_targets);
 
@@ -161,6 +169,8 @@ struct PassPrinter {
   bool interleaved_store() const { return pass.pair_rows_interleaved && pass.index == 0; }
   bool interleaved_load() const { return pass.pair_rows_interleaved && pass.index > 0; }
   static std::string view_name(const View& view) { return std::string(view.binding.slot.name) + ".data"; }
+  /// The array a load reads: the view's, or its read-only declaration (Dialect::read_only_view).
+  std::string read_name(const View& view) const;
   std::string load_value(const View& view, const std::string& index) const;
   std::string store_value(const View& view, const std::string& index, const std::string& value) const;
   std::string filter_value(const std::string& index) const;

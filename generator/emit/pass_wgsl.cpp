@@ -18,7 +18,7 @@ namespace {
 // The pass printer's spellings for WGSL: binding 0 of a pass that reads the buffer it writes is
 // read_write, as WebGPU allows a buffer in two writable storage bindings of a dispatch but not in a
 // read-only and a writable one. Half floats never reach it (the wgsl target refuses fp16).
-const glsl::Dialect kWgslDialect{"", "", "", "", true};
+const glsl::Dialect kWgslDialect{"", "", "", "", true, false};
 
 // A pass that reads the buffer it writes (bindings 0 and 1 of one buffer): WebGPU forbids a
 // writable storage binding that aliases another binding of the dispatch, so the WGSL declares the

@@ -871,9 +871,6 @@ void check_double(const KernelSpec& k, const Where& where, const std::string& wh
   if (k.transform == Transform::r2c_pair)
     where.fail("precision", "r2c_pair is planned in fp32 and fp16 only; for two real signals in fp64 use r2c per "
                             "signal" + which, allowed);
-  if (k.pass_sync == PassSync::counters)
-    where.fail("pass_sync", "an fp64 kernel keeps a dispatch per pass" + which,
-               "\"auto\" or \"dispatch\" with precision fp64");
 }
 
 // The targets an fp64 kernel cannot have: Metal and WebGPU have no double precision, and the HLSL

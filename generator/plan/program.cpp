@@ -1367,7 +1367,7 @@ CounterSchedule::Item CounterSchedule::item(uint64_t ticket, uint32_t batch) con
 
 namespace {
 // An fp64 kernel: every buffer it binds (data, scratch, twiddle table, filter) holds doubles, which
-// the printer spells as dvec2 (pass_glsl.cpp). Its passes keep a dispatch each.
+// the printer spells as dvec2 (pass_glsl.cpp).
 KernelProgram in_double(KernelProgram program) {
   auto promote = [](PassBinding& b) { b.element = in_double(b.element); };
   for (auto* passes : {&program.forward, &program.inverse})
@@ -1376,14 +1376,17 @@ KernelProgram in_double(KernelProgram program) {
       promote(pass.load.view.binding);
       promote(pass.store.view.binding);
     }
+  for (auto* schedule : {&program.forward_counters, &program.inverse_counters})
+    if (*schedule)
+      for (PassBinding& b : (*schedule)->bindings) promote(b);
   program.forward_input.element = in_double(program.forward_input.element);
   program.forward_output.element = in_double(program.forward_output.element);
   return program;
 }
 }  // namespace
 
-KernelProgram make_program(const KernelSpec& spec) {
-  if (spec.precision == Precision::fp64) return in_double(make_dispatch_program(spec));
+namespace {
+KernelProgram make_float_program(const KernelSpec& spec) {
   KernelProgram program = make_dispatch_program(spec);
   const bool asked = spec.pass_sync == PassSync::counters;
   if (!asked && (spec.pass_sync == PassSync::dispatch || !counters_by_default(spec, program))) return program;
@@ -1415,6 +1418,12 @@ KernelProgram make_program(const KernelSpec& spec) {
   }
   share_one_dispatch(spec, program);
   return program;
+}
+}  // namespace
+
+KernelProgram make_program(const KernelSpec& spec) {
+  KernelProgram program = make_float_program(spec);
+  return spec.precision == Precision::fp64 ? in_double(std::move(program)) : program;
 }
 
 }  // namespace fftgen

@@ -146,8 +146,11 @@ void check_module_matches_pass(const KernelInfo& k, const PassInfo& p, const Sha
     if (m.local_size[i] && *m.local_size[i] != p.local_size[i])
       mismatch(std::string("workgroup size ") + "xyz"[i], std::to_string(*m.local_size[i]),
                std::to_string(p.local_size[i]) + " (local_size)");
+  // A binding the module declares through two variables (a readonly and a writeonly view of one
+  // buffer) counts once.
   auto binding_list = [](std::vector<uint32_t> b) {
     std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
     std::string s;
     for (auto x : b) s += (s.empty() ? "" : ", ") + std::to_string(x);
     return "[" + s + "]";

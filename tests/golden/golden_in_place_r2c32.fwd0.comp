@@ -5,6 +5,7 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
+layout(set = 0, binding = 1) readonly buffer DstRead { vec2 data[]; } dst_read;
 layout(set = 0, binding = 1) buffer Dst { vec2 data[]; } dst;
 layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
@@ -68,10 +69,10 @@ void main() {
   vec2 v2 = vec2(0.0);
   vec2 v3 = vec2(0.0);
   if (in_range) {
-    v0 = dst.data[src_base + 0u];
-    v1 = dst.data[src_base + 4u];
-    v2 = dst.data[src_base + 8u];
-    v3 = dst.data[src_base + 12u];
+    v0 = dst_read.data[src_base + 0u];
+    v1 = dst_read.data[src_base + 4u];
+    v2 = dst_read.data[src_base + 8u];
+    v3 = dst_read.data[src_base + 12u];
   }
   // stage 0: radix 4, stride 1
   radix4_fwd(v0, v1, v2, v3);

@@ -5,6 +5,7 @@ layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 
 // Binding 0 and 1 may alias (a pass that works in place on the output): every workgroup reads
 // exactly the elements it writes, and reads them all before it writes.
+layout(set = 0, binding = 1) readonly buffer DstRead { vec2 data[]; } dst_read;
 layout(set = 0, binding = 1) buffer Dst { vec2 data[]; } dst;
 layout(set = 0, binding = 2) readonly buffer Twiddles { vec2 data[]; } tw;
 
@@ -70,10 +71,10 @@ void main() {
     uint kq = q;
     uint src_row = src_base - kq;
     vec2 w_kq = tw.data[12u + kq];
-    v0 = c2r_merge(dst.data[src_base + 0u], dst.data[src_row + (16u - kq)], w_kq);
-    v1 = c2r_merge(dst.data[src_base + 4u], dst.data[src_row + (12u - kq)], cmul(w_kq, vec2(0.707106769, -0.707106769)));
-    v2 = c2r_merge(dst.data[src_base + 8u], dst.data[src_row + (8u - kq)], cmul(w_kq, vec2(0.0, -1.0)));
-    v3 = c2r_merge(dst.data[src_base + 12u], dst.data[src_row + (4u - kq)], cmul(w_kq, vec2(-0.707106769, -0.707106769)));
+    v0 = c2r_merge(dst_read.data[src_base + 0u], dst_read.data[src_row + (16u - kq)], w_kq);
+    v1 = c2r_merge(dst_read.data[src_base + 4u], dst_read.data[src_row + (12u - kq)], cmul(w_kq, vec2(0.707106769, -0.707106769)));
+    v2 = c2r_merge(dst_read.data[src_base + 8u], dst_read.data[src_row + (8u - kq)], cmul(w_kq, vec2(0.0, -1.0)));
+    v3 = c2r_merge(dst_read.data[src_base + 12u], dst_read.data[src_row + (4u - kq)], cmul(w_kq, vec2(-0.707106769, -0.707106769)));
   }
   // stage 0: radix 4, stride 1
   radix4_inv(v0, v1, v2, v3);
