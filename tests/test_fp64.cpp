@@ -125,6 +125,23 @@ TEST_CASE("fp64: shared memory holds 16-byte values within the budget", "[fp64][
   CHECK(fp64.passes.front().shared.rounds * fp64.passes.size() > fp32.passes.front().shared.rounds * fp32.passes.size());
 }
 
+TEST_CASE("fp64: a budget the table narrows (narrow_budget) applies where the plan leaves it unset", "[fp64][plan]") {
+  const auto budget_of = [](const std::string& fields) {
+    const fftgen::Plan plan = parse_plan(plan_of(R"({"name": "z", "precision": "fp64", )" + fields + "}", R"(["spirv"])"),
+                                         "plan.json");
+    return plan.kernels.at(0).shared_memory_bytes;
+  };
+  // C2C 4096 in doubles: one pass within 16 KB (the table's row), not the default 32 KB.
+  CHECK(budget_of(R"("shape": [4096])") == 16384u);
+  CHECK(fftgen::make_layout(parse_plan(plan_of(R"({"name": "z", "shape": [4096], "precision": "fp64"})",
+                                               R"(["spirv"])"), "plan.json").kernels.at(0))
+            .passes.size() == 1);
+  CHECK(budget_of(R"("shape": [4096], "shared_memory_bytes": 32768)") == 32768u);  // the plan's own stands
+  CHECK(budget_of(R"("shape": [2048])") == 32768u);
+  CHECK(budget_of(R"("shape": [8192])") == 32768u);
+  CHECK(budget_of(R"("shape": [4096], "transform": "r2c")") == 32768u);
+}
+
 TEST_CASE("fp64: every buffer holds doubles; GLSL in double, SPIR-V valid, HLSL in double2", "[fp64][emit]") {
   const fftgen::Plan plan = parse_plan(plan_of(R"(
     {"name": "z1024", "shape": [1024], "precision": "fp64"},

@@ -1203,7 +1203,24 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
 
 }  // namespace
 
+namespace {
+// MeasuredDecision::narrow_budget: the row's smaller budget where the kernel stays one pass at it.
+std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
+  const MeasuredRow* row = measured_choice(MeasuredDecision::narrow_budget, measured_facts(spec, spec.n()));
+  if (row == nullptr || row->choice.bytes >= spec.shared_memory_bytes) return std::nullopt;
+  KernelSpec narrow = spec;
+  narrow.shared_memory_bytes = row->choice.bytes;
+  try {
+    if (make_layout(narrow).passes.size() == 1) return narrow.shared_memory_bytes;
+  } catch (const PlanError&) {
+    // not at that budget
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
+  if (const std::optional<uint32_t> narrow = narrow_budget(spec)) return *narrow;
   const MeasuredRow* row = measured_choice(MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()));
   if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
     return spec.shared_memory_bytes;

@@ -59,6 +59,7 @@ struct K {
   K& two_d() { return k.two_d = true, *this; }
   K& fp32() { return k.precision = Precision::fp32, *this; }
   K& fp16() { return k.precision = Precision::fp16, *this; }
+  K& fp64() { return k.precision = Precision::fp64, *this; }
   K& convolution(bool c) { return k.convolution = c, *this; }
   K& n(MeasuredRange r) { return k.n = r, *this; }
   K& nx(MeasuredRange r) { return k.nx = r, *this; }
@@ -225,6 +226,14 @@ const std::vector<MeasuredRow> kRows = {
     {D::one_pass_budget, K().r2c().one_d().fp32().convolution(false), budget(49152), "2026-11-29-h200-one-pass-budget",
      "H200, ms at 512 MiB, two passes at 32 KB -> one at 48 KB: r2c 16800 1.073 -> 0.802, 18000 1.514 -> 0.668, "
      "20000 0.979 -> 0.602, 22050 1.123 -> 0.945, 24000 0.951 -> 0.527"},
+
+    // --- narrow_budget: shared_memory_bytes not given, a one-pass kernel planned within less.
+    // fp64 C2C 4096 (64 KB of values): at 32 KB it exchanges real and imaginary parts in turn on 256
+    // invocations (16x16x16); at 16 KB it holds 32 values an invocation on 128 (32x4x32), exchanged
+    // in rounds of 1024. Not 2048 (fits 32 KB whole) nor 8192 (32 KB fastest).
+    {D::narrow_budget, K().c2c().one_d().fp64().n(at(4096)), budget(16384), "2026-11-29-h200-fp64-counters-in-place",
+     "H200, 512 MiB, GB/s against cuFFT's Z2Z in the same run: 4096 3514 (0.865) at 32 KB -> 3978 (0.979) at 16 KB, "
+     "3566 at 8 KB; 2048 4076 at 32 KB, 3727 at 16 KB; 8192 3124 at 32 KB, 2834 at 16 KB"},
 };
 
 }  // namespace

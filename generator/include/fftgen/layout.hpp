@@ -311,7 +311,8 @@ KernelLayout make_layout(const KernelSpec& spec);
 /// shared_memory_bytes for a kernel that leaves it unset: the budget the table of measured choices
 /// gives (MeasuredDecision::one_pass_budget) where that budget holds in one pass a transform the
 /// kernel's own budget splits into several, and the plan's devices offer it
-/// (KernelSpec::device_shared_memory_bytes); else the kernel's own.
+/// (KernelSpec::device_shared_memory_bytes); a smaller one it gives (narrow_budget) where the
+/// kernel stays one pass at it; else the kernel's own.
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec);
 
 /// Radices `auto` picks for an M-point sub-transform (`column_pass`: a pass of a multi-pass kernel).

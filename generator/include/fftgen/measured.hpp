@@ -36,6 +36,8 @@ enum class MeasuredDecision {
   fp16_table_twiddles, ///< twiddles auto of an fp16 kernel reads the table rather than computing them
   one_pass_budget,     ///< shared_memory_bytes not given: a 1D kernel that the plan's budget splits into several
                        ///< passes and a budget of `bytes` holds in one takes `bytes`, where the plan's devices offer it
+  narrow_budget,       ///< shared_memory_bytes not given: a one-pass kernel takes the smaller budget `bytes`
+                       ///< where it stays one pass (a layout of more values an invocation, exchanged in rounds)
 };
 
 /// An inclusive range of values; the default holds every value.
@@ -80,7 +82,7 @@ struct MeasuredChoice {
   bool yes = true;                ///< for yes/no decisions
   std::vector<uint32_t> radices;  ///< row_split, round_trip_tiles
   uint32_t invocations = 0;       ///< round_trip_tiles: the workgroup size
-  uint32_t bytes = 0;             ///< one_pass_budget: the shared-memory budget
+  uint32_t bytes = 0;             ///< one_pass_budget, narrow_budget: the shared-memory budget
 };
 
 struct MeasuredRow {
