@@ -125,6 +125,22 @@ TEST_CASE("fp64: shared memory holds 16-byte values within the budget", "[fp64][
   CHECK(fp64.passes.front().shared.rounds * fp64.passes.size() > fp32.passes.front().shared.rounds * fp32.passes.size());
 }
 
+TEST_CASE("fp64: column tiles exchanged in rounds keep their values' registers: half the invocations of fp32",
+          "[fp64][layout]") {
+  // 2^20 = 1024 x 1024: 32 values an invocation take 64 registers in fp32 and 128 in fp64; 512
+  // invocations would hold an fp64 pass to 128 registers in all (65536 a multiprocessor) and spill.
+  const auto widest = [](const char* precision) {
+    const std::string k = fmt::format(R"({{"name": "z", "shape": [1048576], "precision": "{}"}})", precision);
+    const fftgen::KernelLayout layout =
+        fftgen::make_layout(parse_plan(plan_of(k, R"(["spirv"])"), "plan.json").kernels.at(0));
+    uint32_t most = 0;
+    for (const fftgen::PassLayout& pass : layout.passes) most = std::max(most, pass.workgroup_size);
+    return most;
+  };
+  CHECK(widest("fp32") == 512u);
+  CHECK(widest("fp64") == 256u);
+}
+
 TEST_CASE("fp64: a budget the table narrows (narrow_budget) applies where the plan leaves it unset", "[fp64][plan]") {
   const auto budget_of = [](const std::string& fields) {
     const fftgen::Plan plan = parse_plan(plan_of(R"({"name": "z", "precision": "fp64", )" + fields + "}", R"(["spirv"])"),

@@ -44,6 +44,13 @@ constexpr uint32_t kMaxRegisterResident = 16384;  // largest one-dispatch N beyo
                                                   // holding 32 values each (64 of a thread's registers)
 constexpr uint32_t kRoundsInvocations = 512;      // most invocations a column tile exchanged in rounds gets
                                                   // (1024 holding 32 values spill: 2^22 361 against 1101 GB/s)
+// The most invocations a column tile exchanged in rounds gets for the kernel's values: fewer for
+// wider values, so that a workgroup's values take the registers they take in complex64. fp64 tiles
+// hold 32 complex doubles an invocation (128 registers) on 256 invocations, where 512 are held to 128
+// registers in all and spill: on an H200, fp64 C2C 2^20 at 512 invocations 944 GB/s, at 128 1616
+// (bench/results/2026-11-29-h200-fp64-counters-in-place).
+uint32_t rounds_invocations(const KernelSpec& spec) { return kRoundsInvocations * kElementBytes / element_bytes(spec); }
+
 // Shortest rows whose c2c pairs (PassLayout::pair_rows) keep column tiles between the passes: the
 // layout reads each parity's columns as whole tiles, so the X pass's invocations must lie whole
 // tiles apart.
@@ -132,7 +139,7 @@ ColumnRounds choose_column_rounds(const KernelSpec& spec, uint32_t m, uint32_t e
       for (uint32_t rounds = 2; rounds <= e && m / rounds >= span; rounds *= 2) {
         const uint32_t slice = m / rounds;
         const uint32_t c = choose_columns(spec, m / e, false, columns_available, padded ? slice + 1 : slice,
-                                          element_bytes(spec), kRoundsInvocations);
+                                          element_bytes(spec), rounds_invocations(spec));
         if (c >= target) return {c, rounds, padded};
       }
   return {};
@@ -541,7 +548,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // A column pass whose kMinColumns columns need more than kAutoWorkgroupSize invocations (a Y side
   // that is not a power of two, y_passes) gets up to kRoundsInvocations, as rounds do.
   if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
-    choose_candidate(kRoundsInvocations);
+    choose_candidate(rounds_invocations(spec));
   // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
   // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
   // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
