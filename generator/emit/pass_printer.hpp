@@ -53,8 +53,8 @@ struct Dialect {
   /// reads it through a second, read-only declaration of that binding (`<name>_read`, GLSL
   /// readonly: SPIR-V NonWritable), for that read-only load path. Every workgroup reads its
   /// elements before it writes them and no other workgroup reads them, so no read sees a write.
-  /// On an H200, in place against out of place: C2C 1024 1.021 -> 1.004, R2C 1024 1.014 -> 0.997
-  /// (bench/results/2026-11-29-h200-fp64-counters-in-place). Not for D3D12, Metal or WebGPU, which
+  /// On an H200, in place against out of place: C2C 1024 1.033 -> 1.016, R2C 1024 1.029 -> 1.012
+  /// (bench/results/2026-11-29-h200-fp64-counters-in-place, read_view/generated). Not for D3D12, Metal or WebGPU, which
   /// bind a resource once per dispatch as one kind.
   bool read_only_view;
 };

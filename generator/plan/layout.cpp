@@ -47,8 +47,8 @@ constexpr uint32_t kRoundsInvocations = 512;      // most invocations a column t
 // The most invocations a column tile exchanged in rounds gets for the kernel's values: fewer for
 // wider values, so that a workgroup's values take the registers they take in complex64. fp64 tiles
 // hold 32 complex doubles an invocation (128 registers) on 256 invocations, where 512 are held to 128
-// registers in all and spill: on an H200, fp64 C2C 2^20 at 512 invocations 944 GB/s, at 128 1616
-// (bench/results/2026-11-29-h200-fp64-counters-in-place).
+// registers in all and spill: on an H200, fp64 C2C 2^20 at 512 invocations 944 GB/s, at 256 1431
+// (bench/results/2026-11-29-h200-fp64-counters-in-place, two_pass).
 uint32_t rounds_invocations(const KernelSpec& spec) { return kRoundsInvocations * kElementBytes / element_bytes(spec); }
 
 // Shortest rows whose c2c pairs (PassLayout::pair_rows) keep column tiles between the passes: the
@@ -546,7 +546,7 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
     choose_candidate(kAutoWorkgroupSize);
   }
   // A column pass whose kMinColumns columns need more than kAutoWorkgroupSize invocations (a Y side
-  // that is not a power of two, y_passes) gets up to kRoundsInvocations, as rounds do.
+  // that is not a power of two, y_passes) gets up to rounds_invocations, as rounds do.
   if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
     choose_candidate(rounds_invocations(spec));
   // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
@@ -1208,9 +1208,6 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   return layout;
 }
 
-}  // namespace
-
-namespace {
 // MeasuredDecision::narrow_budget: the row's smaller budget where the kernel stays one pass at it.
 std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::narrow_budget, measured_facts(spec, spec.n()));
@@ -1224,6 +1221,7 @@ std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   }
   return std::nullopt;
 }
+
 }  // namespace
 
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
