@@ -1386,6 +1386,9 @@ KernelProgram in_double(KernelProgram program) {
 }  // namespace
 
 namespace {
+// The program with its buffers spelt in single precision (fp32, fp16 and fp64 alike), its passes
+// sharing one dispatch where counters are asked for or measured faster; make_program promotes an
+// fp64 kernel's bindings to doubles after (in_double).
 KernelProgram make_float_program(const KernelSpec& spec) {
   KernelProgram program = make_dispatch_program(spec);
   const bool asked = spec.pass_sync == PassSync::counters;

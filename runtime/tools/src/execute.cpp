@@ -47,13 +47,32 @@ std::vector<std::complex<float>> execute_images(Device& device, const Kernel& ke
   return from_texels(out_format, out_texels);
 }
 
-// Runs `direction` once from buffer `in` into buffer `out`, each bound from its start; an in-place
-// kernel (in == nullptr) reads and writes `out`.
-void run_buffers(Device& device, const Kernel& kernel, Direction direction, const Buffer* in, const Buffer& out,
-                 uint32_t batch, const ExecuteOptions& options) {
+// The buffers of one run: the output (an in-place kernel's one buffer, as large as the kernel binds
+// it) and, out of place, the input, with the output poisoned with NaN where asked.
+struct RunBuffers {
+  Buffer out;
+  std::optional<Buffer> in;
+  VkBuffer input() const { return in ? in->handle() : out.handle(); }
+};
+
+RunBuffers make_run_buffers(Device& device, const Kernel& kernel, Direction direction, uint32_t batch,
+                            uint64_t in_bytes, uint64_t out_bytes, const ExecuteOptions& options) {
+  const KernelInfo& info = kernel.info();
+  RunBuffers buffers{
+      Buffer(device, info.in_place() ? kernel.required_bytes(direction, BufferRole::output, batch) : out_bytes), {}};
+  if (info.in_place()) return buffers;
+  buffers.in.emplace(device, in_bytes);
+  if (options.poison_output) fill(device, buffers.out.handle(), nan_pattern(info.output(direction).element), out_bytes);
+  return buffers;
+}
+
+// Runs `direction` once from the input into the output, each bound from its start (an in-place
+// kernel binds the output alone).
+void run_buffers(Device& device, const Kernel& kernel, Direction direction, const RunBuffers& buffers, uint32_t batch,
+                 const ExecuteOptions& options) {
   KernelIo io;
-  if (in) io.input = {in->handle(), 0};
-  io.output = {out.handle(), 0};
+  if (buffers.in) io.input = {buffers.in->handle(), 0};
+  io.output = {buffers.out.handle(), 0};
   io.max_batch = batch;
   io.directions = {direction};
   run_once(device, kernel, direction, io, batch, options);
@@ -66,11 +85,6 @@ void zero_row_padding(const KernelInfo& info, Direction direction, uint32_t batc
   if (!info.in_place() || !is_real(info.output(direction).element)) return;
   const uint64_t per_row = out.size() / batch / info.rows();
   for (uint64_t row = 0; row < uint64_t{batch} * info.rows(); ++row) out[(row + 1) * per_row - 1] = {};
-}
-
-// The buffer a kernel writes: as large as its output, or as its one buffer where it runs in place.
-Buffer output_buffer(Device& device, const Kernel& kernel, Direction direction, uint32_t batch, uint64_t out_bytes) {
-  return Buffer(device, kernel.info().in_place() ? kernel.required_bytes(direction, BufferRole::output, batch) : out_bytes);
 }
 
 }  // namespace
@@ -98,15 +112,11 @@ std::vector<std::complex<float>> execute(Device& device, const Kernel& kernel,
   // input is uploaded into its one buffer and its output read back from it.
   const ElementType in_type = info.input(direction).element, out_type = info.output(direction).element;
   const uint64_t in_bytes = in_count * pair_bytes(in_type), out_bytes = out_count * pair_bytes(out_type);
-  Buffer out = output_buffer(device, kernel, direction, batch, out_bytes);
-  std::optional<Buffer> in;
-  if (!info.in_place()) in.emplace(device, in_bytes);
-  const VkBuffer in_handle = in ? in->handle() : out.handle();
-  if (is_half(in_type)) upload(device, in_handle, to_half(input).data(), in_bytes);
-  else upload(device, in_handle, input.data(), in_bytes);
-  if (in && options.poison_output) fill(device, out.handle(), nan_pattern(out_type), out_bytes);
-  run_buffers(device, kernel, direction, in ? &*in : nullptr, out, batch, options);
-  std::vector<std::complex<float>> result = download_pairs(device, out.handle(), out_type, out_count);
+  const RunBuffers buffers = make_run_buffers(device, kernel, direction, batch, in_bytes, out_bytes, options);
+  if (is_half(in_type)) upload(device, buffers.input(), to_half(input).data(), in_bytes);
+  else upload(device, buffers.input(), input.data(), in_bytes);
+  run_buffers(device, kernel, direction, buffers, batch, options);
+  std::vector<std::complex<float>> result = download_pairs(device, buffers.out.handle(), out_type, out_count);
   zero_row_padding(info, direction, batch, result);
   return result;
 }
@@ -125,14 +135,11 @@ std::vector<std::complex<double>> execute_double(Device& device, const Kernel& k
                      " values (pairs of doubles), batch " + std::to_string(batch) + " needs " +
                      std::to_string(in_count));
   const uint64_t in_bytes = in_count * 16, out_bytes = out_count * 16;
-  Buffer out = output_buffer(device, kernel, direction, batch, out_bytes);
-  std::optional<Buffer> in;
-  if (!info.in_place()) in.emplace(device, in_bytes);
-  upload(device, in ? in->handle() : out.handle(), input.data(), in_bytes);
-  if (in && options.poison_output) fill(device, out.handle(), kDoubleNanPattern, out_bytes);
-  run_buffers(device, kernel, direction, in ? &*in : nullptr, out, batch, options);
+  const RunBuffers buffers = make_run_buffers(device, kernel, direction, batch, in_bytes, out_bytes, options);
+  upload(device, buffers.input(), input.data(), in_bytes);
+  run_buffers(device, kernel, direction, buffers, batch, options);
   std::vector<std::complex<double>> result(out_count);
-  download(device, out.handle(), result.data(), out_bytes);
+  download(device, buffers.out.handle(), result.data(), out_bytes);
   zero_row_padding(info, direction, batch, result);
   return result;
 }
