@@ -30,10 +30,12 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # In CI (CI set), the three sweeps that generate and run hundreds of kernels are left out to keep
 # the run inside CI's time on two cores: test_emit (every radix and option through glslang),
 # test_gpu_suite (its shards) and test_gpu_anysize (every kernel of their plans on lavapipe). They run the same
-# generator, runtime and reader code as the tests kept here, over more sizes.
+# generator, runtime and reader code as the tests kept here, over more sizes. So are the two
+# "browser" tests (webgpu_browser, webgpu_compile): what they add is Chromium's run of the WGSL;
+# the C++ they run, fftgen writing WGSL, runs here in test_wgsl.
 # FFTGEN_SANITIZE_ALL=1 runs them too.
 exclude=()
 if [ -n "${CI:-}" ] && [ "${FFTGEN_SANITIZE_ALL:-0}" != 1 ]; then
-  exclude=(-E '^(test_emit|test_gpu_suite.*|test_gpu_anysize)$')
+  exclude=(-E '^(test_emit|test_gpu_suite.*|test_gpu_anysize)$' -LE browser)
 fi
 ctest --test-dir "$build_dir" --output-on-failure --timeout 1500 -j "$(nproc)" "${exclude[@]}"

@@ -3,6 +3,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -12,28 +13,35 @@
 
 namespace fftgen_test {
 
-// Reference FFT in double, independent of everything under test: radix-2 DIT while the length
-// is even, the DFT by its definition for the odd rest (exponents reduced mod n).
-inline void reference_fft(std::vector<cd>& a, int sign) {
+// Reference FFT in double, independent of everything under test: decimation in time by the
+// smallest prime factor p of the length (p sub-transforms of every p-th value, combined with the
+// twiddles e^(sign 2 pi i rk/n), exponents reduced mod n), the DFT by its definition for a prime.
+// O(n * sum of the prime factors), so lengths like 31250 = 2 x 5^6 cost no more than a power of two.
+// w holds the twiddles of the whole length N: those of a sub-length n = N / stride are w[k * stride].
+inline void reference_dit(std::vector<cd>& a, const std::vector<cd>& w, size_t stride) {
   const size_t n = a.size();
   if (n == 1) return;
-  if (n % 2 != 0) {
-    std::vector<cd> w(n), y(n);
-    for (size_t k = 0; k < n; ++k) w[k] = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n));
-    for (size_t k = 0; k < n; ++k)
-      for (size_t j = 0; j < n; ++j) y[k] += a[j] * w[(j * k) % n];
-    a = y;
-    return;
+  size_t p = 2;
+  while (p * p <= n && n % p != 0) ++p;
+  if (n % p != 0) p = n;  // n is prime
+  const size_t m = n / p;
+  std::vector<cd> subs(n), part(m);
+  for (size_t r = 0; r < p; ++r) {
+    for (size_t i = 0; i < m; ++i) part[i] = a[i * p + r];
+    reference_dit(part, w, stride * p);
+    std::copy(part.begin(), part.end(), subs.begin() + static_cast<long>(r * m));
   }
-  std::vector<cd> even(n / 2), odd(n / 2);
-  for (size_t i = 0; i < n / 2; ++i) even[i] = a[2 * i], odd[i] = a[2 * i + 1];
-  reference_fft(even, sign);
-  reference_fft(odd, sign);
-  for (size_t k = 0; k < n / 2; ++k) {
-    cd w = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(n)) * odd[k];
-    a[k] = even[k] + w;
-    a[k + n / 2] = even[k] - w;
+  for (size_t k = 0; k < n; ++k) {
+    cd sum = subs[k % m];
+    for (size_t r = 1, e = k; r < p; ++r, e = (e + k) % n) sum += w[e * stride] * subs[r * m + k % m];
+    a[k] = sum;
   }
+}
+
+inline void reference_fft(std::vector<cd>& a, int sign) {
+  std::vector<cd> w(a.size());
+  for (size_t k = 0; k < w.size(); ++k) w[k] = std::polar(1.0, sign * 2.0 * M_PI * double(k) / double(w.size()));
+  reference_dit(a, w, 1);
 }
 
 inline double rel_l2(const std::vector<cd>& a, const std::vector<cd>& b) {
