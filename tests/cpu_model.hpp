@@ -7,6 +7,7 @@
 #include <complex>
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "fftgen/codelet.hpp"
@@ -24,6 +25,16 @@ struct CpuBuffers {
 inline cd twiddle_entry(const std::vector<float>& table, uint64_t i) { return {table[2 * i], table[2 * i + 1]}; }
 
 // exp(-2*pi*i*m/l), for computed twiddles.
+// The codelet of a radix and direction, built once per test process: a pass asks for it at every
+// stage of every column, and building the DAG costs more than evaluating it.
+inline const fftgen::codelet::Dag& cached_dft(uint32_t radix, fftgen::Direction direction) {
+  static std::map<std::pair<uint32_t, fftgen::Direction>, fftgen::codelet::Dag> dags;
+  const auto key = std::make_pair(radix, direction);
+  auto it = dags.find(key);
+  if (it == dags.end()) it = dags.emplace(key, fftgen::codelet::make_dft(radix, direction)).first;
+  return it->second;
+}
+
 inline cd exact_twiddle(uint64_t m, uint64_t l) { return std::polar(1.0, -2.0 * M_PI * double(m % l) / double(l)); }
 
 inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& table, CpuBuffers& buffers,
@@ -144,7 +155,7 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
       }
       for (const StageLayout& stage : fft.stages) {
         const uint32_t radix = stage.radix, sns = stage.stride;
-        const auto dag = codelet::make_dft(radix, pass.direction);
+        const codelet::Dag& dag = cached_dft(radix, pass.direction);
         std::vector<cd> next(m);
         for (uint32_t jj = 0; jj < m / radix; ++jj) {
           std::vector<cd> v(radix);

@@ -31,9 +31,10 @@ inline void reference_dit(std::vector<cd>& a, const std::vector<cd>& w, size_t s
     reference_dit(part, w, stride * p);
     std::copy(part.begin(), part.end(), subs.begin() + static_cast<long>(r * m));
   }
-  for (size_t k = 0; k < n; ++k) {
-    cd sum = subs[k % m];
-    for (size_t r = 1, e = k; r < p; ++r, e = (e + k) % n) sum += w[e * stride] * subs[r * m + k % m];
+  for (size_t k = 0, j = 0; k < n; ++k, j = j + 1 == m ? 0 : j + 1) {  // j = k mod m
+    cd sum = subs[j];
+    for (size_t r = 1, e = k; r < p; ++r, e = e + k >= n ? e + k - n : e + k)  // e = r k mod n
+      sum += w[e * stride] * subs[r * m + j];
     a[k] = sum;
   }
 }
