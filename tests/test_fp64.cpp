@@ -125,6 +125,34 @@ TEST_CASE("fp64: shared memory holds 16-byte values within the budget", "[fp64][
   CHECK(fp64.passes.front().shared.rounds * fp64.passes.size() > fp32.passes.front().shared.rounds * fp32.passes.size());
 }
 
+TEST_CASE("fp64: 3D kernels lay out their planes and columns in 16-byte values", "[fp64][layout][3d]") {
+  const auto layout_of = [](const char* shape, const char* transform, const char* precision) {
+    const std::string k = fmt::format(R"({{"name": "v", "shape": {}, "transform": "{}", "precision": "{}"}})", shape,
+                                      transform, precision);
+    return fftgen::make_layout(parse_plan(plan_of(k, R"(["spirv"])"), "plan.json").kernels[0]);
+  };
+  for (const char* shape : {"[16, 16, 16]", "[32, 32, 32]", "[64, 64, 64]", "[5, 12, 40]", "[8, 4, 8192]"})
+    for (const char* transform : {"c2c", "r2c"}) {
+      INFO(shape << " " << transform);
+      for (const fftgen::PassLayout& pass : layout_of(shape, transform, "fp64").passes) {
+        CHECK(pass.shared.scalar_bytes == 8);
+        CHECK(pass.shared_bytes() <= 32768);
+      }
+    }
+  // A plane in one pass, then Z, as in fp32: a 32 x 32 plane of doubles (16 KB) exchanges whole
+  // values; a 64 x 64 one (64 KB) real and imaginary parts in turn (32 KB), where fp32's holds
+  // whole values in 32 KB.
+  const fftgen::KernelLayout v32 = layout_of("[32, 32, 32]", "c2c", "fp64"),
+                             v64 = layout_of("[64, 64, 64]", "c2c", "fp64"),
+                             v64_fp32 = layout_of("[64, 64, 64]", "c2c", "fp32");
+  REQUIRE(v32.passes.size() == 2);
+  REQUIRE(v64.passes.size() == 2);
+  REQUIRE(v64_fp32.passes.size() == 2);
+  CHECK(!v32.passes[0].shared.split);
+  CHECK(v64.passes[0].shared.split);
+  CHECK(!v64_fp32.passes[0].shared.split);
+}
+
 TEST_CASE("fp64: column tiles exchanged in rounds keep their values' registers: half the invocations of fp32",
           "[fp64][layout]") {
   // 2^20 = 1024 x 1024: 32 values an invocation take 64 registers in fp32 and 128 in fp64; 512

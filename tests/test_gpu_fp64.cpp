@@ -34,7 +34,7 @@ const fs::path& fp64_dir() {
 
 TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", "[gpu][fp64]") {
   const Manifest m = load_manifest(fp64_dir());
-  REQUIRE(m.kernels.size() == 14);
+  REQUIRE(m.kernels.size() == 18);
   Device& device = validated_device();
   drain_validation(device);
   REQUIRE(device.enabled_features().has(fftgen::Feature::shader_float64));
@@ -58,7 +58,7 @@ TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", 
     results.push_back(std::move(r));
   }
   CHECK(multi_pass >= 3);  // 65536 and the two 2D kernels at least
-  CHECK(in_place == 2);
+  CHECK(in_place == 3);
   std::cout << format_verify_table(results);
 }
 

@@ -1502,7 +1502,8 @@ TEST_CASE("3D: what a volume cannot have is refused in one line naming the field
         "plan.json: kernel 'v': field 'io': 3D kernels read and write buffers; allowed: \"buffer\" for a 3D shape");
   CHECK_THAT(error_of_volume(R"("transform": "r2c_pair")"),
              Catch::Contains("field 'transform': r2c_pair is for 1D kernels"));
-  CHECK_THAT(error_of_volume(R"("precision": "fp16")"), Catch::Contains("field 'precision': 3D kernels are fp32"));
+  CHECK_THAT(error_of_volume(R"("precision": "fp16")"),
+             Catch::Contains("field 'precision': 3D kernels are fp32 or fp64; allowed: fp32 or fp64 for a 3D shape"));
   CHECK_THAT(error_of_volume(R"("radices": [4, 4])"),
              Catch::Contains("field 'radices': 3D kernels choose the radices of each axis themselves"));
   CHECK_THAT(error_of_volume(R"("intermediate_layout": "column_tiles")"),

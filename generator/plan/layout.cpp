@@ -596,9 +596,12 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // One round swizzles too where the padded slices do not fit (complex slices unpadded: rows of
     // 4096 at 32 KB), and in the r2c row passes where it measured faster than padding
     // (MeasuredDecision::swizzle_real_rows).
-    // (Powers of two only, so that slices are whole groups of 16 slots; not a 2D grid done in one
-    // pass, whose exchanges were not measured so.)
-    const bool swizzle_one_round = is_power_of_two(pass.size) && pass.grid_ny == 0 && !choice.split &&
+    // A 2D grid done in one pass (a 3D kernel's planes too) is a Stockham pass of NY * NX like a
+    // row's and swizzles alike where its padded slices do not fit: on an H200 at 1 GiB, 32 x 128
+    // 1.157 -> 0.605 ms, 16 x 256 1.065 -> 0.606, 64 x 64 1.195 -> 1.030, 3D 64^3 1.722 -> 1.558
+    // (bench/results/2026-11-30-h200-grid-swizzle-fp64-3d). (Powers of two only, so that slices
+    // are whole groups of 16 slots.)
+    const bool swizzle_one_round = is_power_of_two(pass.size) && !choice.split &&
                                    (!choice.padded || swizzle_real_rows);
     if (map.rounds > 1 || swizzle_one_round) {
       map.scheme = Scheme::row_swizzled;
@@ -1127,7 +1130,7 @@ KernelLayout volume_layout(const KernelSpec& spec) {
   layout.ny = spec.ny();
   layout.nz = spec.nz();
   layout.columns = real ? spec.n() / 2 + 1 : spec.n();
-  const uint32_t budget = spec.shared_memory_bytes / kElementBytes;
+  const uint32_t budget = spec.shared_memory_bytes / element_bytes(spec);
   KernelSpec plane = spec;
   plane.shape = {spec.ny(), spec.n()};
   if (is_one_pass_grid(plane, layout, budget)) {

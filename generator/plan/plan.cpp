@@ -937,8 +937,8 @@ void check_volume(const KernelSpec& k, const Where& where, const std::string& wh
     where.fail("io", "3D kernels read and write buffers" + which, "\"buffer\" for a 3D shape");
   if (k.transform == Transform::r2c_pair)
     where.fail("transform", "r2c_pair is for 1D kernels" + which, "c2c or r2c for a 3D shape");
-  if (k.precision != Precision::fp32)
-    where.fail("precision", "3D kernels are fp32" + which, "fp32 for a 3D shape");
+  if (k.precision == Precision::fp16)
+    where.fail("precision", "3D kernels are fp32 or fp64" + which, "fp32 or fp64 for a 3D shape");
   if (!k.radices.empty())
     where.fail("radices", "3D kernels choose the radices of each axis themselves" + which, "\"auto\" for a 3D shape");
   if (k.intermediate_layout == IntermediateLayout::column_tiles)

@@ -35,12 +35,27 @@ void fftwl_c2c(const std::vector<int>& shape, int batch, std::vector<LComplex>& 
   fftwl_destroy_plan(plan);
 }
 
-// The rows of a kernel's transforms: NY rows of NX points a transform; a real row takes `pitch`
-// reals in memory (NX, NX + 1 for an odd NX, 2 (NX/2 + 1) in place), a half spectrum `half` = NX/2 + 1 values.
+// The rows of a kernel's transforms: `ny` rows of NX points a transform (NY in 2D, NZ * NY in 3D,
+// one in 1D); a real row takes `pitch` reals in memory (NX, NX + 1 for an odd NX, 2 (NX/2 + 1) in
+// place), a half spectrum `half` = NX/2 + 1 values.
 struct Rows {
-  uint64_t ny, nx, pitch, half;
+  std::vector<uint64_t> lead;  // the sides before X, outermost first
+  uint64_t ny = 1, nx, pitch, half;
   explicit Rows(const KernelInfo& k)
-      : ny(k.ny()), nx(k.n()), pitch(k.in_place() ? 2 * (k.n() / 2 + 1) : k.n() + k.n() % 2), half(k.n() / 2 + 1) {}
+      : lead(k.shape.begin(), k.shape.end() - 1),
+        nx(k.n()),
+        pitch(k.in_place() ? 2 * (k.n() / 2 + 1) : k.n() + k.n() % 2),
+        half(k.n() / 2 + 1) {
+    for (uint64_t side : lead) ny *= side;
+  }
+  // The row at the negated coordinates (-z, -y) of row `row` of a transform: the row a half
+  // spectrum's mirrored values come from.
+  uint64_t mirror(uint64_t row) const {
+    uint64_t out = 0, scale = 1;
+    for (size_t a = lead.size(); a-- > 0; row /= lead[a], scale *= lead[a])
+      out += (lead[a] - row % lead[a]) % lead[a] * scale;
+    return out;
+  }
 };
 
 // Real j of the buffer whose pairs are `pairs` (two consecutive reals each).
@@ -62,7 +77,7 @@ std::vector<LComplex> r2c_long(const Rows& r, const std::vector<int>& shape, uin
   return out;
 }
 
-// c2r: the whole spectrum from the half (X[y][x] = conj X[-y][-x] above NX/2), its inverse
+// c2r: the whole spectrum from the half (X[z][y][x] = conj X[-z][-y][-x] above NX/2), its inverse
 // transform's real parts, as pairs of reals in rows of `pitch` (the padding real zero).
 std::vector<LComplex> c2r_long(const Rows& r, const std::vector<int>& shape, uint32_t batch,
                                const std::vector<std::complex<double>>& input) {
@@ -70,7 +85,7 @@ std::vector<LComplex> c2r_long(const Rows& r, const std::vector<int>& shape, uin
   for (uint64_t b = 0; b < batch; ++b)
     for (uint64_t y = 0; y < r.ny; ++y)
       for (uint64_t x = 0; x < r.nx; ++x) {
-        const uint64_t plane = b * r.ny, mirror_y = (r.ny - y) % r.ny;
+        const uint64_t plane = b * r.ny, mirror_y = r.mirror(y);
         grid[(plane + y) * r.nx + x] =
             x < r.half ? LComplex(input[(plane + y) * r.half + x])
                        : std::conj(LComplex(input[(plane + mirror_y) * r.half + (r.nx - x)]));
@@ -97,13 +112,13 @@ std::vector<std::complex<double>> normal_doubles(uint64_t count, uint64_t seed) 
 }
 
 // Makes the columns of a half spectrum that hold their own mirrors (x = 0 and x = NX/2 of an
-// even NX) exactly Hermitian: X[-y][x] = conj X[y][x], real where y = -y.
+// even NX) exactly Hermitian: X[-z][-y][x] = conj X[z][y][x], real where (z, y) = (-z, -y).
 void make_hermitian(const Rows& r, uint32_t batch, std::vector<std::complex<double>>& spectrum) {
   for (uint64_t x : {uint64_t{0}, r.nx / 2}) {
     if (x == r.nx / 2 && r.nx % 2 != 0) continue;
     for (uint64_t b = 0; b < batch; ++b)
       for (uint64_t y = 0; y < r.ny; ++y) {
-        const uint64_t mirror_y = (r.ny - y) % r.ny;
+        const uint64_t mirror_y = r.mirror(y);
         auto& v = spectrum[(b * r.ny + y) * r.half + x];
         if (mirror_y == y) v.imag(0.0);
         else if (mirror_y < y) v = std::conj(spectrum[(b * r.ny + mirror_y) * r.half + x]);
