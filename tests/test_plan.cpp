@@ -1523,6 +1523,33 @@ TEST_CASE("3D: what a volume cannot have is refused in one line naming the field
                              "most 2^30 points"));
 }
 
+TEST_CASE("shared_memory_bytes unset: one-pass grids that fill 32 KB unpadded take 48 KB, padded, where offered",
+          "[plan]") {
+  auto first_pass = [](const std::string& top, const std::string& kernel) {
+    const Plan plan = parse_plan("{" + top + R"(, "kernels": [)" + kernel + "]}");
+    REQUIRE(plan.kernels.size() == 1);
+    const fftgen::KernelLayout layout = fftgen::make_layout(plan.kernels[0]);
+    return std::pair{plan.kernels[0].shared_memory_bytes, layout.passes.front().shared.scheme};
+  };
+  using Scheme = fftgen::SharedMemoryMap::Scheme;
+  using P = std::pair<uint32_t, Scheme>;
+  const std::string desktop = R"("targets": ["spirv", "glsl"], "device_shared_memory_bytes": 49152)";
+  // 64 x 64 swizzles within 32 KB, 64 x 128 exchanges real and imaginary parts in turn unpadded;
+  // both are padded at 48 KB, fp16 too, and so is a 3D kernel's 64 x 64 plane.
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 64]})") == P{49152, Scheme::row_padded});
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 128]})") == P{49152, Scheme::row_padded});
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 64], "precision": "fp16"})") == P{49152, Scheme::row_padded});
+  CHECK(first_pass(desktop, R"({"name": "v", "shape": [64, 64, 64]})") == P{49152, Scheme::row_padded});
+  // Grids padded at 32 KB already, r2c, fp64, a given budget, and plans without the devices' word keep 32 KB.
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [32, 32]})") == P{32768, Scheme::row_padded});
+  CHECK(first_pass(desktop, R"({"name": "v", "shape": [32, 32, 32]})") == P{32768, Scheme::row_padded});
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 64], "transform": "r2c"})").first == 32768);
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 64], "precision": "fp64"})").first == 32768);
+  CHECK(first_pass(desktop, R"({"name": "g", "shape": [64, 64], "shared_memory_bytes": 32768})") ==
+        P{32768, Scheme::row_swizzled});
+  CHECK(first_pass(R"("targets": ["spirv"])", R"({"name": "g", "shape": [64, 64]})") == P{32768, Scheme::row_swizzled});
+}
+
 TEST_CASE("shared_memory_bytes unset: one pass at 48 KB where 32 KB takes two and the plan's devices offer it", "[plan]") {
   auto budget_of = [](const std::string& top, const std::string& kernel) {
     const Plan plan = parse_plan("{" + top + R"(, "kernels": [)" + kernel + "]}");

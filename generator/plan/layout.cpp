@@ -1225,10 +1225,35 @@ std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   return std::nullopt;
 }
 
+// The larger budget a row of the table gives a one-pass 2D c2c grid (a 3D kernel's planes, asked
+// with the plane's facts) whose exchange fills the plan's budget unpadded, where the plan's devices
+// offer it and the grid's slices are padded there (MeasuredDecision::grid_budget).
+std::optional<uint32_t> grid_budget(const KernelSpec& spec) {
+  KernelSpec plane = spec;
+  if (spec.is_3d()) plane.shape = {spec.ny(), spec.n()};
+  const MeasuredRow* row = measured_choice(MeasuredDecision::grid_budget, measured_facts(plane, plane.n()));
+  if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
+    return std::nullopt;
+  KernelSpec wide = spec;
+  wide.shared_memory_bytes = row->choice.bytes;
+  const auto padded_grid = [](const KernelLayout& layout) {
+    const PassLayout& first = layout.passes.front();
+    return first.grid_ny != 0 && first.shared.scheme == SharedMemoryMap::Scheme::row_padded;
+  };
+  try {
+    const KernelLayout at = make_layout(spec), wider = make_layout(wide);
+    if (at.passes.front().grid_ny != 0 && !padded_grid(at) && padded_grid(wider)) return wide.shared_memory_bytes;
+  } catch (const PlanError&) {
+    // a kernel the layout refuses keeps its budget, and check_buildable names what is wrong
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
   if (const std::optional<uint32_t> narrow = narrow_budget(spec)) return *narrow;
+  if (const std::optional<uint32_t> grid = grid_budget(spec)) return *grid;
   const MeasuredRow* row = measured_choice(MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()));
   if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
     return spec.shared_memory_bytes;

@@ -227,6 +227,16 @@ const std::vector<MeasuredRow> kRows = {
      "H200, ms at 512 MiB, two passes at 32 KB -> one at 48 KB: r2c 16800 1.073 -> 0.802, 18000 1.514 -> 0.668, "
      "20000 0.979 -> 0.602, 22050 1.123 -> 0.945, 24000 0.951 -> 0.527"},
 
+    // --- grid_budget: shared_memory_bytes not given, a one-pass 2D grid (or 3D plane) of 4096 or
+    // 8192 points fills 32 KB unpadded (swizzled, or real and imaginary parts in turn); at 48 KB its
+    // slices are padded. Taken where the plan's devices offer 48 KB (its "device_shared_memory_bytes").
+    {D::grid_budget, K().c2c().two_d().fp32().convolution(false).points(between(4096, 8192)), budget(49152),
+     "2026-11-30-h200-grid-budget",
+     "H200, ms at 1 GiB, 32 KB -> 48 KB: 64 x 64 1.020 -> 0.617 (cuFFT 0.961), 64 x 128 1.790 -> 1.013 (cuFFT "
+     "1.877), 32 x 128 0.611 -> 0.607; 3D planes: 64^3 1.542 -> 1.134 (cuFFT 1.638), 8 x 64 x 64 1.658 -> 1.250"},
+    {D::grid_budget, K().c2c().two_d().fp16().convolution(false).points(between(4096, 8192)), budget(49152),
+     "2026-11-30-h200-grid-budget", "H200, ms at 1 GiB, 32 KB -> 48 KB: fp16 64 x 64 1.107 -> 1.023, 64 x 128 3.424 -> 1.822"},
+
     // --- narrow_budget: shared_memory_bytes not given, a one-pass kernel planned within less.
     // fp64 C2C 4096 (64 KB of values): at 32 KB it exchanges real and imaginary parts in turn on 256
     // invocations (16x16x16); at 16 KB it holds 32 values an invocation on 128 (32x4x32), exchanged

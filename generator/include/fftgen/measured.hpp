@@ -38,6 +38,9 @@ enum class MeasuredDecision {
                        ///< passes and a budget of `bytes` holds in one takes `bytes`, where the plan's devices offer it
   narrow_budget,       ///< shared_memory_bytes not given: a one-pass kernel takes the smaller budget `bytes`
                        ///< where it stays one pass (a layout of more values an invocation, exchanged in rounds)
+  grid_budget,         ///< shared_memory_bytes not given: a 2D c2c grid done in one pass (a 3D kernel's planes,
+                       ///< asked with the plane's facts) whose exchange fills the plan's budget unpadded takes
+                       ///< `bytes`, where its slices are padded, if the plan's devices offer it
 };
 
 /// An inclusive range of values; the default holds every value.
@@ -53,8 +56,8 @@ struct MeasuredFacts {
   Transform transform = Transform::c2c;
   Precision precision = Precision::fp32;
   bool two_d = false;
-  /// A 3D kernel: no row applies to it (none was measured on volumes), so its structural
-  /// choices stand.
+  /// A 3D kernel: no row applies to it, so its structural choices stand (grid_budget asks with the
+  /// facts of a 3D kernel's plane, a 2D grid, instead).
   bool three_d = false;
   bool convolution = false;  ///< a convolution's kernel
   uint64_t n = 0;            ///< complex points along X (KernelLayout::n: N, N/2 for r2c), or the pass's length
