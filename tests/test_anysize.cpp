@@ -82,6 +82,62 @@ TEST_CASE("long lengths with prime factors up to 61 take several passes", "[anys
   }
 }
 
+// Every exchange of a pass in rounds, replayed slot by slot: in round k, the slots the writes of
+// stage s fill (butterfly jj = q + i*T's output r at (jj div Ns)*Ns*R + jj mod Ns + r*Ns) are
+// exactly the slots the reads of stage s + 1 take (PassLayout::value_place), every one in slice k.
+void check_rounds(const fftgen::PassLayout& pass) {
+  const uint32_t m = pass.size, t = pass.threads_per_column, slice = pass.exchange_size();
+  for (size_t s = 0; s + 1 < pass.stages.size(); ++s) {
+    const fftgen::StageLayout &stage = pass.stages[s], &next = pass.stages[s + 1];
+    std::vector<std::vector<uint32_t>> written(pass.exchange_rounds()), read(pass.exchange_rounds());
+    for (uint32_t q = 0; q < t; ++q) {
+      for (uint32_t i = 0; i < pass.butterflies_per_invocation(stage); ++i) {
+        const uint32_t jj = q + i * t;
+        if (jj >= m / stage.radix) continue;
+        const uint32_t base = jj / stage.stride * stage.stride * stage.radix + jj % stage.stride;
+        for (uint32_t r = 0; r < stage.radix; ++r) written[jj / (slice / stage.radix)].push_back(base + r * stage.stride);
+      }
+      for (uint32_t e = 0; e < pass.butterflies_per_invocation(next) * next.radix; ++e) {
+        const fftgen::PassLayout::ValuePlace at = pass.value_place(next, e);
+        if (!at.guarded || q + at.guard < m / next.radix) read[at.offset / slice].push_back(q + at.offset);
+      }
+    }
+    for (uint32_t k = 0; k < pass.exchange_rounds(); ++k) {
+      INFO("exchange " << s << ", round " << k);
+      std::sort(written[k].begin(), written[k].end());
+      std::sort(read[k].begin(), read[k].end());
+      REQUIRE(written[k].size() == slice);
+      CHECK(written[k].front() == k * slice);
+      CHECK(written[k].back() == (k + 1) * slice - 1);
+      CHECK(std::adjacent_find(written[k].begin(), written[k].end()) == written[k].end());
+      CHECK(read[k] == written[k]);
+    }
+  }
+}
+
+TEST_CASE("lengths from 8193 to 16384 beyond the split exchange take one pass exchanged in rounds", "[anysize]") {
+  // 32 KB holds 4096 complex values (8192 with the split exchange): longer lengths keep their values
+  // in registers (at most 32 an invocation) and exchange them in rounds of at most 4096 slots.
+  for (uint32_t n : {8400u, 9000u, 10000u, 11025u, 12096u, 13122u, 15625u, 16200u}) {
+    INFO("N = " << n);
+    const KernelSpec spec = spec_for(n);
+    check_layout(spec);
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+    REQUIRE(layout.passes.size() == 1);
+    const fftgen::PassLayout& pass = layout.passes.front();
+    CHECK(pass.exchange_rounds() >= 2);
+    CHECK(pass.exchange_size() * 8 <= spec.shared_memory_bytes);
+    CHECK(pass.elems_per_thread <= 32);
+    CHECK(pass.threads_per_column * pass.elems_per_thread <= 16384);
+    check_rounds(pass);
+  }
+  // Lengths with no such split (every order of their codelets leaves a read across two slices, or
+  // would need more values an invocation) keep two passes.
+  CHECK(fftgen::make_layout(spec_for(12600)).passes.size() == 2);
+  // The rounds of powers of two replay alike.
+  check_rounds(fftgen::make_layout(spec_for(16384)).passes.front());
+}
+
 TEST_CASE("auto factors lengths into few large codelets", "[anysize]") {
   CHECK(fftgen::auto_radices(1000, false) == std::vector<uint32_t>{10, 10, 10});
   CHECK(fftgen::auto_radices(1536, false) == std::vector<uint32_t>{16, 16, 6});

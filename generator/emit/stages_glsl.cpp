@@ -55,18 +55,19 @@ void PassPrinter::print_pass_twiddle_tree(bool conjugate, uint32_t count, uint32
 }
 
 // The reads of stage `next`: value e is slot q + place(e) (q + e*step when balanced), which lies in
-// round e div (E/rounds) (several rounds only in balanced passes).
+// round place(e) div S (S = slice size) for every q: the layout keeps each value's slots in one
+// slice (PassLayout balanced, or mixed_register_split's reads_within_slices).
 // `y_stage`: the first exchange of pairs of rows at once (PassLayout::pair_rows_at_once), which
 // reads the slot of both rows of the pair and keeps their sum (row y) or difference (row y + NY/2).
 std::vector<Read> PassPrinter::column_reads(const StageLayout& next, bool y_stage) const {
-  const uint32_t per_round = fft.elems_per_thread / fft.exchange_rounds();
+  const uint32_t slice = fft.exchange_size();
   std::vector<Read> reads;
   for (uint32_t e = 0; e < values_in(&next); ++e) {
     const Place at = place(&next, e);
-    const uint32_t offset = at.offset - e / per_round * per_round * step();
+    const uint32_t round = at.offset / slice, offset = at.offset - round * slice;
     const std::string slot = y_stage ? fmt::format("({} + pair_sign * {})", sh_q("pair_c", offset), sh_q("(pair_c + 1u)", offset))
                                      : sh_q("c", offset);
-    reads.push_back({v(e), slot, e / per_round, at.guard});
+    reads.push_back({v(e), slot, round, at.guard});
   }
   return reads;
 }

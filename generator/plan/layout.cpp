@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <numeric>
 #include <optional>
 
@@ -408,7 +409,62 @@ std::vector<uint32_t> single_pass_radices(const KernelSpec& spec, uint32_t m, ui
 struct PassSplit {
   std::vector<std::vector<uint32_t>> radices;  ///< per pass
   uint32_t exchange_rounds = 1;                ///< of the single pass, when it is register-resident
+  uint32_t invocations = 0;                    ///< of the single pass, where the split chose them (0: choose_tiling)
 };
+
+// Whether every read of the stages after the first lies, for every invocation q < t, in one slice
+// of `slice` slots: value (r, i) of a stage of radix R is slot q + i*t + r*(M/R), for q + i*t < M/R
+// (PassLayout::value_place), so the round that reads it is known when the kernel is printed.
+bool reads_within_slices(const std::vector<uint32_t>& radices, uint32_t t, uint32_t slice) {
+  const uint32_t m = product(radices);
+  for (size_t s = 1; s < radices.size(); ++s) {
+    const uint32_t butterflies = m / radices[s], per_invocation = (butterflies + t - 1) / t;
+    for (uint32_t r = 0; r < radices[s]; ++r)
+      for (uint32_t i = 0; i < per_invocation; ++i) {
+        const uint32_t first = i * t + r * butterflies, last = first + std::min(t, butterflies - i * t) - 1;
+        if (first / slice != last / slice) return false;
+      }
+  }
+  return true;
+}
+
+// A register-resident pass of n beyond 2*budget that is not a power of two (1D c2c in fp32, auto
+// workgroup size and values): every order of the splits of n into codelets (at most one stage more
+// than the fewest), exchanged in R rounds of n/R slots (at least 1024) within the budget. R divides
+// the last radix, so that each butterfly's outputs lie in one slice (PassPrinter::stage_writes),
+// and the invocations T are those for which every read lies in one slice (reads_within_slices),
+// holding at most 32 values each and kMaxRegisterResident in all. The fewest rounds summed over the
+// exchanges, then the fewest idle butterfly slots and lanes, then the fewest values an invocation
+// holds. nullopt where none fits. Measured on an H200 (bench/results/2026-11-30-h200-mixed-rounds):
+// 25 lengths from 8400 to 16200 at 0.80 times cuFFT's speed (geometric mean) against 0.50 in two
+// passes, every one faster.
+std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n, uint32_t budget) {
+  if (spec.is_2d() || spec.is_3d() || spec.transform != Transform::c2c || spec.convolution.has_value() ||
+      spec.precision != Precision::fp32 || spec.workgroup_size != 0 || spec.values_per_invocation != 0 ||
+      n > kMaxRegisterResident || is_power_of_two(n))
+    return std::nullopt;
+  // Slices of at least kLeastSlice slots: those measured held 2100 to 4096 (at 32 KB); a small
+  // budget would cut the exchanges into many more rounds than were measured.
+  constexpr uint32_t kMostValues = 32, kLeastSlice = 1024;
+  std::optional<PassSplit> best;
+  std::tuple<uint32_t, double, uint32_t> best_key{};
+  for (const std::vector<uint32_t>& radices : radix_orders(n, mixed_radix_candidates(), 1)) {
+    uint32_t rounds = 2;
+    while (rounds <= radices.back() && (radices.back() % rounds != 0 || n / rounds > budget)) ++rounds;
+    if (rounds > radices.back() || n / rounds < kLeastSlice) continue;
+    const uint32_t largest = *std::max_element(radices.begin(), radices.end());
+    for (uint32_t t = largest; t <= max_invocations(spec); ++t) {
+      const uint32_t e = values_on(radices, t);
+      if (e > kMostValues || uint64_t{t} * e > kMaxRegisterResident || !reads_within_slices(radices, t, n / rounds))
+        continue;
+      double idle = static_cast<double>((t + 31) / 32 * 32) / t - 1;  // lanes of the last warp
+      for (uint32_t r : radices) idle += static_cast<double>((n / r + t - 1) / t * t) / (n / r) - 1;
+      const auto key = std::make_tuple(rounds * static_cast<uint32_t>(radices.size() - 1), idle, e);
+      if (!best || key < best_key) best = PassSplit{{radices}, rounds, t}, best_key = key;
+    }
+  }
+  return best;
+}
 
 // Whether the two passes of a long 1D transform go smaller first (column_passes puts the larger
 // first): MeasuredDecision::smaller_pass_first.
@@ -442,6 +498,8 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     // An explicit workgroup_size keeps the search's split, whose invocations per transform it was
     // chosen for.
     split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(spec, n, budget) : auto_radices(n, false));
+  } else if (const std::optional<PassSplit> mixed = mixed_register_split(spec, n, budget)) {
+    split = *mixed;
   } else if (!is_power_of_two(n)) {
     split.radices = column_passes(n, max_bits);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
@@ -486,12 +544,16 @@ struct ExchangeChoice {
 }
 
 ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std::vector<uint32_t>& radices,
-                             uint32_t exchange_rounds, uint32_t budget, size_t index) {
+                             uint32_t exchange_rounds, uint32_t budget, size_t index, uint32_t invocations = 0) {
   // Each invocation holds at least one butterfly of the largest radix, and more where a split of
-  // small radices would otherwise need more invocations than a workgroup may have.
+  // small radices would otherwise need more invocations than a workgroup may have (unless the
+  // split chose them: `invocations`).
   const bool values_given = exchange_rounds == 1 && pass.row_mode() && spec.values_per_invocation != 0;
-  pass.threads_per_column = values_given ? invocations_for_values(spec, radices, index) : invocations_per_column(radices);
-  pass.elems_per_thread = values_given ? values_on(radices, pass.threads_per_column) : values_per_invocation(radices);
+  pass.threads_per_column = invocations != 0 ? invocations
+                            : values_given   ? invocations_for_values(spec, radices, index)
+                                             : invocations_per_column(radices);
+  pass.elems_per_thread = values_given || invocations != 0 ? values_on(radices, pass.threads_per_column)
+                                                           : values_per_invocation(radices);
   pass.shared.rounds = exchange_rounds;
   pass.shared.scalar_bytes = scalar_bytes(spec);
   // Mirrored tiles take a power of two of columns, up to the pairs' places (S rounded up to even).
@@ -603,7 +665,8 @@ SharedMemoryMap shared_memory_scheme(const PassLayout& pass, const std::vector<u
     // are whole groups of 16 slots.)
     const bool swizzle_one_round = is_power_of_two(pass.size) && !choice.split &&
                                    (!choice.padded || swizzle_real_rows);
-    if (map.rounds > 1 || swizzle_one_round) {
+    // (Rounds of a length that is not a power of two, mixed_register_split, keep the plain map.)
+    if ((map.rounds > 1 && is_power_of_two(pass.size)) || swizzle_one_round) {
       map.scheme = Scheme::row_swizzled;
       map.swizzle_mask = 15;
       map.swizzle_shift = std::max(4u, log2_exact(radices.front()));
@@ -795,7 +858,8 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
     if (one_pass_grid) pass.grid_ny = layout.ny;
     const size_t index = layout.passes.size();
     make_stages(pass, radices);
-    const ExchangeChoice choice = choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index);
+    const ExchangeChoice choice =
+        choose_tiling(spec, pass, radices, split.exchange_rounds, budget, index, split.invocations);
     MeasuredFacts pass_facts = measured_facts(spec, length);
     pass_facts.size = pass.size;
     const bool swizzle_real_rows = pass.store_exchange && spec.transform == Transform::r2c &&
@@ -1225,28 +1289,49 @@ std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   return std::nullopt;
 }
 
+// The budget a row of the table (`decision`, asked with `facts`) gives, where it is above the plan's,
+// within what the plan's devices offer, and `better(layout at the plan's budget, layout at the
+// row's)` holds. A kernel the layout refuses keeps its budget, and check_buildable names what is wrong.
+std::optional<uint32_t> wider_budget(const KernelSpec& spec, MeasuredDecision decision, const MeasuredFacts& facts,
+                                     const std::function<bool(const KernelLayout&, const KernelLayout&)>& better) {
+  const MeasuredRow* row = measured_choice(decision, facts);
+  if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
+    return std::nullopt;
+  KernelSpec wide = spec;
+  wide.shared_memory_bytes = row->choice.bytes;
+  try {
+    if (better(make_layout(spec), make_layout(wide))) return wide.shared_memory_bytes;
+  } catch (const PlanError&) {
+    // not at one of the budgets
+  }
+  return std::nullopt;
+}
+
 // The larger budget a row of the table gives a one-pass 2D c2c grid (a 3D kernel's planes, asked
 // with the plane's facts) whose exchange fills the plan's budget unpadded, where the plan's devices
 // offer it and the grid's slices are padded there (MeasuredDecision::grid_budget).
 std::optional<uint32_t> grid_budget(const KernelSpec& spec) {
   KernelSpec plane = spec;
   if (spec.is_3d()) plane.shape = {spec.ny(), spec.n()};
-  const MeasuredRow* row = measured_choice(MeasuredDecision::grid_budget, measured_facts(plane, plane.n()));
-  if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
-    return std::nullopt;
-  KernelSpec wide = spec;
-  wide.shared_memory_bytes = row->choice.bytes;
   const auto padded_grid = [](const KernelLayout& layout) {
     const PassLayout& first = layout.passes.front();
     return first.grid_ny != 0 && first.shared.scheme == SharedMemoryMap::Scheme::row_padded;
   };
-  try {
-    const KernelLayout at = make_layout(spec), wider = make_layout(wide);
-    if (at.passes.front().grid_ny != 0 && !padded_grid(at) && padded_grid(wider)) return wide.shared_memory_bytes;
-  } catch (const PlanError&) {
-    // a kernel the layout refuses keeps its budget, and check_buildable names what is wrong
-  }
-  return std::nullopt;
+  return wider_budget(spec, MeasuredDecision::grid_budget, measured_facts(plane, plane.n()),
+                      [&](const KernelLayout& at, const KernelLayout& wider) {
+                        return at.passes.front().grid_ny != 0 && !padded_grid(at) && padded_grid(wider);
+                      });
+}
+
+// The larger budget a row of the table gives a 1D kernel that takes one pass of one exchange round
+// there, against several passes, or one pass exchanged in rounds (mixed_register_split), at the
+// plan's (MeasuredDecision::one_pass_budget).
+std::optional<uint32_t> one_pass_budget(const KernelSpec& spec) {
+  const auto one_round = [](const KernelLayout& layout) {
+    return layout.passes.size() == 1 && layout.passes.front().exchange_rounds() == 1;
+  };
+  return wider_budget(spec, MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()),
+                      [&](const KernelLayout& at, const KernelLayout& wider) { return !one_round(at) && one_round(wider); });
 }
 
 }  // namespace
@@ -1254,17 +1339,7 @@ std::optional<uint32_t> grid_budget(const KernelSpec& spec) {
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
   if (const std::optional<uint32_t> narrow = narrow_budget(spec)) return *narrow;
   if (const std::optional<uint32_t> grid = grid_budget(spec)) return *grid;
-  const MeasuredRow* row = measured_choice(MeasuredDecision::one_pass_budget, measured_facts(spec, spec.n()));
-  if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
-    return spec.shared_memory_bytes;
-  KernelSpec wide = spec;
-  wide.shared_memory_bytes = row->choice.bytes;
-  try {
-    if (make_layout(spec).passes.size() > 1 && make_layout(wide).passes.size() == 1) return wide.shared_memory_bytes;
-  } catch (const PlanError&) {
-    // a kernel the layout refuses keeps its budget, and check_buildable names what is wrong
-  }
-  return spec.shared_memory_bytes;
+  return one_pass_budget(spec).value_or(spec.shared_memory_bytes);
 }
 
 uint32_t PassLayout::butterflies_per_invocation(const StageLayout& stage) const {

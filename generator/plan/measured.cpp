@@ -216,13 +216,16 @@ const std::vector<MeasuredRow> kRows = {
      "0.130)"},
 
     // --- one_pass_budget: shared_memory_bytes not given, a 1D fp32 kernel whose transform the
-    // default budget (32 KB) splits into two passes and 48 KB holds in one (C2C N up to 12288, R2C up
-    // to 24576) takes 48 KB where the plan's devices offer it (its "device_shared_memory_bytes").
+    // default budget (32 KB) splits into two passes, or exchanges in rounds, and 48 KB holds in one
+    // pass of one round (C2C N up to 12288, R2C up to 24576) takes 48 KB where the plan's devices
+    // offer it (its "device_shared_memory_bytes").
     {D::one_pass_budget, K().c2c().one_d().fp32().convolution(false), budget(49152), "2026-11-29-h200-one-pass-budget",
      "H200, ms at 512 MiB, two passes at 32 KB -> one at 48 KB: c2c 8400 0.860 -> 0.662, 8748 0.903 -> 0.596, 9000 "
      "0.824 -> 0.563, 9600 0.857 -> 0.534, 10000 0.823 -> 0.519, 10800 0.849 -> 0.571, 11025 0.912 -> 0.682, 11664 "
      "0.854 -> 0.449, 12000 0.849 -> 0.448; longer lengths take two passes either way (12500 0.686 -> 0.685, 16200 "
-     "0.881 -> 0.881). Not 2D rows (c2c 1440 x 2560: 0.830 -> 0.957)"},
+     "0.881 -> 0.881). Not 2D rows (c2c 1440 x 2560: 0.830 -> 0.957). One pass exchanged in rounds at 32 KB "
+     "(2026-11-30-h200-mixed-rounds, ms at 512 MiB) against one round at 48 KB: 8400 0.624 / 0.485, 9600 0.567 / "
+     "0.508, 10000 0.439 / 0.407, 11664 0.531 / 0.493, 12000 0.561 / 0.450"},
     {D::one_pass_budget, K().r2c().one_d().fp32().convolution(false), budget(49152), "2026-11-29-h200-one-pass-budget",
      "H200, ms at 512 MiB, two passes at 32 KB -> one at 48 KB: r2c 16800 1.073 -> 0.802, 18000 1.514 -> 0.668, "
      "20000 0.979 -> 0.602, 22050 1.123 -> 0.945, 24000 0.951 -> 0.527"},
