@@ -1263,3 +1263,42 @@ TEST_CASE("pass_sync counters: the passes bound by role compute the transform (C
   CHECK(scratch);
   check_transform(counters(tiles), 2);
 }
+
+TEST_CASE("passes of one invocation a row move their rows through shared memory", "[layout][program]") {
+  using fftgen::PassProgram;
+  auto passes_of = [](const KernelSpec& spec) {
+    const fftgen::KernelProgram program = fftgen::make_program(spec);
+    std::vector<PassProgram> all = program.forward;
+    all.insert(all.end(), program.inverse.begin(), program.inverse.end());
+    return all;
+  };
+  // C2C 17: one radix-17 butterfly a row, 128 rows a workgroup of 19 slots each (odd).
+  for (const PassProgram& pass : passes_of(spec_for(17))) {
+    CHECK(pass.rows_through_shared);
+    CHECK(pass.fft.threads_per_column == 1);
+    CHECK(pass.fft.columns_per_workgroup == 128);
+    CHECK(pass.fft.shared.slice == 19);
+    CHECK(pass.fft.shared_bytes() == 128 * 19 * 8);
+  }
+  // C2C 31: 128 rows of 33 slots would take 33 KB; half as many rows fit 32 KB.
+  for (const PassProgram& pass : passes_of(spec_for(31))) {
+    CHECK(pass.rows_through_shared);
+    CHECK(pass.fft.workgroup_size == 64);
+    CHECK(pass.fft.shared_bytes() <= 32768);
+  }
+  CHECK(fftgen::make_program(spec_for(31)).layout.passes.front().workgroup_size == 64);
+  // R2C 34 (the half-length 17, its half spectrum of 18 stored), both directions, in place too.
+  KernelSpec real = spec_for(34);
+  real.transform = fftgen::Transform::r2c;
+  for (const PassProgram& pass : passes_of(real)) CHECK(pass.rows_through_shared);
+  real.placement = fftgen::Placement::in_place;
+  for (const PassProgram& pass : passes_of(real)) CHECK(pass.rows_through_shared);
+  // Not: passes of several invocations a row, fp16 and fp64 rows, the reals of an odd r2c.
+  for (const PassProgram& pass : passes_of(spec_for(1024))) CHECK_FALSE(pass.rows_through_shared);
+  KernelSpec half = spec_for(17);
+  half.precision = fftgen::Precision::fp16;
+  for (const PassProgram& pass : passes_of(half)) CHECK_FALSE(pass.rows_through_shared);
+  KernelSpec odd = spec_for(17);
+  odd.transform = fftgen::Transform::r2c;
+  for (const PassProgram& pass : passes_of(odd)) CHECK_FALSE(pass.rows_through_shared);
+}

@@ -157,9 +157,17 @@ void print_load(PassPrinter& p, const Values& values, const std::string& base) {
     for (uint32_t e = 0; e < e_count / 2; ++e) p.body.line(fmt::format("vec2 {} = vec2(0.0);", values.mirror(e)));
     p.body.line(fmt::format("vec2 {} = vec2(0.0);", values.mid()));
   }
+  // Rows through shared memory: each invocation's loads read its row's slots.
+  if (p.pass.rows_through_shared) {
+    p.print_rows_copy(p.pass.load.view, p.fft.size + (p.pass.load.kind == LoadKind::c2r ? 1 : 0), true);
+    p.barrier();
+    p.body.line(fmt::format("{} = {};", base, p.im.mul("c", p.fft.shared.slice)));
+    p.rows_in_shared = true;
+  }
   p.body.open("if (in_range)");
   load_printer(p.pass.load.kind).print(p, LoadSite{values, base});
   p.body.close();
+  p.rows_in_shared = false;
   if (half_merge(p)) print_half_merge_exchange(p, values);
   if (p.pass.load.pass_twiddle) p.print_pass_twiddles(false, nullptr, values);
 }

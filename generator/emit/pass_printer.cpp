@@ -292,6 +292,7 @@ std::string PassPrinter::read_name(const View& view) const {
 // Element `index` of a view as a vec2: half data (precision fp16) is converted on the way in, the
 // arithmetic stays in float (Dialect).
 std::string PassPrinter::load_value(const View& view, const std::string& index) const {
+  if (rows_in_shared) return shared_slot(index);
   if (view.binding.is_texture()) return fmt::format("load_{}({})", view.binding.slot.name, index);
   const std::string at = fmt::format("{}[{}]", read_name(view), index);
   // A full-length r2c kernel's real side: its reals, or X[k] = conj X[N-k] above N/2.
@@ -305,6 +306,7 @@ std::string PassPrinter::load_value(const View& view, const std::string& index) 
 
 // The statement storing vec2 `value` at element `index` of a view (half data converted).
 std::string PassPrinter::store_value(const View& view, const std::string& index, const std::string& value) const {
+  if (rows_in_shared) return fmt::format("{} = {};", shared_slot(index), value);
   if (view.binding.is_texture()) return fmt::format("store_{}({}, {});", view.binding.slot.name, index, value);
   const std::string at = fmt::format("{}[{}]", view_name(view), index);
   if (view.real_side == View::RealSide::reals)
@@ -313,6 +315,29 @@ std::string PassPrinter::store_value(const View& view, const std::string& index,
     return fmt::format("if ({} - dst_first <= {}) {} = {};", index, constant(view.real_n / 2), at, value);
   if (!is_half(view.binding.element)) return fmt::format("{} = {};", at, value);
   return fmt::format("{} = {}({});", at, dialect.half_store, value);
+}
+
+// Element k of row r of the workgroup (r < C) lies at slot r*S + k (S = fft.shared.slice, odd).
+// Invocation t moves elements f = t + i*C (i < width) of the C*width in row order, so that a warp's
+// accesses are adjacent, for the rows of the batch.
+void PassPrinter::print_rows_copy(const View& view, uint32_t width, bool to_shared) {
+  const uint32_t c = fft.columns_per_workgroup, s = fft.shared.slice;
+  body.line(to_shared ? "// the workgroup's rows into shared memory, in coalesced runs"
+                      : "// the workgroup's rows out of shared memory, in coalesced runs");
+  body.open("");
+  body.line("uint row0 = b - c;");
+  for (uint32_t i = 0; i < width; ++i) {
+    const std::string f = i == 0 ? "t" : fmt::format("(t + {})", constant(i * c));
+    body.open("");
+    body.line(fmt::format("uint r = {};", im.div(f, width)));
+    body.line(fmt::format("uint k = {};", im.mod(f, width)));
+    const std::string element = view_base(view, "(row0 + r)") + " + k";
+    const std::string slot = shared_slot(im.mul("r", s) + " + k");
+    body.line(guarded(fmt::format("row0 + r < {}", batch()),
+                      to_shared ? fmt::format("{} = {};", slot, load_value(view, element)) : store_value(view, element, slot)));
+    body.close();
+  }
+  body.close();
 }
 
 // Element `index` of the pass's filter plane (a convolution's spectrum: complex, half floats in fp16).

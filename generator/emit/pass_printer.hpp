@@ -124,6 +124,10 @@ struct PassPrinter {
   // Shared memory was read by the load prologue (print_half_merge_exchange): the stages' first
   // exchange waits for it.
   bool load_read_shared = false;
+  // The load or the store moves the pass's rows through shared memory (PassProgram::
+  // rows_through_shared) and is printing the invocation's own row: load_value and store_value
+  // spell slots of `sh`, and a store's dst_base is the row's first slot.
+  bool rows_in_shared = false;
 
   PassPrinter(const PassProgram& p, const Dialect& dialect, bool several, bool split_in_complex_array);
 
@@ -173,6 +177,9 @@ struct PassPrinter {
   std::string read_name(const View& view) const;
   std::string load_value(const View& view, const std::string& index) const;
   std::string store_value(const View& view, const std::string& index, const std::string& value) const;
+  // The workgroup's rows between a view and shared memory (PassProgram::rows_through_shared),
+  // `width` elements a row, in coalesced runs: into shared memory (`to_shared`), or out of it.
+  void print_rows_copy(const View& view, uint32_t width, bool to_shared);
   std::string filter_value(const std::string& index) const;
   std::string frequency_base(uint32_t element_stride) const;
   std::string axis_position(uint32_t element_stride) const;

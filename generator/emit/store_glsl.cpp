@@ -126,9 +126,11 @@ void print_partner_exchange(PassPrinter& p, bool after_reads) {
     p.body.line(fmt::format("p{0} = kq == 0u ? {1} : p{0};", e, p.v((e_count - e) % e_count)));
 }
 
-// dst_base, and for the reals of an odd-length full-length r2c kernel the padding real after
-// them, written as zero by the invocation that holds value 0.
+// dst_base (the row's first slot where the rows go through shared memory), and for the reals of an
+// odd-length full-length r2c kernel the padding real after them, written as zero by the invocation
+// that holds value 0.
 void print_destination_base(PassPrinter& p, const View& view, const std::string& entry) {
+  if (p.rows_in_shared) return p.body.line(fmt::format("uint dst_base = {};", p.im.mul("c", p.fft.shared.slice)));
   p.body.line(fmt::format("uint dst_base = {};", p.view_base(view, entry)));
   if (view.real_side == View::RealSide::reals && view.real_n % 2 != 0)
     p.body.line(fmt::format("if (dst_base == dst_first) {}[dst_first + dst_first + {}] = 0.0;", p.view_name(view),
@@ -140,7 +142,7 @@ void print_destination_base(PassPrinter& p, const View& view, const std::string&
 void store_partners(PassPrinter& p, const StoreSite& site, const std::function<void()>& separate) {
   print_partner_exchange(p, site.after_reads);
   p.body.open("if (in_range)");
-  p.body.line(fmt::format("uint dst_base = {};", p.view_base(p.pass.store.view, site.entry)));
+  print_destination_base(p, p.pass.store.view, site.entry);
   separate();
   p.body.close();
 }
@@ -350,6 +352,16 @@ void print_store(PassPrinter& p) {
   const auto print = store_printer(store.kind).print;
   const std::string scaled = store.scale == 1.0 ? "" : " * " + p.literal(store.scale);
   if (store.pass_twiddle) p.print_pass_twiddles(false, p.last_stage());
+  // Rows through shared memory: each invocation stores its row into its slots (once every
+  // invocation has loaded its own), then the workgroup copies them out.
+  if (p.pass.rows_through_shared) {
+    p.barrier();
+    p.rows_in_shared = true;
+    print(p, StoreSite{p.entry(), false, scaled});
+    p.rows_in_shared = false;
+    p.barrier();
+    return p.print_rows_copy(store.view, p.fft.size + (store.kind == StoreKind::r2c ? 1 : 0), false);
+  }
   if (!p.fft.pair_rows_in_turn()) return print(p, StoreSite{p.entry(), false, scaled});
   const std::string entry = p.interleaved_store() ? "b_y" : p.entry();
   const bool separate = store.kind == StoreKind::r2c;

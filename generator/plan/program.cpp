@@ -1124,6 +1124,44 @@ void bind_data_once(KernelProgram& program) {
 
 // A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
 // decides whether the passes share a dispatch.
+// PassProgram::rows_through_shared for the fp32 passes of one invocation a row whose views are rows
+// as they are (complex, or an r2c kernel's half spectrum) and whose rows fit the plan's budget (with
+// half the rows a workgroup, or fewer, where the layout's do not). Measured on an H200 at 512 MiB
+// (bench/results/2026-11-30-h200-rows-through-shared): 19 such lengths from C2C 17 to R2C 122 at
+// 0.43 times cuFFT's speed (geometric mean) reading and writing each row alone, 1.18 through shared
+// memory; C2C 17 0.21 -> 0.95, R2C 34 0.29 -> 1.38, C2C 41 0.70 -> 2.49.
+void stage_rows(const KernelSpec& spec, KernelProgram& program) {
+  if (spec.precision != Precision::fp32 || program.layout.passes.size() != 1) return;
+  const auto rows_as_they_are = [](const View& v) {
+    return !v.binding.is_texture() && v.element_stride == 1 && v.tile_columns == 0 && v.column_split == 0 &&
+           v.real_side == View::RealSide::none;
+  };
+  for (std::vector<PassProgram>* passes : {&program.forward, &program.inverse})
+    for (PassProgram& pass : *passes) {
+      PassLayout& fft = pass.fft;
+      const bool one_a_row = fft.row_mode() && fft.threads_per_column == 1 && fft.pair_rows == 0 && fft.grid_ny == 0 &&
+                             !pass.round_trip && pass.rows_per_transform == 0 &&
+                             fft.shared.scheme == SharedMemoryMap::Scheme::none;
+      const bool kinds = (pass.load.kind == LoadKind::plain || pass.load.kind == LoadKind::c2r) &&
+                         (pass.store.kind == StoreKind::plain || pass.store.kind == StoreKind::r2c) &&
+                         pass.load.zeros_from == 0 && !pass.load.pass_twiddle && pass.store.stored_below == 0 &&
+                         pass.store.filter_planes == 0 && !pass.store.pass_twiddle;
+      if (!one_a_row || !kinds || !rows_as_they_are(pass.load.view) || !rows_as_they_are(pass.store.view)) continue;
+      SharedMemoryMap rows = fft.shared;
+      rows.scheme = SharedMemoryMap::Scheme::plain;
+      rows.columns = fft.columns_per_workgroup;
+      rows.slice = (fft.size + 1) | 1u;  // odd: a warp's reads of its rows' element e hit distinct banks
+      // Fewer rows a workgroup where the layout's do not fit with their slots (C2C 31: 128 rows of 33).
+      while (rows.bytes() > spec.shared_memory_bytes && rows.columns % 2 == 0 && spec.workgroup_size == 0)
+        rows.columns /= 2;
+      if (rows.bytes() > spec.shared_memory_bytes) continue;
+      fft.shared = rows;
+      fft.columns_per_workgroup = fft.workgroup_size = rows.columns;
+      pass.rows_through_shared = true;
+      program.layout.passes.front() = fft;  // the one pass both directions run
+    }
+}
+
 KernelProgram make_dispatch_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
   check_chirp_sides(spec, laid_out);
@@ -1164,6 +1202,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
   if (shape.full_real) set_real_sides(program, spec.n());
   if (spec.convolution) fuse_convolution(spec, program);
   else if (spec.io == Io::image) use_textures(spec, program);
+  stage_rows(spec, program);
   return program;
 }
 

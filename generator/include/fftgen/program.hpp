@@ -218,6 +218,12 @@ struct PassProgram {
   /// so; the c2r inverse loads rows 2y and 2y + 1 (the Y pass has twiddled the second as it stored
   /// it) and stores rows y and y + NY/2. (A c2c kernel keeps each parity's rows in column tiles.)
   bool pair_rows_interleaved = false;
+  /// A row pass of one invocation a row (fft.threads_per_column 1: a length that is one codelet,
+  /// a prime from 17 to 61, or the half of an r2c of twice one), whose loads and stores would lie a
+  /// row apart across a warp: the load copies the workgroup's rows into shared memory in coalesced
+  /// runs, and each invocation takes its row from there; the store goes the other way. fft.shared
+  /// holds them, one row of an odd number of slots (at least the row's length + 1) each.
+  bool rows_through_shared = false;
   LoadPrologue load;
   StoreEpilogue store;
   std::vector<PassBinding> bindings;  ///< in binding order
