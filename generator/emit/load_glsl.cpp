@@ -159,7 +159,7 @@ void print_load(PassPrinter& p, const Values& values, const std::string& base) {
   }
   // Rows through shared memory: each invocation's loads read its row's slots.
   if (p.pass.rows_through_shared) {
-    p.print_rows_copy(p.pass.load.view, p.fft.size + (p.pass.load.kind == LoadKind::c2r ? 1 : 0), true);
+    p.print_rows_copy(p.pass.load.view, p.row_width(true), true);
     p.barrier();
     p.body.line(fmt::format("{} = {};", base, p.im.mul("c", p.fft.shared.slice)));
     p.rows_in_shared = true;

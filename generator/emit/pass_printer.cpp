@@ -340,6 +340,11 @@ void PassPrinter::print_rows_copy(const View& view, uint32_t width, bool to_shar
   body.close();
 }
 
+uint32_t PassPrinter::row_width(bool load) const {
+  const bool half_spectrum = load ? pass.load.kind == LoadKind::c2r : pass.store.kind == StoreKind::r2c;
+  return fft.size + (half_spectrum ? 1 : 0);
+}
+
 // Element `index` of the pass's filter plane (a convolution's spectrum: complex, half floats in fp16).
 std::string PassPrinter::filter_value(const std::string& index) const {
   View filter;

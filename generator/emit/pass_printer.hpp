@@ -180,6 +180,9 @@ struct PassPrinter {
   // The workgroup's rows between a view and shared memory (PassProgram::rows_through_shared),
   // `width` elements a row, in coalesced runs: into shared memory (`to_shared`), or out of it.
   void print_rows_copy(const View& view, uint32_t width, bool to_shared);
+  // Elements a row the pass's load (`load`) or store moves: its transform's, and one more for an
+  // r2c kernel's half spectrum (X[0..N/2] of the c2r load, the r2c store).
+  uint32_t row_width(bool load) const;
   std::string filter_value(const std::string& index) const;
   std::string frequency_base(uint32_t element_stride) const;
   std::string axis_position(uint32_t element_stride) const;

@@ -360,7 +360,7 @@ void print_store(PassPrinter& p) {
     print(p, StoreSite{p.entry(), false, scaled});
     p.rows_in_shared = false;
     p.barrier();
-    return p.print_rows_copy(store.view, p.fft.size + (store.kind == StoreKind::r2c ? 1 : 0), false);
+    return p.print_rows_copy(store.view, p.row_width(false), false);
   }
   if (!p.fft.pair_rows_in_turn()) return print(p, StoreSite{p.entry(), false, scaled});
   const std::string entry = p.interleaved_store() ? "b_y" : p.entry();

@@ -452,6 +452,8 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
     uint32_t rounds = 2;
     while (rounds <= radices.back() && (radices.back() % rounds != 0 || n / rounds > budget)) ++rounds;
     if (rounds > radices.back() || n / rounds < kLeastSlice) continue;
+    const uint32_t exchange_rounds = rounds * static_cast<uint32_t>(radices.size() - 1);
+    if (best && exchange_rounds > std::get<0>(best_key)) continue;  // no invocation count can rank it first
     const uint32_t largest = *std::max_element(radices.begin(), radices.end());
     for (uint32_t t = largest; t <= max_invocations(spec); ++t) {
       const uint32_t e = values_on(radices, t);
@@ -459,7 +461,7 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
         continue;
       double idle = static_cast<double>((t + 31) / 32 * 32) / t - 1;  // lanes of the last warp
       for (uint32_t r : radices) idle += static_cast<double>((n / r + t - 1) / t * t) / (n / r) - 1;
-      const auto key = std::make_tuple(rounds * static_cast<uint32_t>(radices.size() - 1), idle, e);
+      const auto key = std::make_tuple(exchange_rounds, idle, e);
       if (!best || key < best_key) best = PassSplit{{radices}, rounds, t}, best_key = key;
     }
   }

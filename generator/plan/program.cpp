@@ -1122,14 +1122,12 @@ void bind_data_once(KernelProgram& program) {
   }
 }
 
-// A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
-// decides whether the passes share a dispatch.
 // PassProgram::rows_through_shared for the fp32 passes of one invocation a row whose views are rows
 // as they are (complex, or an r2c kernel's half spectrum) and whose rows fit the plan's budget (with
 // half the rows a workgroup, or fewer, where the layout's do not). Measured on an H200 at 512 MiB
 // (bench/results/2026-11-30-h200-rows-through-shared): 19 such lengths from C2C 17 to R2C 122 at
-// 0.43 times cuFFT's speed (geometric mean) reading and writing each row alone, 1.18 through shared
-// memory; C2C 17 0.21 -> 0.95, R2C 34 0.29 -> 1.38, C2C 41 0.70 -> 2.49.
+// 0.441 times cuFFT's speed (geometric mean) reading and writing each row alone, 1.346 through shared
+// memory; C2C 17 0.22 -> 0.95, R2C 34 0.30 -> 1.39, C2C 41 0.72 -> 2.50.
 void stage_rows(const KernelSpec& spec, KernelProgram& program) {
   if (spec.precision != Precision::fp32 || program.layout.passes.size() != 1) return;
   const auto rows_as_they_are = [](const View& v) {
@@ -1162,6 +1160,8 @@ void stage_rows(const KernelSpec& spec, KernelProgram& program) {
     }
 }
 
+// A kernel of one dispatch per pass (pass_sync dispatch), as make_program builds it before it
+// decides whether the passes share a dispatch.
 KernelProgram make_dispatch_program(const KernelSpec& spec) {
   KernelLayout laid_out = make_layout(spec);
   check_chirp_sides(spec, laid_out);
