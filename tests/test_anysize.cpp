@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <random>
+#include <tuple>
 
 #include "fftgen/divisor.hpp"
 #include "fftgen/layout.hpp"
@@ -17,6 +18,7 @@
 
 using cd = std::complex<double>;
 using fftgen::KernelSpec;
+using fftgen::Transform;
 
 using fftgen_test::check_numerics;
 
@@ -136,6 +138,33 @@ TEST_CASE("lengths from 8193 to 16384 beyond the split exchange take one pass ex
   CHECK(fftgen::make_layout(spec_for(12600)).passes.size() == 2);
   // The rounds of powers of two replay alike.
   check_rounds(fftgen::make_layout(spec_for(16384)).passes.front());
+}
+
+TEST_CASE("2D Y sides that are not powers of two take 16 columns exchanged in rounds where they fit", "[anysize]") {
+  // 4 columns fit the plain exchange; 16 (128-byte runs) fit in rounds of a slice each.
+  for (auto [ny, nx, transform] : {std::tuple{960u, 540u, Transform::c2c}, std::tuple{768u, 1024u, Transform::r2c},
+                                   std::tuple{600u, 800u, Transform::c2c}}) {
+    INFO(ny << " x " << nx);
+    KernelSpec spec = spec_for(nx);
+    spec.shape = {ny, nx};
+    spec.transform = transform;
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+    const fftgen::PassLayout& y = layout.passes.back();
+    REQUIRE(y.size == ny);
+    CHECK(y.columns_per_workgroup == 16);
+    CHECK(y.exchange_rounds() >= 2);
+    CHECK(y.stages.back().radix % y.exchange_rounds() == 0);
+    check_rounds(y);
+  }
+  // Where only 8 would fit (1000, 1200: measured slower than 4 plain), the plain exchange stays.
+  for (uint32_t ny : {1000u, 1200u}) {
+    KernelSpec spec = spec_for(1000);
+    spec.shape = {ny, 1000};
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+    const fftgen::PassLayout& y = layout.passes.back();
+    CHECK(y.columns_per_workgroup == 4);
+    CHECK(y.exchange_rounds() == 1);
+  }
 }
 
 TEST_CASE("auto factors lengths into few large codelets", "[anysize]") {

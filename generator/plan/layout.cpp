@@ -412,6 +412,18 @@ struct PassSplit {
   uint32_t invocations = 0;                    ///< of the single pass, where the split chose them (0: choose_tiling)
 };
 
+// The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
+constexpr uint32_t kMostRoundValues = 32;
+
+// Idle work of t invocations a transform (`workgroup` invocations in all): the idle lanes of the
+// last warp and each stage's idle butterfly slots, as fractions.
+double idle_share(const std::vector<uint32_t>& radices, uint32_t t, uint32_t workgroup) {
+  const uint32_t m = product(radices);
+  double idle = static_cast<double>((workgroup + 31) / 32 * 32) / workgroup - 1;
+  for (uint32_t r : radices) idle += static_cast<double>((m / r + t - 1) / t * t) / (m / r) - 1;
+  return idle;
+}
+
 // Whether every read of the stages after the first lies, for every invocation q < t, in one slice
 // of `slice` slots: value (r, i) of a stage of radix R is slot q + i*t + r*(M/R), for q + i*t < M/R
 // (PassLayout::value_place), so the round that reads it is known when the kernel is printed.
@@ -445,7 +457,7 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
     return std::nullopt;
   // Slices of at least kLeastSlice slots: those measured held 2100 to 4096 (at 32 KB); a small
   // budget would cut the exchanges into many more rounds than were measured.
-  constexpr uint32_t kMostValues = 32, kLeastSlice = 1024;
+  constexpr uint32_t kLeastSlice = 1024;
   std::optional<PassSplit> best;
   std::tuple<uint32_t, double, uint32_t> best_key{};
   for (const std::vector<uint32_t>& radices : radix_orders(n, mixed_radix_candidates(), 1)) {
@@ -457,11 +469,9 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
     const uint32_t largest = *std::max_element(radices.begin(), radices.end());
     for (uint32_t t = largest; t <= max_invocations(spec); ++t) {
       const uint32_t e = values_on(radices, t);
-      if (e > kMostValues || uint64_t{t} * e > kMaxRegisterResident || !reads_within_slices(radices, t, n / rounds))
+      if (e > kMostRoundValues || uint64_t{t} * e > kMaxRegisterResident || !reads_within_slices(radices, t, n / rounds))
         continue;
-      double idle = static_cast<double>((t + 31) / 32 * 32) / t - 1;  // lanes of the last warp
-      for (uint32_t r : radices) idle += static_cast<double>((n / r + t - 1) / t * t) / (n / r) - 1;
-      const auto key = std::make_tuple(exchange_rounds, idle, e);
+      const auto key = std::make_tuple(exchange_rounds, idle_share(radices, t, t), e);
       if (!best || key < best_key) best = PassSplit{{radices}, rounds, t}, best_key = key;
     }
   }
@@ -545,6 +555,80 @@ struct ExchangeChoice {
                          index, pass.size));
 }
 
+// A column tile of a size that is not a power of two exchanged in rounds: its columns, rounds and
+// invocations per column.
+struct MixedColumnRounds {
+  uint32_t columns = 0, rounds = 0, invocations = 0;
+};
+
+// For a 2D Y pass of size m that is not a power of two, whose plain exchange fits fewer than
+// kPlanColumns columns: kMaxColumns columns (128-byte runs) exchanged in R rounds, R dividing the
+// last radix (each butterfly's outputs in one slice of m/R slots, padded by one), on T invocations
+// a column whose every read lies in one slice (reads_within_slices), holding at most 32 values
+// each, at most rounds_invocations in all: the fewest rounds, then the fewest idle butterfly slots
+// and lanes. Nothing (columns 0) where none fits. Measured on an H200
+// (bench/results/2026-11-30-h200-column-tiles-in-rounds), 16 columns in rounds against 4 plain:
+// R2C 960 x 540 and 768 x 1024 0.849 -> 0.760 and 0.745 -> 0.680 ms (their Y passes 18 and 14 %
+// faster), the C2C frames 3 to 4 % faster, 600 x 800 within 2 %. 8 columns in rounds (Y sides 1000
+// and 1200, bench/results/2026-11-30-h200-short-rows-column-tiles) ran up to 18 % slower than 4
+// plain, so tiles of fewer than kMaxColumns are not taken.
+MixedColumnRounds choose_mixed_column_rounds(const KernelSpec& spec, const std::vector<uint32_t>& radices,
+                                             uint32_t columns_available) {
+  const uint32_t m = product(radices), last = radices.back();
+  MixedColumnRounds best;
+  std::tuple<uint32_t, double> best_key{};
+  for (uint32_t rounds = 2; rounds <= last; ++rounds) {
+    if (last % rounds != 0) continue;
+    const uint32_t slice = m / rounds;
+    for (uint32_t t = 1; t <= rounds_invocations(spec); ++t) {
+      if (values_on(radices, t) > kMostRoundValues || !reads_within_slices(radices, t, slice)) continue;
+      const uint32_t c = choose_columns(spec, t, false, columns_available, slice + 1, element_bytes(spec),
+                                        rounds_invocations(spec));
+      if (c != kMaxColumns) continue;
+      const auto key = std::make_tuple(rounds, idle_share(radices, t, c * t));
+      if (best.columns == 0 || key < best_key) best = {c, rounds, t}, best_key = key;
+    }
+  }
+  return best;
+}
+
+// A column pass (auto workgroup size, exchanging through shared memory) where fewer than
+// kMaxColumns columns fit the plain exchange: its tile widened by exchanging in rounds, and the
+// exchange that takes; `choice` where it stays as it is.
+ExchangeChoice widen_column_tile(const KernelSpec& spec, PassLayout& pass, const std::vector<uint32_t>& radices,
+                                 uint32_t available, ExchangeChoice choice) {
+  // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
+  // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
+  // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
+  // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
+  // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
+  // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
+  if (is_power_of_two(pass.size)) {
+    const uint32_t span = pass.size / radices.back();  // slots the stages before the last write into
+    const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
+                                                   pass.columns_per_workgroup);
+    if (tile.columns != 0) {
+      pass.columns_per_workgroup = tile.columns;
+      pass.shared.rounds = tile.rounds;
+      return {false, tile.padded};
+    }
+  }
+  // A 2D Y side that is not a power of two: 16 columns in rounds where they fit.
+  if (spec.is_2d() && pass.axis == 1 && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
+      !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0 &&
+      pass.columns_per_workgroup < kPlanColumns) {
+    const MixedColumnRounds tile = choose_mixed_column_rounds(spec, radices, available);
+    if (tile.columns != 0) {
+      pass.columns_per_workgroup = tile.columns;
+      pass.threads_per_column = tile.invocations;
+      pass.elems_per_thread = values_on(radices, tile.invocations);
+      pass.shared.rounds = tile.rounds;
+      return {false, true};
+    }
+  }
+  return choice;
+}
+
 ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std::vector<uint32_t>& radices,
                              uint32_t exchange_rounds, uint32_t budget, size_t index, uint32_t invocations = 0) {
   // Each invocation holds at least one butterfly of the largest radix, and more where a split of
@@ -613,22 +697,8 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // that is not a power of two, y_passes) gets up to rounds_invocations, as rounds do.
   if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
     choose_candidate(rounds_invocations(spec));
-  // Column mode, where fewer than kMaxColumns columns fit: exchange in rounds (as register-resident
-  // transforms do) so that more columns fit, on up to 512 invocations: the most columns, padded
-  // before swizzled, then the fewest rounds. Measured on an H100 (2^20 = 1024 x 1024, 16 columns):
-  // padded in 8 rounds 1380 GB/s, swizzled in 4 rounds 1370, padded in 4 rounds (48 KB) 1377;
-  // 4 columns without rounds 1141. 2^18 = 512 x 512 (32x16 stages, 16 padded columns in 4
-  // rounds): 1446, against 1300 for 16x16x2 stages in 2 swizzled rounds and 1201 before rounds.
-  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0 && is_power_of_two(pass.size)) {
-    const uint32_t span = pass.size / radices.back();  // slots the stages before the last write into
-    const ColumnRounds tile = choose_column_rounds(spec, pass.size, pass.elems_per_thread, span, available,
-                                                   pass.columns_per_workgroup);
-    if (tile.columns != 0) {
-      pass.columns_per_workgroup = tile.columns;
-      pass.shared.rounds = tile.rounds;
-      choice = {false, tile.padded};
-    }
-  }
+  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0)
+    choice = widen_column_tile(spec, pass, radices, available, choice);
   if (pass.columns_per_workgroup == 0) fail_tiling(spec, pass, index, available, budget);
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
   if (pass.workgroup_size > max_invocations(spec))
