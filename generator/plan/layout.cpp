@@ -123,10 +123,12 @@ uint32_t choose_exchange_rounds(const std::vector<uint32_t>& radices, uint32_t e
   return 0;
 }
 
-// A column tile exchanged in rounds: its columns, rounds and padding.
+// A column tile exchanged in rounds: its columns, rounds and padding, and its invocations a column
+// where the tile chose them (0: the pass's).
 struct ColumnRounds {
   uint32_t columns = 0, rounds = 0;
   bool padded = false;
+  uint32_t invocations = 0;
 };
 
 // For a column pass of size m (e values per invocation, the stages before the last spanning
@@ -555,12 +557,6 @@ struct ExchangeChoice {
                          index, pass.size));
 }
 
-// A column tile of a size that is not a power of two exchanged in rounds: its columns, rounds and
-// invocations per column.
-struct MixedColumnRounds {
-  uint32_t columns = 0, rounds = 0, invocations = 0;
-};
-
 // For a 2D Y pass of size m that is not a power of two, whose plain exchange fits fewer than
 // kPlanColumns columns: kMaxColumns columns (128-byte runs) exchanged in R rounds, R dividing the
 // last radix (each butterfly's outputs in one slice of m/R slots, padded by one), on T invocations
@@ -572,21 +568,22 @@ struct MixedColumnRounds {
 // faster), the C2C frames 3 to 4 % faster, 600 x 800 within 2 %. 8 columns in rounds (Y sides 1000
 // and 1200, bench/results/2026-11-30-h200-short-rows-column-tiles) ran up to 18 % slower than 4
 // plain, so tiles of fewer than kMaxColumns are not taken.
-MixedColumnRounds choose_mixed_column_rounds(const KernelSpec& spec, const std::vector<uint32_t>& radices,
+ColumnRounds choose_mixed_column_rounds(const KernelSpec& spec, const std::vector<uint32_t>& radices,
                                              uint32_t columns_available) {
   const uint32_t m = product(radices), last = radices.back();
-  MixedColumnRounds best;
+  ColumnRounds best;
   std::tuple<uint32_t, double> best_key{};
   for (uint32_t rounds = 2; rounds <= last; ++rounds) {
     if (last % rounds != 0) continue;
     const uint32_t slice = m / rounds;
-    for (uint32_t t = 1; t <= rounds_invocations(spec); ++t) {
-      if (values_on(radices, t) > kMostRoundValues || !reads_within_slices(radices, t, slice)) continue;
+    // kMaxColumns columns of t invocations each fit rounds_invocations only for t up to its share.
+    for (uint32_t t = 1; t <= rounds_invocations(spec) / kMaxColumns; ++t) {
+      if (values_on(radices, t) > kMostRoundValues) continue;
       const uint32_t c = choose_columns(spec, t, false, columns_available, slice + 1, element_bytes(spec),
                                         rounds_invocations(spec));
-      if (c != kMaxColumns) continue;
+      if (c != kMaxColumns || !reads_within_slices(radices, t, slice)) continue;
       const auto key = std::make_tuple(rounds, idle_share(radices, t, c * t));
-      if (best.columns == 0 || key < best_key) best = {c, rounds, t}, best_key = key;
+      if (best.columns == 0 || key < best_key) best = {c, rounds, true, t}, best_key = key;
     }
   }
   return best;
@@ -617,13 +614,13 @@ ExchangeChoice widen_column_tile(const KernelSpec& spec, PassLayout& pass, const
   if (spec.is_2d() && pass.axis == 1 && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
       !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0 &&
       pass.columns_per_workgroup < kPlanColumns) {
-    const MixedColumnRounds tile = choose_mixed_column_rounds(spec, radices, available);
+    const ColumnRounds tile = choose_mixed_column_rounds(spec, radices, available);
     if (tile.columns != 0) {
       pass.columns_per_workgroup = tile.columns;
       pass.threads_per_column = tile.invocations;
       pass.elems_per_thread = values_on(radices, tile.invocations);
       pass.shared.rounds = tile.rounds;
-      return {false, true};
+      return {false, tile.padded};
     }
   }
   return choice;
