@@ -325,7 +325,7 @@ TEST_CASE("Bluestein: lengths with a prime factor above 61 compute the DFT (CPU 
     INFO("N = " << n);
     const fftgen::KernelProgram program = fftgen::make_program(spec_for(n));
     CHECK(program.layout.bluestein_n == n);
-    CHECK(program.layout.n == fftgen::bluestein_length(n));
+    CHECK((program.layout.n == fftgen::bluestein_length(n) || program.layout.n == fftgen::smooth_bluestein_length(n)));
     CHECK(program.layout.n >= 2 * n - 2);
     CHECK(program.forward.size() == 2);
     check_numerics(spec_for(n));
@@ -340,6 +340,31 @@ TEST_CASE("Bluestein: lengths with a prime factor above 61 compute the DFT (CPU 
   check_numerics(ortho);
   // The longest: N = 8192 - 1 needs M = 16384 (one register-resident dispatch each way).
   CHECK(fftgen::make_layout(spec_for(8191)).passes.size() == 1);
+}
+
+TEST_CASE("Bluestein takes a 7-smooth M well below the power of two where it is one round (CPU)", "[anysize][bluestein]") {
+  // M = 2^a 3^b 5^c 7^d >= 2N - 2, at most 5/8 of the power of two, in one pass of one round each
+  // way; 283 and 1031 (M = 567 = 3^4 x 7, 2100) have passes whose invocations hold different
+  // numbers of values.
+  for (uint32_t n : {67u, 131u, 283u, 1031u, 2111u}) {
+    INFO("N = " << n);
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec_for(n));
+    CHECK(layout.n == fftgen::smooth_bluestein_length(n));
+    CHECK(layout.n * 8 <= fftgen::bluestein_length(n) * 5);
+    REQUIRE(layout.passes.size() == 1);
+    CHECK(layout.passes[0].exchange_rounds() == 1);
+    check_numerics(spec_for(n));
+  }
+  CHECK(fftgen::smooth_bluestein_length(283) == 567);
+  CHECK(fftgen::smooth_bluestein_length(1031) == 2100);
+  // The power of two stays where the smooth M is close to it (251: 500 of 512; 1009: 2016 of 2048; 1511: 3024 of
+  // 4096), exchanges in rounds (4099: 8232; 5003: 10080) or takes several passes (12289, 100003).
+  for (uint32_t n : {251u, 1009u, 1511u, 4099u, 5003u, 12289u, 100003u})
+    CHECK(fftgen::make_layout(spec_for(n)).n == fftgen::bluestein_length(n));
+  // fp16 has no measured row: the power of two.
+  KernelSpec half = spec_for(283);
+  half.precision = fftgen::Precision::fp16;
+  CHECK(fftgen::make_layout(half).n == 1024);
 }
 
 namespace {
@@ -406,7 +431,7 @@ TEST_CASE("r2c of odd N and large primes runs as a full-length transform (CPU)",
   CHECK(program.forward[1].load.view.base == 0);
   CHECK(program.forward[1].store.view.base == 1001);
   check_real_numerics(three);
-  for (uint32_t n : {67u, 134u, 97u, 17u, 221u}) check_real_numerics(real_spec(n));
+  for (uint32_t n : {67u, 134u, 97u, 17u, 221u, 566u}) check_real_numerics(real_spec(n));
   // Every even length free of large primes keeps the half-length route, including those whose
   // half takes several passes that do not split evenly (44100: 22050 = 210 x 105; 31250: 125 x 125).
   for (uint32_t n : {1000u, 1536u, 4096u, 44100u, 31250u, 16400u})

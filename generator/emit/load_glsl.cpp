@@ -85,9 +85,11 @@ void load_chirp(PassPrinter& p, const LoadSite& site) {
   const uint32_t n_count = p.pass.chirp.n;
   if (p.fft.row_mode()) {
     for (uint32_t e = 0; e < p.values_in(p.first_stage()); ++e) {
-      const uint32_t offset = p.place(p.first_stage(), e).offset;
-      p.body.line(fmt::format("if (q < {}) {} = cmul({}, {});", p.constant(n_count - std::min(offset, n_count)),
-                              site.values(e), p.load_value(view, site.element(offset)), p.chirp(offset)));
+      const Place at = p.place(p.first_stage(), e);
+      const std::string kept = fmt::format("q < {}", p.constant(n_count - std::min(at.offset, n_count)));
+      p.body.line(PassPrinter::guarded(PassPrinter::both(at.guard, kept),
+                                       fmt::format("{} = cmul({}, {});", site.values(e),
+                                                   p.load_value(view, site.element(at.offset)), p.chirp(at.offset))));
     }
     return;
   }

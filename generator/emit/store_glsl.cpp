@@ -218,17 +218,18 @@ void store_chirp(PassPrinter& p, const StoreSite& site, bool crop) {
   print_destination_base(p, view, site.entry);
   if (!fft.row_mode()) p.body.line(fmt::format("uint k0 = {};", p.axis_position(stride)));
   for (uint32_t e = 0; e < p.values_in(p.last_stage()); ++e) {
-    const uint32_t offset = p.place(p.last_stage(), e).offset * stride;
-    const uint32_t position = p.place(p.last_stage(), e).offset * position_step;
+    const Place at = p.place(p.last_stage(), e);
+    const uint32_t offset = at.offset * stride;
+    const uint32_t position = at.offset * position_step;
     const std::string spectrum = p.table(chirp.spectrum_offset + position, k);
     const std::string factor = crop                     ? p.chirp(position, k)
                                : chirp.conjugate_spectrum ? fmt::format("conj_chirp({})", spectrum)
                                                           : spectrum;
     const std::string write =
         p.store_value(view, "dst_base + " + p.constant(offset), fmt::format("cmul({}, {}){}", p.v(e), factor, site.scaled));
-    if (!crop) p.body.line(write);
+    if (!crop) p.body.line(PassPrinter::guarded(at.guard, write));
     else if (position < chirp.n)
-      p.body.line(fmt::format("if ({} < {}) {}", k, p.constant(chirp.n - position), write));
+      p.body.line(PassPrinter::guarded(at.guard, fmt::format("if ({} < {}) {}", k, p.constant(chirp.n - position), write)));
   }
   p.body.close();
 }

@@ -963,7 +963,7 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 }
 
 // Bluestein's algorithm for N with a prime factor above kMaxPrimeFactor (1D c2c, N <= kMaxBluesteinN): the
-// passes of a c2c transform of M = bluestein_length(N) (one dispatch each way), then the chirp
+// passes of a c2c transform of M, chosen by bluestein_transform_layout (one dispatch each way or more), then the chirp
 // and the two filter spectra placed in its table.
 // A 2D kernel with such a side, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d): the passes
 // of each side's complex transform, of M for a side through Bluestein, then the chirps and filter
@@ -1007,6 +1007,26 @@ KernelLayout sides_2d_layout(const KernelSpec& spec) {
   return layout;
 }
 
+// The layout of Bluestein's transforms of M for a 1D N: M a power of two (bluestein_length), or
+// the smallest 7-smooth M (smooth_bluestein_length) where its transform is one pass exchanged in
+// one round and a row of the measured table takes it (asked with `size` = the smooth M in eighths
+// of the power of two, rounded up). Rounds, several passes and a smooth M close to the power of
+// two ran slower (the row's note).
+KernelLayout bluestein_transform_layout(const KernelSpec& spec) {
+  const uint32_t n = spec.n(), power = bluestein_length(n), smooth = smooth_bluestein_length(n);
+  KernelSpec inner = spec;
+  inner.shape = {power};
+  MeasuredFacts facts = measured_facts(spec, smooth);
+  facts.size = (uint64_t{smooth} * 8 + power - 1) / power;
+  if (smooth < power && measured_yes(MeasuredDecision::smooth_bluestein, facts)) {
+    KernelSpec smaller = inner;
+    smaller.shape = {smooth};
+    KernelLayout layout = make_layout(smaller);
+    if (layout.passes.size() == 1 && layout.passes[0].exchange_rounds() == 1) return layout;
+  }
+  return make_layout(inner);
+}
+
 KernelLayout bluestein_layout(const KernelSpec& spec) {
   const uint32_t n = spec.n();
   if (spec.is_2d()) return sides_2d_layout(spec);
@@ -1016,11 +1036,9 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
                      "algorithm, which fftgen has for 1D c2c and r2c kernels up to N = {}",
                      spec.is_2d() ? "a side" : "N", n, largest_prime_factor(n), kMaxPrimeFactor, kMaxBluesteinN));
   if (!spec.radices.empty())
-    fail(spec, "radices", fmt::format("N = {} runs through Bluestein's algorithm, whose transforms of {} choose their own "
-                                      "radices; use \"auto\"", n, bluestein_length(n)));
-  KernelSpec inner = spec;
-  inner.shape = {bluestein_length(n)};
-  KernelLayout layout = make_layout(inner);
+    fail(spec, "radices", fmt::format("N = {} runs through Bluestein's algorithm, whose transforms of M >= {} choose their own "
+                                      "radices; use \"auto\"", n, 2 * n - 2));
+  KernelLayout layout = bluestein_transform_layout(spec);
   const uint32_t m = layout.n;
   layout.bluestein_n = n;
   layout.chirp_offset = layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0});
@@ -1054,6 +1072,28 @@ void host_fft(std::vector<std::complex<double>>& x, int sign) {
       }
 }
 
+// x <- FFT(x), sign -1, in double, for a length of small prime factors: decimation in time on the
+// smallest prime p, each output a direct sum of the p sub-transforms' terms. roots[j] =
+// exp(-2 pi i j / L) for the outermost length L, which x.size() divides.
+std::vector<std::complex<double>> host_dft_smooth(const std::vector<std::complex<double>>& x,
+                                                  const std::vector<std::complex<double>>& roots) {
+  const size_t n = x.size();
+  if (n == 1) return x;
+  size_t p = 2;
+  while (n % p != 0) ++p;
+  const size_t m = n / p, step = roots.size() / n;
+  std::vector<std::vector<std::complex<double>>> sub(p);
+  for (size_t r = 0; r < p; ++r) {
+    std::vector<std::complex<double>> part(m);
+    for (size_t j = 0; j < m; ++j) part[j] = x[j * p + r];
+    sub[r] = host_dft_smooth(part, roots);
+  }
+  std::vector<std::complex<double>> out(n);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t r = 0; r < p; ++r) out[k] += sub[r][k % m] * roots[r * k % n * step];
+  return out;
+}
+
 // Bluestein's filter spectrum FFT_M(b) / M, b as TwiddleRun::Kind::chirp_spectrum says.
 std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool inverse) {
   std::vector<std::complex<double>> b(m);
@@ -1063,7 +1103,12 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
     b[k] = w;
     if (k > 0) b[m - k] = w;
   }
-  host_fft(b, -1);
+  if (is_power_of_two(m)) host_fft(b, -1);
+  else {
+    std::vector<std::complex<double>> roots(m);
+    for (uint32_t j = 0; j < m; ++j) roots[j] = std::polar(1.0, -2.0 * M_PI * double(j) / double(m));
+    b = host_dft_smooth(b, roots);
+  }
   for (auto& v : b) v /= double(m);
   return b;
 }

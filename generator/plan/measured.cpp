@@ -230,6 +230,19 @@ const std::vector<MeasuredRow> kRows = {
      "H200, ms at 512 MiB, two passes at 32 KB -> one at 48 KB: r2c 16800 1.073 -> 0.802, 18000 1.514 -> 0.668, "
      "20000 0.979 -> 0.602, 22050 1.123 -> 0.945, 24000 0.951 -> 0.527"},
 
+    // --- smooth_bluestein: Bluestein's transforms of a 1D N (a prime factor above 61; c2c, and r2c
+    // at full length, which runs as a c2c) take the smallest 7-smooth M >= 2N - 2 rather than the
+    // power of two where that M is at most 5/8 of it and its transform one pass of one round
+    // (bluestein_transform_layout).
+    {D::smooth_bluestein, K().c2c().one_d().fp32().size(up_to(5)), yes(), "2026-11-30-h200-bluestein-lengths",
+     "H200, x cuFFT at 512 MiB, M a power of two -> 7-smooth: one pass of one round, M at most 5/8: c2c 131 (512 -> "
+     "270) 0.52 -> 0.74, 283 (1024 -> 567) 0.71 -> 0.99, 566 0.76 -> 0.93, 1031 (4096 -> 2100) 0.55 -> 0.76, 2111 "
+     "(8192 -> 4320) 0.53 -> 0.92, 2503 (8192 -> 5040) 0.51 -> 0.75, r2c 262 0.36 -> 0.48, 566 0.50 -> 0.60. M "
+     "above 5/8: c2c 251 (512 -> 500) 0.86 -> 0.76, 1511 (4096 -> 3024) 0.74 -> 0.63, 1709 1.02 -> 0.73, 4001 0.95 "
+     "-> 0.75 (3001, 8192 -> 6000: 0.51 -> 0.74). Rounds: c2c 4099 (16384 -> 8232) 1.69 -> 1.44, 5003 1.57 -> "
+     "1.35. Several passes: c2c 12289 (32768 -> 24576) 1.54 -> 1.27, 1000003 1.79 -> 1.26, r2c 349488 0.68 -> "
+     "0.37 (c2c 134487, 2^19 -> 270000: 1.19 -> 1.97)"},
+
     // --- grid_budget: shared_memory_bytes not given, a one-pass 2D grid (or 3D plane) of 4096 or
     // 8192 points fills 32 KB unpadded (swizzled, or real and imaginary parts in turn); at 48 KB its
     // slices are padded. Taken where the plan's devices offer 48 KB (its "device_shared_memory_bytes").

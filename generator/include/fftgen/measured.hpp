@@ -38,6 +38,9 @@ enum class MeasuredDecision {
                        ///< passes and a budget of `bytes` holds in one takes `bytes`, where the plan's devices offer it
   narrow_budget,       ///< shared_memory_bytes not given: a one-pass kernel takes the smaller budget `bytes`
                        ///< where it stays one pass (a layout of more values an invocation, exchanged in rounds)
+  smooth_bluestein,    ///< a 1D Bluestein length takes the smallest 7-smooth M >= 2N - 2 (`n`) rather than the
+                       ///< power of two, where its transform is one pass of one round (`yes`; `size`: the
+                       ///< smooth M in eighths of the power of two, rounded up)
   grid_budget,         ///< shared_memory_bytes not given: a 2D c2c grid done in one pass (a 3D kernel's planes,
                        ///< asked with the plane's facts) whose exchange fills the plan's budget unpadded takes
                        ///< `bytes`, where its slices are padded, if the plan's devices offer it

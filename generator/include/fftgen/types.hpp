@@ -140,7 +140,8 @@ constexpr std::array<uint32_t, radix_count()> supported_radices() {
 inline constexpr std::array<uint32_t, detail::radix_count()> kSupportedRadices = detail::supported_radices();
 
 /// Longest 1D length with a larger prime factor (c2c and r2c): Bluestein's algorithm runs it
-/// through two transforms of a power of two M >= 2N - 2 (M <= 2^25; one dispatch each up to 16384).
+/// through two transforms of M >= 2N - 2, a power of two (M <= 2^25; one dispatch each up to 16384)
+/// or, where the planner takes it, a smaller 7-smooth M (smooth_bluestein_length).
 inline constexpr uint32_t kMaxBluesteinN = 1u << 24;
 /// M of Bluestein's algorithm for N: the smallest power of two >= 2N - 2. The cyclic convolution
 /// needs the filter's taps b[k] and b[M - k] (k < N) apart, except that the two copies of
@@ -150,6 +151,16 @@ inline uint32_t bluestein_length(uint32_t n) {
   uint32_t m = 1;
   while (m < 2 * n - 2) m *= 2;
   return m;
+}
+/// The smallest 7-smooth M >= 2N - 2 (2^a 3^b 5^c 7^d): the other length Bluestein's transforms may
+/// take (layout.cpp, bluestein_transform_layout, chooses between the two).
+inline uint32_t smooth_bluestein_length(uint32_t n) {
+  for (uint32_t m = 2 * n - 2;; ++m) {
+    uint32_t k = m;
+    for (uint32_t p : {2u, 3u, 5u, 7u})
+      while (k % p == 0) k /= p;
+    if (k == 1) return m;
+  }
 }
 inline constexpr uint32_t kMaxLog2N = 24;
 /// Largest side of a 2D transform: 2^13 = 8192.
