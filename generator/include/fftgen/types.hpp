@@ -152,16 +152,6 @@ inline uint32_t bluestein_length(uint32_t n) {
   while (m < 2 * n - 2) m *= 2;
   return m;
 }
-/// The smallest 7-smooth M >= 2N - 2 (2^a 3^b 5^c 7^d): the other length Bluestein's transforms may
-/// take (layout.cpp, bluestein_transform_layout, chooses between the two).
-inline uint32_t smooth_bluestein_length(uint32_t n) {
-  for (uint32_t m = 2 * n - 2;; ++m) {
-    uint32_t k = m;
-    for (uint32_t p : {2u, 3u, 5u, 7u})
-      while (k % p == 0) k /= p;
-    if (k == 1) return m;
-  }
-}
 inline constexpr uint32_t kMaxLog2N = 24;
 /// Largest side of a 2D transform: 2^13 = 8192.
 inline constexpr uint32_t kMaxLog2Side = 13;
@@ -193,6 +183,14 @@ inline uint64_t largest_prime_factor(uint64_t n) {
   for (uint64_t p = 2; p * p <= n; ++p)
     while (n % p == 0) largest = p, n /= p;
   return n > 1 ? n : largest;
+}
+
+/// The smallest 7-smooth M >= 2N - 2 (2^a 3^b 5^c 7^d): the other length Bluestein's transforms may
+/// take (layout.cpp, bluestein_transform_layout, chooses between it and bluestein_length).
+inline uint32_t smooth_bluestein_length(uint32_t n) {
+  uint32_t m = 2 * n - 2;
+  while (largest_prime_factor(m) > 7) ++m;
+  return m;
 }
 
 /// A plan that is malformed or asks for something unsupported. The message names the kernel and
