@@ -6,8 +6,9 @@
 # PLAN is a plan file, or seed:N for the sample that `$WORKLOADS_PY N` draws (40 workloads).
 # Each SYSTEM's BIN_DIR holds an `fftgen` and an `fftgen-vk` (e.g. two builds: before and after a
 # change); each generates every plan and times it with `fftgen-vk bench --json` (PERF.md's figure).
-# cuFFT runs once per plan (`$PEERS_PY`, on the first system's manifest and batches; the batches
-# are the same for every system), so every system's ratio comes from the same cuFFT times.
+# cuFFT runs once per plan (`$PEERS_PY`, on the first system's manifest and batches), so every
+# system's ratio comes from the same cuFFT times; a system that ran another batch (its scratch
+# differs) is scaled to cuFFT's by workloads_summary.py.
 # bench/workloads_summary.py then writes OUT_DIR/summary.md and summary.json: cuFFT time /
 # fftgen time per row and system, the geometric mean, the minimum and the rows below 0.95.
 # WORKLOADS_PY and PEERS_PY name the workload sampler and the cuFFT driver (peers_cupy.py).

@@ -4,7 +4,8 @@
 usage: workloads_summary.py OUT_DIR      (writes OUT_DIR/summary.md and OUT_DIR/summary.json)
 
 Reads TAG.cufft.txt (peers_cupy.py's output: cuFFT's time per row, the faster of its two chains
-for a convolution) and TAG.SYSTEM.bench.json (fftgen-vk bench --json) for every plan TAG.
+for a convolution) and TAG.SYSTEM.bench.json (fftgen-vk bench --json) for every plan TAG. Times
+are per call at cuFFT's batch (fftgen_times: a system that ran another batch is scaled).
 Above 1 means fftgen is faster. Also per workload family (the row name's prefix, as workloads.py
 names rows) across all plans: summary.md's family table and families.svg, a bar chart of each
 family's geometric mean per system. Standard library only.
@@ -13,7 +14,8 @@ import glob, json, math, os, sys
 
 
 def cufft_times(path):
-    times = {}
+    """cuFFT's time per row, and the batch it ran where the line names one (batch=B)."""
+    times, batches = {}, {}
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if f[0] == "cufft-chain":
@@ -21,6 +23,19 @@ def cufft_times(path):
             times[f[1]] = min(ms, times.get(f[1], ms))
         elif len(f) > 5 and f[5].startswith("cufft "):
             times[f[0]] = float(f[5].split()[1])
+            if f[3].startswith("batch="):
+                batches[f[0]] = int(f[3][len("batch="):])
+    return times, batches
+
+
+def fftgen_times(path, cufft_batches):
+    """A system's time per row at cuFFT's batch: fftgen-vk bench sizes each row's batch to its
+    buffers, so a build whose scratch is smaller runs more transforms a call than the build cuFFT's
+    batches came from; its time is scaled by cuFFT's batch / its own (time per transform)."""
+    times = {}
+    for r in json.load(open(path))["results"]:
+        scale = cufft_batches[r["name"]] / r["batch"] if r["name"] in cufft_batches and r.get("batch") else 1.0
+        times[r["name"]] = r["median_ms"] * scale
     return times
 
 
@@ -101,15 +116,15 @@ def main():
     summary, md = {}, [f"# cuFFT time / fftgen time (above 1: fftgen faster)\n",
                        f"Command: `{open(f'{out}/command.txt').read().strip()}`\n"]
     for tag in tags:
-        cufft = cufft_times(f"{out}/{tag}.cufft.txt")
+        cufft, batches = cufft_times(f"{out}/{tag}.cufft.txt")
         systems = sorted(p.split(".")[-3] for p in glob.glob(f"{out}/{tag}.*.bench.json"))
-        fftgen = {s: {r["name"]: r["median_ms"] for r in json.load(open(f"{out}/{tag}.{s}.bench.json"))["results"]}
-                  for s in systems}
+        fftgen = {s: fftgen_times(f"{out}/{tag}.{s}.bench.json", batches) for s in systems}
         rows = [n for n in cufft if all(n in fftgen[s] for s in systems)]
         per = {s: [(cufft[n] / fftgen[s][n], n) for n in rows] for s in systems}
         summary[tag] = {"systems": {s: stats(per[s]) for s in systems},
                         "rows": {n: {"cufft_ms": cufft[n], **{f"{s}_ms": fftgen[s][n] for s in systems}} for n in rows}}
         md.append(f"## {tag}\n")
+        md.append("Times in ms per call at cuFFT's batch (a system that ran another batch scaled to it).\n")
         md.append("| row | cuFFT ms | " + " | ".join(f"{s} ms | {s} ratio" for s in systems) + " |")
         md.append("|---|---:|" + "---:|---:|" * len(systems))
         for n in rows:

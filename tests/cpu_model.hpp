@@ -153,23 +153,34 @@ inline void run_pass(const fftgen::PassProgram& pass, const std::vector<float>& 
                                      : exact_twiddle(e, l));
         }
       }
-      for (const StageLayout& stage : fft.stages) {
-        const uint32_t radix = stage.radix, sns = stage.stride;
-        const codelet::Dag& dag = cached_dft(radix, pass.direction);
-        std::vector<cd> next(m);
-        for (uint32_t jj = 0; jj < m / radix; ++jj) {
-          std::vector<cd> v(radix);
-          const uint32_t k = jj % sns, tk = k / stage.twiddle_divisor, ts = stage.twiddle_stride();
-          for (uint32_t r = 0; r < radix; ++r) {
-            v[r] = a[jj + r * (m / radix)];
-            if (ts > 1 && r > 0)
-              v[r] *= conj_if(from_table ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * ts + tk)
-                                         : exact_twiddle(uint64_t{r} * tk, uint64_t{ts} * radix));
+      // The stages in direction d (a round trip runs them forward, then inverse).
+      auto run_stages = [&](Direction d) {
+        for (const StageLayout& stage : fft.stages) {
+          const uint32_t radix = stage.radix, sns = stage.stride;
+          const codelet::Dag& dag = cached_dft(radix, d);
+          std::vector<cd> next(m);
+          for (uint32_t jj = 0; jj < m / radix; ++jj) {
+            std::vector<cd> v(radix);
+            const uint32_t k = jj % sns, tk = k / stage.twiddle_divisor, ts = stage.twiddle_stride();
+            for (uint32_t r = 0; r < radix; ++r) {
+              v[r] = a[jj + r * (m / radix)];
+              const cd w = ts > 1 && r > 0 ? (from_table ? twiddle_entry(table, stage.twiddle_offset + (r - 1) * ts + tk)
+                                                         : exact_twiddle(uint64_t{r} * tk, uint64_t{ts} * radix))
+                                           : cd(1);
+              v[r] *= d == Direction::forward ? w : std::conj(w);
+            }
+            v = codelet::evaluate(dag, v);
+            for (uint32_t r = 0; r < radix; ++r) next[(jj / sns) * sns * radix + k + r * sns] = v[r];
           }
-          v = codelet::evaluate(dag, v);
-          for (uint32_t r = 0; r < radix; ++r) next[(jj / sns) * sns * radix + k + r * sns] = v[r];
+          a = next;
         }
-        a = next;
+      };
+      run_stages(pass.direction);
+      if (pass.round_trip) {  // Bluestein in one dispatch: the filter spectrum, then the inverse stages
+        if (pass.load.kind != LoadKind::chirp || !fft.row_mode())
+          throw std::logic_error("cpu_model: a convolution's round trip is not modelled");
+        for (uint32_t r = 0; r < m; ++r) a[r] *= twiddle_entry(table, pass.chirp.spectrum_offset + r);
+        run_stages(pass.direction == Direction::forward ? Direction::inverse : Direction::forward);
       }
       if (pass.store.pass_twiddle)  // StoreEpilogue::pass_twiddle: value r is output r of the column
         for (uint32_t r = 0; r < m; ++r) {

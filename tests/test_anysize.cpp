@@ -319,17 +319,26 @@ TEST_CASE("plans accept lengths with prime factors up to 61 and refuse others wi
 }
 
 TEST_CASE("Bluestein: lengths with a prime factor above 61 compute the DFT (CPU execution)", "[anysize][bluestein]") {
-  // Two passes per direction: FFT of M with the chirp on the way in and the filter spectrum on
-  // the way out, then the inverse FFT of M with the chirp, the scale and the crop to N.
-  for (uint32_t n : {67u, 71u, 134u, 97u, 201u, 1009u, 4097u}) {
+  // One dispatch per direction (a round trip): FFT of M with the chirp on the way in, the filter
+  // spectrum where each frequency lies, the inverse FFT of M, the chirp, the scale and the crop
+  // to N on the way out; no scratch. Some of these M leave their values elsewhere than they took
+  // them (unbalanced stages) and exchange them back before the inverse stages.
+  uint32_t unbalanced = 0;
+  for (uint32_t n : {67u, 71u, 134u, 97u, 201u, 283u, 1009u, 1031u, 4097u}) {
     INFO("N = " << n);
     const fftgen::KernelProgram program = fftgen::make_program(spec_for(n));
     CHECK(program.layout.bluestein_n == n);
     CHECK((program.layout.n == fftgen::bluestein_length(n) || program.layout.n == fftgen::smooth_bluestein_length(n)));
     CHECK(program.layout.n >= 2 * n - 2);
-    CHECK(program.forward.size() == 2);
+    REQUIRE(program.forward.size() == 1);
+    CHECK(program.forward[0].round_trip);
+    CHECK(program.forward[0].load.kind == fftgen::LoadKind::chirp);
+    CHECK(program.forward[0].store.kind == fftgen::StoreKind::chirp_crop);
+    CHECK(program.scratch_elements == 0);
+    unbalanced += !program.layout.passes[0].balanced();
     check_numerics(spec_for(n));
   }
+  CHECK(unbalanced > 0);
   // N = 2^j + 1 shares the slot of b[N - 1] between its two taps: M = 2N - 2, half of 2N - 1's.
   CHECK(fftgen::bluestein_length(17) == 32);
   CHECK(fftgen::bluestein_length(4097) == 8192);
@@ -374,7 +383,7 @@ namespace {
 // that half spectrum against the reals, scaled as the plan asks.
 void check_real_numerics(const KernelSpec& spec) {
   const fftgen::KernelProgram program = fftgen::make_program(spec);
-  REQUIRE(program.layout.real_full_length);
+  REQUIRE((program.layout.real_full_length || program.layout.bluestein_real_half));
   const uint32_t n = spec.n(), h = n / 2 + 1, dist = n + n % 2, batch = 2;
   std::mt19937 rng(n);
   std::normal_distribution<double> normal;
@@ -436,6 +445,58 @@ TEST_CASE("r2c of odd N and large primes runs as a full-length transform (CPU)",
   // half takes several passes that do not split evenly (44100: 22050 = 210 x 105; 31250: 125 x 125).
   for (uint32_t n : {1000u, 1536u, 4096u, 44100u, 31250u, 16400u})
     CHECK(!fftgen::make_layout(real_spec(n)).real_full_length);
+}
+
+TEST_CASE("r2c of even N with a prime above 61 in N/2 runs Bluestein on the half (CPU)", "[anysize][r2c][bluestein]") {
+  // H = N/2 odd and even (268: Z[H/2] is its own partner), M in one pass and in two (16418: H =
+  // 8209, M = 32768), each way: the separation after the forward's Bluestein passes, in place in
+  // the output, and the merge before the inverse's, into the output.
+  for (uint32_t n : {134u, 268u, 566u, 6002u, 16418u}) {
+    INFO("N = " << n);
+    const fftgen::KernelProgram program = fftgen::make_program(real_spec(n));
+    const fftgen::KernelLayout& layout = program.layout;
+    CHECK(layout.bluestein_real_half);
+    CHECK(!layout.real_full_length);
+    CHECK(layout.bluestein_n == n / 2);
+    CHECK(layout.columns == n / 2 + 1);
+    CHECK(program.forward.size() == (layout.passes.size() == 1 ? 2 : 2 * layout.passes.size() + 1));
+    CHECK(program.forward.back().store.kind == fftgen::StoreKind::r2c);
+    CHECK(program.forward.back().in_place());
+    CHECK(program.forward.back().fft.mirror_tiles());
+    CHECK(program.inverse.front().load.kind == fftgen::LoadKind::c2r);
+    CHECK(program.inverse.front().bindings[1].role == fftgen::BufferRole::output);
+    CHECK(program.inverse[1].load.kind == fftgen::LoadKind::chirp);
+    check_real_numerics(real_spec(n));
+  }
+  // Computed twiddles (the separation's too), and a normalised kernel.
+  KernelSpec computed = real_spec(566);
+  computed.twiddles = fftgen::TwiddleSource::computed;
+  check_real_numerics(computed);
+  KernelSpec ortho = real_spec(6002);
+  ortho.normalize = fftgen::Normalize::ortho;
+  check_real_numerics(ortho);
+  // Storage images: Z lies in scratch after the values between the passes (a pass cannot read
+  // the image it writes), so the separation and the merge do not work in place.
+  KernelSpec image = real_spec(566);
+  image.io = fftgen::Io::image;
+  const fftgen::KernelProgram textured = fftgen::make_program(image);
+  CHECK(textured.layout.bluestein_real_half);
+  const uint64_t between = 0;  // one pass of M: a round trip, nothing between its transforms
+  CHECK(textured.scratch_elements == between + 283);
+  CHECK(textured.forward.back().bindings[0].role == fftgen::BufferRole::scratch);
+  CHECK(textured.forward.back().load.view.base == between);
+  CHECK(textured.forward.back().bindings[1].is_texture());
+  CHECK(textured.inverse.front().bindings[1].role == fftgen::BufferRole::scratch);
+  CHECK(textured.inverse[1].load.view.base == between);
+  KernelSpec image_long = real_spec(16418);  // M in two passes each way: 2M between them, then Z
+  image_long.io = fftgen::Io::image;
+  const fftgen::KernelProgram textured_long = fftgen::make_program(image_long);
+  CHECK(textured_long.scratch_elements == 2 * textured_long.layout.n + 8209);
+  CHECK(textured_long.forward.back().load.view.base == 2 * textured_long.layout.n);
+  // fp16 keeps the full-length route, refused as before.
+  KernelSpec half = real_spec(566);
+  half.precision = fftgen::Precision::fp16;
+  CHECK_THROWS_AS(fftgen::make_layout(half), fftgen::PlanError);
 }
 
 TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passes (CPU)", "[anysize][bluestein]") {

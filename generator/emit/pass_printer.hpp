@@ -217,6 +217,7 @@ struct PassPrinter {
   void print_butterflies(Direction direction, const std::string& tag, size_t s);
   std::vector<WriteGroup> stage_writes(size_t s) const;
   void print_round_trip();
+  void print_chirp_round_trip();
   void print_row_pair();
 };
 

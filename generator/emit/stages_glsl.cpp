@@ -1,5 +1,7 @@
 // generator/emit: the middle of a pass: its stages (twiddles, codelets, exchanges), the twiddles
 // between passes, a convolution's round trip and an X pass that does the first Y stage.
+#include <algorithm>
+
 #include "pass_printer.hpp"
 
 namespace fftgen::glsl {
@@ -205,6 +207,7 @@ void PassPrinter::print_stages(Direction direction, bool after_reads, const std:
 // value e where it began them), and the inverse stages.
 void PassPrinter::print_round_trip() {
   print_stages(pass.direction, load_read_shared);
+  if (pass.load.kind == LoadKind::chirp) return print_chirp_round_trip();
   const StoreEpilogue& store = pass.store;
   const View& view = pass.load.view;
   body.open("if (in_range)");
@@ -225,6 +228,30 @@ void PassPrinter::print_round_trip() {
     print_pass_twiddles(true);
     body.close();
   }
+}
+
+// Bluestein in one dispatch (a round trip with the chirp load, PassProgram::round_trip): after the
+// forward stages, value e is frequency k = q + place(e) of the row's transform of M; it is
+// multiplied by the filter spectrum S[k] where it lies, and where the stages leave values
+// elsewhere than they took them (an unbalanced pass) an exchange puts them back in the first
+// stage's places; then the inverse stages.
+void PassPrinter::print_chirp_round_trip() {
+  body.line("// the filter spectrum, where each frequency lies");
+  WriteGroup back;
+  std::vector<WriteGroup> groups;
+  for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+    const Place at = place(last_stage(), e);
+    const std::string k = at.offset == 0 ? "q" : fmt::format("q + {}", constant(at.offset));
+    body.line(guarded(at.guard, fmt::format("{0} = cmul({0}, {1});", v(e), table(pass.chirp.spectrum_offset, k))));
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
+    if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
+    it->slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(at.offset))), v(e));
+  }
+  if (!fft.balanced()) {
+    body.line("// back to the first stage's places");
+    print_exchange(groups, column_reads(fft.stages.front()), true);
+  }
+  print_stages(inverse_of(pass.direction), true);
 }
 
 // An X pass that does the first Y stage (PassLayout::pair_rows): row y + NY/2 is loaded with

@@ -1053,6 +1053,33 @@ KernelLayout bluestein_layout(const KernelSpec& spec) {
   return layout;
 }
 
+// KernelLayout::bluestein_real_half: Bluestein's layout of the complex transform of H = N/2, the
+// separation pass (H columns of one value at stride H, the last pass of an r2c of H in mirrored
+// tiles: column j holds Z[j], its mirror Z[H - j]) and the separation twiddles W_N^k, k < H.
+KernelLayout bluestein_real_half_layout(const KernelSpec& spec) {
+  const uint32_t h = spec.n() / 2;
+  KernelSpec half = spec;
+  half.transform = Transform::c2c;
+  half.shape = {h};
+  KernelLayout layout = bluestein_layout(half);
+  layout.bluestein_real_half = true;
+  layout.columns = h + 1;
+  PassLayout& pass = layout.real_pass;
+  pass.length = pass.stride = pass.columns_per_transform = h;
+  pass.size = pass.elems_per_thread = pass.threads_per_column = 1;
+  pass.store_exchange = true;
+  // Tiles of 128 columns (runs of 64 values each way: 512 bytes), fewer where H has fewer pairs;
+  // one value per column goes through a plain shared slot.
+  pass.columns_per_workgroup = pass.workgroup_size = std::min(128u, 1u << floor_log2(2 * pass.mirror_low_columns()));
+  pass.shared.scheme = SharedMemoryMap::Scheme::plain;
+  pass.shared.columns = pass.columns_per_workgroup;
+  pass.shared.slice = 1;
+  pass.shared.scalar_bytes = scalar_bytes(spec);
+  if (spec.twiddle_source() == TwiddleSource::table)
+    layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, h, spec.n(), 0, 0});
+  return layout;
+}
+
 // x <- FFT(x) (sign -1) or its inverse without scaling (sign +1), in double; x.size() a power of two.
 void host_fft(std::vector<std::complex<double>>& x, int sign) {
   const size_t n = x.size();
@@ -1118,13 +1145,21 @@ std::vector<std::complex<double>> chirp_spectrum(uint32_t n, uint32_t m, bool in
 namespace {
 
 // Whether a 1D r2c kernel takes the full-length route (KernelLayout::real_full_length): the
-// half-length trick needs N even and N/2 free of primes above kMaxPrimeFactor. Where N/2 takes
+// half-length trick needs N even and N/2 free of primes above kMaxPrimeFactor (an fp32 N whose
+// half has one takes bluestein_real_half before this is asked). Where N/2 takes
 // several passes, the last one separates in mirrored column tiles, whatever its stages and
 // column count (PassLayout::mirror_tiles).
 bool real_full_length(const KernelSpec& spec) {
   if (spec.transform != Transform::r2c || spec.is_2d() || spec.convolution) return false;
   const uint32_t n = spec.n();
   return n % 2 != 0 || largest_prime_factor(n) > kMaxPrimeFactor;
+}
+
+// Whether such a kernel takes the half-length route through Bluestein's algorithm instead
+// (KernelLayout::bluestein_real_half): N even, in fp32 (fp16 and fp64 keep the full-length route
+// and its checks).
+bool bluestein_real_half(const KernelSpec& spec) {
+  return real_full_length(spec) && spec.n() % 2 == 0 && spec.precision == Precision::fp32;
 }
 
 }  // namespace
@@ -1354,6 +1389,7 @@ namespace {
 
 KernelLayout make_any_layout(const KernelSpec& spec) {
   if (spec.is_3d()) return volume_layout(spec);
+  if (bluestein_real_half(spec)) return bluestein_real_half_layout(spec);
   if (real_full_length(spec)) {
     if (spec.precision == Precision::fp16)
       fail(spec, "precision", fmt::format("r2c of N = {} runs as a complex transform of N with real input, whose "

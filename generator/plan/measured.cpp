@@ -241,7 +241,21 @@ const std::vector<MeasuredRow> kRows = {
      "above 5/8: c2c 251 (512 -> 500) 0.86 -> 0.76, 1511 (4096 -> 3024) 0.74 -> 0.63, 1709 1.02 -> 0.73, 4001 0.95 "
      "-> 0.75 (3001, 8192 -> 6000: 0.51 -> 0.74). Rounds: c2c 4099 (16384 -> 8232) 1.69 -> 1.44, 5003 1.57 -> "
      "1.35. Several passes: c2c 12289 (32768 -> 24576) 1.54 -> 1.27, 1000003 1.79 -> 1.26, r2c 349488 0.68 -> "
-     "0.37 (c2c 134487, 2^19 -> 270000: 1.19 -> 1.97)"},
+     "0.56 (c2c 134487, 2^19 -> 270000: 1.19 -> 1.97; r2c 34946 0.56 -> 0.69)"},
+
+    // --- chirp_round_trip: Bluestein's two transforms of a one-pass M in one dispatch per direction
+    // (chirp_round_trip, program.cpp) rather than one each (c2c, and r2c through Bluestein on the
+    // half: both measured; `size` is M).
+    {D::chirp_round_trip, K().one_d().fp32().size(between(4097, 8191)), no(), "2026-11-30-h200-bluestein-real-half",
+     "H200, x cuFFT at 512 MiB, two dispatches -> one: smooth M 4320 (c2c 2111) 0.92 -> 0.87, 5040 (c2c 2503) 0.74 "
+     "-> 0.66"},
+    {D::chirp_round_trip, K().one_d().fp32().size(up_to(8192)), yes(), "2026-11-30-h200-bluestein-real-half",
+     "H200, x cuFFT at 512 MiB, two dispatches -> one: M 270 (c2c 131) 0.75 -> 0.82, 512 (c2c 251) 0.87 -> 1.27, "
+     "567 (c2c 283) 0.99 -> 1.05, 1134 (c2c 566) 0.92 -> 0.99, 2100 (c2c 1031) 0.76 -> 0.75, 4096 (c2c 1511, 1709, "
+     "2029) 0.74 / 1.03 / 0.97 -> 0.73 / 1.01 / 0.98, 8192 (c2c 3001, 3511, 4001) 0.50 / 0.93 / 0.94 -> 0.60 / 1.12 "
+     "/ 1.10; r2c on the half: 262 0.63 -> 0.67, 1022 1.26 -> 1.46, 6002 0.54 -> 0.63. Not above: M 16384 in 4 "
+     "rounds (c2c 4099, 5003, 6007, 7001) 1.69 / 1.57 / 2.60 / 2.59 -> 1.32 / 1.20 / 2.04 / 2.02, r2c 10006 1.47 -> "
+     "1.17"},
 
     // --- grid_budget: shared_memory_bytes not given, a one-pass 2D grid (or 3D plane) of 4096 or
     // 8192 points fills 32 KB unpadded (swizzled, or real and imaginary parts in turn); at 48 KB its

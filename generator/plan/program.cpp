@@ -452,6 +452,103 @@ void set_real_buffers(KernelProgram& program, uint32_t n) {
   program.forward_output = {ElementType::complex64, n / 2 + 1};
 }
 
+// Whether Bluestein's transforms of M run in one dispatch per direction (PassProgram::round_trip):
+// M in one row pass (a dispatch each until then: two trips of M values through memory saved),
+// whose values go back to the first stage's places through one exchange round where its stages
+// leave them elsewhere, where the table of measured choices says so (MeasuredDecision::
+// chirp_round_trip: up to M = 8192 but smooth M above 4096).
+bool chirp_round_trip(const KernelSpec& spec, const KernelLayout& layout) {
+  if (layout.passes.size() != 1) return false;
+  const PassLayout& pass = layout.passes.front();
+  MeasuredFacts facts = measured_facts(spec, layout.n);
+  facts.size = layout.n;
+  return pass.row_mode() && (pass.balanced() || pass.exchange_rounds() == 1) &&
+         measured_yes(MeasuredDecision::chirp_round_trip, facts);
+}
+
+// Complex values a transform of a Bluestein kernel keeps in scratch between its passes: none for a
+// round trip, M between two passes, 2M (two halves, taken in turn) between more.
+uint64_t chirp_scratch_between(const KernelSpec& spec, const KernelLayout& layout) {
+  if (chirp_round_trip(spec, layout)) return 0;
+  return uint64_t{layout.passes.size() == 1 ? 1u : 2u} * layout.n;
+}
+
+// Where Z = FFT_H(x[2n] + i x[2n+1]) of KernelLayout::bluestein_real_half lies between its real
+// pass and the Bluestein passes: in the output (the forward's H + 1 complex values a transform, the
+// inverse's 2H reals), or, where the output is a storage image (which a pass cannot read where it
+// writes), in scratch after the values between the passes.
+struct HalfZ {
+  PassBinding binding;
+  uint64_t base = 0;
+  PassBinding at(ResourceSlot slot) const {
+    PassBinding b = binding;
+    b.slot = slot;
+    b.stride_constant = slot.binding == kSourceSlot.binding ? kPushSrcStride : kPushDstStride;
+    return b;
+  }
+};
+std::optional<HalfZ> half_z(const KernelSpec& spec, const KernelLayout& layout, const KernelProgram& program, Direction d) {
+  if (!layout.bluestein_real_half) return std::nullopt;
+  if (spec.io == Io::image) {
+    const uint64_t between = chirp_scratch_between(spec, layout), scratch = between + layout.bluestein_n;
+    return HalfZ{{kSourceSlot, BufferRole::scratch, ElementType::complex64, scratch, scratch, kPushSrcStride}, between};
+  }
+  const uint64_t out = pairs_of(program.output(d));
+  return HalfZ{{kSourceSlot, BufferRole::output, program.output(d).element, out, out, kPushSrcStride}, 0};
+}
+
+// The pass of KernelLayout::bluestein_real_half in direction d over H one-value columns: forward,
+// the separation of Z (half_z) into the half spectrum in the output (mirrored tiles, an r2c store;
+// in place where Z lies in the output); inverse, Z from the half spectrum (a c2r load).
+PassProgram real_half_pass(const KernelSpec& spec, const KernelLayout& layout, const KernelProgram& program, Direction d) {
+  const bool forward = d == Direction::forward;
+  const uint32_t h = layout.bluestein_n;
+  PassProgram pass;
+  pass.direction = d;
+  pass.fft = layout.real_pass;
+  if (!forward) {  // stride 1: Z[j] to element j, nothing exchanged
+    pass.fft.stride = 1;
+    pass.fft.store_exchange = false;
+    pass.fft.shared = SharedMemoryMap{};
+  }
+  pass.twiddles = spec.twiddle_source();
+  pass.index_math = spec.index_math;
+  pass.n = spec.n();
+  pass.real_twiddle_offset = layout.real_twiddle_offset;
+  const HalfZ z = *half_z(spec, layout, program, d);
+  const PassBinding spectrum = forward ? PassBinding{kDestinationSlot, BufferRole::output, ElementType::complex64, h + 1,
+                                                     h + 1, kPushDstStride}
+                                       : PassBinding{kSourceSlot, BufferRole::input, ElementType::complex64, h + 1, h + 1,
+                                                     kPushSrcStride};
+  const PassBinding src = forward ? z.at(kSourceSlot) : spectrum, dst = forward ? spectrum : z.at(kDestinationSlot);
+  pass.bindings = {src, dst};
+  pass.twiddle_table = spec.twiddle_source() == TwiddleSource::table;
+  if (pass.twiddle_table)
+    pass.bindings.push_back({kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""});
+  pass.load = {forward ? LoadKind::plain : LoadKind::c2r, {src, pass.fft.columns_per_transform, 0, 0}, false, {}};
+  if (forward) pass.load.view.base = z.base;
+  const uint32_t s = pass.fft.stride;
+  pass.store.kind = forward ? StoreKind::r2c : StoreKind::plain;
+  pass.store.view = View{dst, s, s, s * pass.fft.size};
+  if (!forward) pass.store.view.base = z.base;
+  return pass;
+}
+
+// KernelLayout::bluestein_real_half: the separation after the forward's Bluestein passes, the merge
+// before the inverse's; the passes are renumbered.
+void add_real_half_passes(const KernelSpec& spec, const KernelLayout& layout, KernelProgram& program) {
+  for (Direction d : directions_of(spec.direction)) {
+    auto& passes = d == Direction::forward ? program.forward : program.inverse;
+    const PassProgram pass = real_half_pass(spec, layout, program, d);
+    passes.insert(d == Direction::forward ? passes.end() : passes.begin(), pass);
+    for (size_t i = 0; i < passes.size(); ++i) {
+      passes[i].index = i;
+      passes[i].count = passes.size();
+      passes[i].name = pass_name(d, i);
+    }
+  }
+}
+
 // Bluestein's algorithm (layout.hpp): per kernel direction, the forward FFT of M whose first pass
 // multiplies by the chirp and pads with zeros and whose last pass multiplies by the filter spectrum
 // (into scratch), then the inverse FFT of M whose last pass multiplies by the chirp, scales and
@@ -459,19 +556,27 @@ void set_real_buffers(KernelProgram& program, uint32_t n) {
 // A transform of M in one dispatch goes input -> scratch -> output; with several passes each, the
 // passes between alternate between the two halves of a scratch buffer of 2M (so no pass works in
 // place, and the output, N < M values, holds only the result).
+// Where M is one pass, both transforms run in one dispatch (chirp_round_trip) and no scratch holds
+// values between them.
 KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const uint32_t n = layout.bluestein_n, m = layout.n;
-  const size_t fft_passes = layout.passes.size(), count = 2 * fft_passes;
-  const uint32_t halves = fft_passes == 1 ? 1 : 2;
+  const bool round_trip = chirp_round_trip(spec, layout);
+  const size_t fft_passes = layout.passes.size(), count = round_trip ? 1 : 2 * fft_passes;
   // fp16: the input and the output in half floats; the chirp products and the values between the
   // passes stay float in scratch, so the kernel rounds to half only as it loads and as it stores.
   program.forward_input = program.forward_output = KernelBuffer{stored_as(ElementType::complex64, spec.precision), n};
   if (layout.real_full_length) set_real_buffers(program, n);
-  program.scratch_elements = uint64_t{halves} * m;
+  if (layout.bluestein_real_half) {  // 2H reals read as H pairs; the half spectrum of H + 1 values
+    program.forward_input = {ElementType::float32, 2 * uint64_t{n}};
+    program.forward_output.elements = n + 1;
+  }
+  const uint64_t scratch = chirp_scratch_between(spec, layout) + (layout.bluestein_real_half && spec.io == Io::image ? n : 0);
+  program.scratch_elements = scratch;
   for (Direction d : directions_of(spec.direction)) {
     auto& passes = d == Direction::forward ? program.forward : program.inverse;
-    const uint64_t in = pairs_of(program.input(d)), out = pairs_of(program.output(d)), scratch = uint64_t{halves} * m;
+    const uint64_t in = pairs_of(program.input(d)), out = pairs_of(program.output(d));
+    const std::optional<HalfZ> z = half_z(spec, layout, program, d);
     for (size_t i = 0; i < count; ++i) {
       const PassLayout& fft = layout.passes[i % fft_passes];
       const bool first = i == 0, last = i + 1 == count;
@@ -494,6 +599,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, kPushDstStride};
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
+      // The half-length route: the inverse reads Z where its merge put it, the forward leaves it for its separation.
+      if (z && first && d == Direction::inverse) pass.bindings[0] = z->at(kSourceSlot);
+      if (z && last && d == Direction::forward) pass.bindings[1] = z->at(kDestinationSlot);
       pass.twiddle_table = true;
       // With computed twiddles (fp16's default) a pass between the chirp passes reads no table.
       if (spec.twiddle_source() == TwiddleSource::computed && !first && !last && i + 1 != fft_passes) {
@@ -503,18 +611,22 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.load = {first ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], fft.columns_per_transform, 0, 0},
                    fft.stride > 1, {}};
       if (!first) pass.load.view.base = uint64_t{(i - 1) % 2} * m;
-      pass.store.kind = i + 1 == fft_passes    ? StoreKind::chirp_filter
-                        : last                 ? StoreKind::chirp_crop
+      if (z && first && d == Direction::inverse) pass.load.view.base = z->base;
+      pass.round_trip = round_trip;
+      pass.store.kind = round_trip || last     ? StoreKind::chirp_crop
+                        : i + 1 == fft_passes  ? StoreKind::chirp_filter
                         : fft.transposed_store() ? StoreKind::transposed
                                                  : StoreKind::plain;
       const uint32_t s = fft.stride;
       pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
       if (!last) pass.store.view.base = uint64_t{i % 2} * m;
+      if (z && last && d == Direction::forward) pass.store.view.base = z->base;
       pass.store.scale = last ? direction_scale(spec, d) : 1.0;
       passes.push_back(std::move(pass));
     }
   }
   if (layout.real_full_length) set_real_sides(program, n);
+  if (layout.bluestein_real_half) add_real_half_passes(spec, layout, program);
   program.layout = std::move(layout);
   if (spec.io == Io::image) use_textures(spec, program);
   return program;
@@ -1089,8 +1201,7 @@ std::string in_place_refusal(const KernelLayout& layout) {
     return fmt::format("a length through Bluestein's algorithm (a prime factor above {}) is out of place only",
                        kMaxPrimeFactor);
   if (layout.real_full_length)
-    return "an r2c kernel computed as a complex transform of its full length (odd N, or a prime factor above 61 in "
-           "N/2) is out of place only";
+    return "an r2c kernel computed as a complex transform of its full length (odd N) is out of place only";
   return "";
 }
 

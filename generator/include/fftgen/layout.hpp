@@ -285,11 +285,20 @@ struct KernelLayout {
   uint32_t bluestein_n = 0;
   uint32_t chirp_offset = 0, spectrum_offset[2] = {0, 0};
   /// An r2c kernel computed as a complex transform of its full length N (the passes are those of
-  /// c2c of N, n = N, columns = N/2 + 1): odd N, and N with a prime factor above kMaxPrimeFactor
-  /// (Bluestein). Every other even N runs as a complex transform of N/2 and a separation (the
-  /// last pass's mirrored column tiles where N/2 takes several passes). Its first pass loads
-  /// reals, its last keeps the half spectrum (View::RealSide).
+  /// c2c of N, n = N, columns = N/2 + 1): odd N, and in fp16 N with a prime factor above
+  /// kMaxPrimeFactor (Bluestein; fp32 takes bluestein_real_half). Every other even N runs as a
+  /// complex transform of N/2 and a separation (the last pass's mirrored column tiles where N/2
+  /// takes several passes). Its first pass loads reals, its last keeps the half spectrum
+  /// (View::RealSide).
   bool real_full_length = false;
+  /// A 1D fp32 r2c of even N whose half N/2 = H has a prime factor above kMaxPrimeFactor: the
+  /// complex transform of H (x[2n] + i x[2n+1]) runs through Bluestein's algorithm (bluestein_n =
+  /// H, the passes those of its M), and `real_pass` (a pass of H one-value columns, no stages)
+  /// separates its output into the half spectrum in place (forward, mirrored column tiles) or
+  /// merges the half spectrum into Z before it (inverse, a c2r load): two transforms of M >= 2H - 2
+  /// where the full-length route (real_full_length) takes two of M >= 2N - 2.
+  bool bluestein_real_half = false;
+  PassLayout real_pass;
   /// A 2D kernel with a side whose prime factors exceed kMaxPrimeFactor, or a 2D r2c of odd NX: each such side
   /// runs through Bluestein (its passes are those of the side's M, X then Y), the others as mixed
   /// radices; an r2c kernel's X side is a complex transform of NX (or M) with a real load and a

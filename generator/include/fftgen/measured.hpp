@@ -41,6 +41,8 @@ enum class MeasuredDecision {
   smooth_bluestein,    ///< a 1D Bluestein length takes the smallest 7-smooth M >= 2N - 2 (`n`) rather than the
                        ///< power of two, where its transform is one pass of one round (`yes`; `size`: the
                        ///< smooth M in eighths of the power of two, rounded up)
+  chirp_round_trip,    ///< a 1D Bluestein kernel whose transform of M (`size`) is one row pass runs both
+                       ///< transforms in one dispatch per direction (`yes`; PassProgram::round_trip)
   grid_budget,         ///< shared_memory_bytes not given: a 2D c2c grid done in one pass (a 3D kernel's planes,
                        ///< asked with the plane's facts) whose exchange fills the plan's budget unpadded takes
                        ///< `bytes`, where its slices are padded, if the plan's devices offer it

@@ -210,7 +210,9 @@ struct PassProgram {
   uint32_t planes_per_frame = 1;
   /// The column pass of a convolution that does forward FFT, filter product and inverse FFT in one
   /// dispatch: its stages run forward, the values are multiplied by the filter spectrum (the
-  /// store's filter_planes) where they lie, the stages run again inverse, then the store.
+  /// store's filter_planes) where they lie, the stages run again inverse, then the store. With the
+  /// chirp load, Bluestein's two transforms of a one-pass M (row mode) in one dispatch: the filter
+  /// spectrum comes from the table (chirp.spectrum_offset) and the store is the crop.
   bool round_trip = false;
   /// An X pass that does the first Y stage (PassLayout::pair_rows) of an r2c kernel: the Y side of
   /// its rows is interleaved, row y's output (parity 0) at row 2y and row y + NY/2's (parity 1) at
