@@ -218,6 +218,7 @@ struct PassPrinter {
   std::vector<WriteGroup> stage_writes(size_t s) const;
   void print_round_trip();
   void print_chirp_round_trip();
+  std::vector<WriteGroup> last_stage_writes() const;
   void print_row_pair();
 };
 

@@ -237,21 +237,29 @@ void PassPrinter::print_round_trip() {
 // stage's places; then the inverse stages.
 void PassPrinter::print_chirp_round_trip() {
   body.line("// the filter spectrum, where each frequency lies");
-  WriteGroup back;
-  std::vector<WriteGroup> groups;
   for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
     const Place at = place(last_stage(), e);
     const std::string k = at.offset == 0 ? "q" : fmt::format("q + {}", constant(at.offset));
     body.line(guarded(at.guard, fmt::format("{0} = cmul({0}, {1});", v(e), table(pass.chirp.spectrum_offset, k))));
+  }
+  if (!fft.balanced()) {
+    body.line("// back to the first stage's places");
+    print_exchange(last_stage_writes(), column_reads(fft.stages.front()), true);
+  }
+  print_stages(inverse_of(pass.direction), true);
+}
+
+// Each value to its slot after the last stage (q + place(e)), for an exchange of one round:
+// guarded values are written by the invocations that hold them, one group per guard.
+std::vector<WriteGroup> PassPrinter::last_stage_writes() const {
+  std::vector<WriteGroup> groups;
+  for (uint32_t e = 0; e < values_in(last_stage()); ++e) {
+    const Place at = place(last_stage(), e);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
     if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
     it->slots_values.emplace_back(sh("c", fmt::format("(q + {})", constant(at.offset))), v(e));
   }
-  if (!fft.balanced()) {
-    body.line("// back to the first stage's places");
-    print_exchange(groups, column_reads(fft.stages.front()), true);
-  }
-  print_stages(inverse_of(pass.direction), true);
+  return groups;
 }
 
 // An X pass that does the first Y stage (PassLayout::pair_rows): row y + NY/2 is loaded with

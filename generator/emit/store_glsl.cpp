@@ -61,15 +61,7 @@ void print_unbalanced_partner_exchange(PassPrinter& p, bool after_reads) {
                               : fmt::format("({} - q)", p.constant(m - at.offset));
     reads.push_back({fmt::format("p{}", e), p.sh(tiles ? "pc" : "c", mirror), 0, at.guard});
   }
-  // Guarded values are written by the invocations that hold them: one group per guard.
-  std::vector<WriteGroup> groups;
-  for (uint32_t e = 0; e < p.values_in(p.last_stage()); ++e) {
-    const Place at = p.place(p.last_stage(), e);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const WriteGroup& g) { return g.guard == at.guard; });
-    if (it == groups.end()) it = groups.insert(groups.end(), WriteGroup{"", at.guard, 0, {}});
-    it->slots_values.emplace_back(p.sh("c", fmt::format("(q + {})", p.constant(at.offset))), p.v(e));
-  }
-  p.print_exchange(groups, reads, (tiles && after_reads) || p.fft.stages.size() > 1);
+  p.print_exchange(p.last_stage_writes(), reads, (tiles && after_reads) || p.fft.stages.size() > 1);
   p.body.line(fmt::format("uint kq = {};", p.frequency_base(p.pass.store.view.element_stride)));
 }
 

@@ -580,6 +580,8 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
     for (size_t i = 0; i < count; ++i) {
       const PassLayout& fft = layout.passes[i % fft_passes];
       const bool first = i == 0, last = i + 1 == count;
+      // The half-length route: the inverse reads Z where its merge put it, the forward leaves it for its separation.
+      const bool reads_z = z && first && d == Direction::inverse, writes_z = z && last && d == Direction::forward;
       PassProgram pass;
       pass.name = pass_name(d, i);
       pass.direction = i < fft_passes ? Direction::forward : Direction::inverse;
@@ -599,9 +601,8 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       const PassBinding output{kDestinationSlot, BufferRole::output, program.output(d).element, out, out, kPushDstStride};
       const PassBinding table{kTwiddleSlot, BufferRole::twiddles, ElementType::complex64, layout.twiddles.count, 0, ""};
       pass.bindings = {first ? input : scratch_in, last ? output : scratch_out, table};
-      // The half-length route: the inverse reads Z where its merge put it, the forward leaves it for its separation.
-      if (z && first && d == Direction::inverse) pass.bindings[0] = z->at(kSourceSlot);
-      if (z && last && d == Direction::forward) pass.bindings[1] = z->at(kDestinationSlot);
+      if (reads_z) pass.bindings[0] = z->at(kSourceSlot);
+      if (writes_z) pass.bindings[1] = z->at(kDestinationSlot);
       pass.twiddle_table = true;
       // With computed twiddles (fp16's default) a pass between the chirp passes reads no table.
       if (spec.twiddle_source() == TwiddleSource::computed && !first && !last && i + 1 != fft_passes) {
@@ -611,7 +612,7 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       pass.load = {first ? LoadKind::chirp : LoadKind::plain, {pass.bindings[0], fft.columns_per_transform, 0, 0},
                    fft.stride > 1, {}};
       if (!first) pass.load.view.base = uint64_t{(i - 1) % 2} * m;
-      if (z && first && d == Direction::inverse) pass.load.view.base = z->base;
+      if (reads_z) pass.load.view.base = z->base;
       pass.round_trip = round_trip;
       pass.store.kind = round_trip || last     ? StoreKind::chirp_crop
                         : i + 1 == fft_passes  ? StoreKind::chirp_filter
@@ -620,7 +621,7 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
       const uint32_t s = fft.stride;
       pass.store.view = fft.row_mode() ? View{pass.bindings[1], 1, 0, 0} : View{pass.bindings[1], s, s, s * fft.size};
       if (!last) pass.store.view.base = uint64_t{i % 2} * m;
-      if (z && last && d == Direction::forward) pass.store.view.base = z->base;
+      if (writes_z) pass.store.view.base = z->base;
       pass.store.scale = last ? direction_scale(spec, d) : 1.0;
       passes.push_back(std::move(pass));
     }
