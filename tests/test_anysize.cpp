@@ -280,6 +280,35 @@ TEST_CASE("a 2D side that is not a power of two takes one Y pass where 4 columns
   // pass is one such tile.
 }
 
+TEST_CASE("a 2D side that is not a power of two widens its Y tile to 8 columns on up to 512 invocations",
+          "[anysize][2d]") {
+  // 720 = 12x12x5 needs 60 invocations per column: 4 columns on the 256 aimed for left 32-byte runs;
+  // 8 columns take 480 invocations and 8 x 721 split slots of 32 KB (measured faster on an H200:
+  // layout.cpp, choose_tiling). 540 likewise: 36 invocations per column, 288 at 8 columns.
+  for (const char* transform : {"c2c", "r2c"})
+    for (auto [ny, nx, invocations] : std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{720, 1280, 480}, {540, 960, 288}}) {
+      INFO(transform << " " << ny << " x " << nx);
+      const fftgen::KernelLayout layout = fftgen::make_layout(
+          fftgen::parse_plan(fmt::format(R"({{"kernels": [{{"name": "k", "shape": [{}, {}], "transform": "{}"}}]}})",
+                                         ny, nx, transform))
+              .kernels.at(0));
+      REQUIRE(layout.passes.size() == 2);
+      const fftgen::PassLayout& y = layout.passes[1];
+      CHECK(y.columns_per_workgroup == 8);
+      CHECK(y.workgroup_size == invocations);
+      CHECK(y.exchange_rounds() == 1);
+      CHECK(y.shared.bytes() <= 32768);
+    }
+  // Not beyond 512 invocations (1000 = 10x10x10: 8 columns would take 800) nor for WebGPU's 256.
+  const auto y_columns = [](const char* plan) {
+    return fftgen::make_layout(fftgen::parse_plan(plan).kernels.at(0)).passes.at(1).columns_per_workgroup;
+  };
+  CHECK(y_columns(R"({"kernels": [{"name": "k", "shape": [1000, 1000]}]})") == 4);
+  CHECK(y_columns(R"({"targets": ["spirv", "wgsl"], "kernels": [{"name": "k", "shape": [720, 1280]}]})") < 8);
+  // Its numbers: test_layout runs 720 x 16 and 540 x 16 on the CPU model, test_gpu_anysize the
+  // same shapes (c2c and r2c, whose 9 columns leave a partial tile) on the device.
+}
+
 TEST_CASE("plans accept lengths with prime factors up to 61 and refuse others with a reason", "[anysize][plan]") {
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1000]}]})").kernels.at(0).n() == 1000);
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [1080, 1920]}]})").kernels.at(0).ny() == 1080);

@@ -620,8 +620,9 @@ TEST_CASE("2D c2c kernels compute the 2D DFT (CPU execution of the row and colum
   small.shared_memory_bytes = 2048;
   CHECK(fftgen::make_program(small).forward.size() == 4);
   check_transform(small, 2);
-  // Sides that are not powers of two: mixed-radix rows and column passes (1080 in two along Y).
-  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {100, 12}, {3, 5}, {1080, 6}, {6, 1920}})
+  // Sides that are not powers of two: mixed-radix rows and column passes (1080 in two along Y; 720
+  // and 540 in tiles of 8 columns).
+  for (auto [ny, nx] : std::vector<std::pair<uint32_t, uint32_t>>{{30, 20}, {100, 12}, {3, 5}, {1080, 6}, {6, 1920}, {720, 16}, {540, 16}})
     check_transform(spec_2d(ny, nx), 1);
 }
 

@@ -696,6 +696,21 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
     choose_candidate(rounds_invocations(spec));
   if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0)
     choice = widen_column_tile(spec, pass, radices, available, choice);
+  // A 2D Y side that is not a power of two, left with fewer than kPlanColumns columns on
+  // kAutoWorkgroupSize invocations and no rounds: kPlanColumns or more on up to kRoundsInvocations
+  // where they fit the budget. Measured on an H200 (bench/results/2026-11-30-h200-wide-column-tiles),
+  // 8 columns against 4: C2C 720 x 1280 0.728 -> 0.638 ms (0.86 -> 0.98 x cuFFT), R2C 1.18 -> 1.34,
+  // C2C 540 x 960 1.07 -> 1.19, R2C 1.32 -> 1.52; allowing 1024 invocations (800 x 600, 1000 x 1000:
+  // 640 and 800) ran up to 16 % slower.
+  if (pass.axis == 1 && spec.is_2d() && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
+      !pass.row_mode() && uses_shared && spec.workgroup_size == 0 && pass.columns_per_workgroup < kPlanColumns &&
+      pass.shared.rounds == 1 && !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0) {
+    const uint32_t narrow = pass.columns_per_workgroup;
+    const ExchangeChoice kept = choice;
+    best_score = 0;
+    choose_candidate(kRoundsInvocations);
+    if (pass.columns_per_workgroup < kPlanColumns) pass.columns_per_workgroup = narrow, choice = kept;
+  }
   if (pass.columns_per_workgroup == 0) fail_tiling(spec, pass, index, available, budget);
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
   if (pass.workgroup_size > max_invocations(spec))
