@@ -451,7 +451,7 @@ KernelSpec spec_2d(uint32_t ny, uint32_t nx, fftgen::Transform transform = fftge
   return s;
 }
 
-TEST_CASE("workgroup_size beyond a column pass's columns: the error names the most it takes", "[layout]") {
+TEST_CASE("workgroup_size a pass cannot take: the error names the powers of two it can", "[layout]") {
   // 16 columns of 16 values: at most 16 columns a workgroup (the message once offered "a multiple
   // of 1 up to 256" for 256).
   // A convolution keeps its rows and columns apart, so its 16 x 16 plane has a column pass.
@@ -459,6 +459,15 @@ TEST_CASE("workgroup_size beyond a column pass's columns: the error names the mo
       "convolution": {"image": [16, 16], "filter": [3, 3], "channels": 2, "mode": "circular"}}]})"),
                     Catch::Contains("'workgroup_size'") && Catch::Contains("16 columns per transform") &&
                         Catch::Contains("up to 16,"));
+  // workgroup_size is a power of two: a pass whose columns take 63 invocations (R2C 566: Bluestein
+  // on the half, M = 567) fits none, and the message says so rather than offer multiples of 63.
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "r", "shape": [566], "transform": "r2c",
+      "workgroup_size": 64}]})"),
+                    Catch::Contains("whole columns of 63 invocations, which no power of two is; use \"auto\"") &&
+                        !Catch::Contains("multiple of"));
+  // A pass of 1024 points takes 64 invocations a column and 4 columns within 32 KB.
+  CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "c", "shape": [1024], "workgroup_size": 1024}]})"),
+                    Catch::Contains("use a power of two from 64 up to 256, or \"auto\""));
 }
 
 // 2D reference: rows then columns, in double.

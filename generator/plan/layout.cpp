@@ -538,15 +538,20 @@ struct ExchangeChoice {
                               uint32_t budget) {
   if (spec.workgroup_size != 0) {
     // The most columns a workgroup may take: what the budget holds, and at most the pass's columns.
-    const uint32_t fit = budget / pass.size;
-    const uint64_t columns = std::min<uint64_t>(fit, available);
+    // workgroup_size is a power of two, so it must be one that whole columns of T invocations fill.
+    const uint32_t fit = budget / pass.size, t = pass.threads_per_column;
+    const uint32_t columns = std::max(1u, std::min(fit, available));
+    const std::string allowed =
+        is_power_of_two(t)
+            ? fmt::format("use a power of two from {} up to {}, or \"auto\"", t,
+                          std::min(t * highest_power_of_two_in(columns), highest_power_of_two_in(max_invocations(spec))))
+            : fmt::format("its workgroups take whole columns of {} invocations, which no power of two is; use \"auto\"", t);
     fail(spec, "workgroup_size",
          fmt::format("{} invocations cannot run pass {} (sub-transform of {} with {} values per invocation{}) within "
-                     "shared_memory_bytes={}; use a multiple of {} up to {}, or \"auto\"",
+                     "shared_memory_bytes={}; {}",
                      spec.workgroup_size, index, pass.size, pass.elems_per_thread,
-                     available < fit ? fmt::format("; {} columns per transform", available) : "",
-                     spec.shared_memory_bytes, pass.threads_per_column,
-                     std::max<uint64_t>(pass.threads_per_column, columns * pass.threads_per_column)));
+                     available < fit ? fmt::format("; {} columns per transform", available) : "", spec.shared_memory_bytes,
+                     allowed));
   }
   fail(spec, "shared_memory_bytes",
        spec.targets_webgpu && spec.shared_memory_bytes >= kWebGpuLimits.shared_memory_bytes
