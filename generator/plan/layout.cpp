@@ -594,6 +594,15 @@ ColumnRounds choose_mixed_column_rounds(const KernelSpec& spec, const std::vecto
   return best;
 }
 
+// A 2D Y pass of fp32 values along a side that is not a power of two, in plain column tiles
+// (not mirrored, transposed or a grid) of fewer than kPlanColumns columns: the tiles that
+// widen_column_tile and choose_tiling try to widen.
+bool narrow_mixed_y_tile(const KernelSpec& spec, const PassLayout& pass) {
+  return spec.is_2d() && pass.axis == 1 && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
+         !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0 &&
+         pass.columns_per_workgroup < kPlanColumns;
+}
+
 // A column pass (auto workgroup size, exchanging through shared memory) where fewer than
 // kMaxColumns columns fit the plain exchange: its tile widened by exchanging in rounds, and the
 // exchange that takes; `choice` where it stays as it is.
@@ -616,9 +625,7 @@ ExchangeChoice widen_column_tile(const KernelSpec& spec, PassLayout& pass, const
     }
   }
   // A 2D Y side that is not a power of two: 16 columns in rounds where they fit.
-  if (spec.is_2d() && pass.axis == 1 && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
-      !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0 &&
-      pass.columns_per_workgroup < kPlanColumns) {
+  if (narrow_mixed_y_tile(spec, pass)) {
     const ColumnRounds tile = choose_mixed_column_rounds(spec, radices, available);
     if (tile.columns != 0) {
       pass.columns_per_workgroup = tile.columns;
@@ -707,9 +714,8 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // 8 columns against 4: C2C 720 x 1280 0.728 -> 0.638 ms (0.86 -> 0.98 x cuFFT), R2C 1.18 -> 1.34,
   // C2C 540 x 960 1.07 -> 1.19, R2C 1.32 -> 1.52; allowing 1024 invocations (800 x 600, 1000 x 1000:
   // 640 and 800) ran up to 16 % slower.
-  if (pass.axis == 1 && spec.is_2d() && spec.precision == Precision::fp32 && !is_power_of_two(pass.size) &&
-      !pass.row_mode() && uses_shared && spec.workgroup_size == 0 && pass.columns_per_workgroup < kPlanColumns &&
-      pass.shared.rounds == 1 && !pass.mirror_tiles() && !pass.transposed_store() && pass.grid_ny == 0) {
+  if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0 && pass.shared.rounds == 1 &&
+      narrow_mixed_y_tile(spec, pass)) {
     const uint32_t narrow = pass.columns_per_workgroup;
     const ExchangeChoice kept = choice;
     best_score = 0;
