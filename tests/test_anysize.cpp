@@ -553,6 +553,44 @@ TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passe
   CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));
 }
 
+TEST_CASE("Bluestein of several passes takes 16 KB where its passes keep their shape (chirp_budget)", "[anysize][bluestein]") {
+  const auto kernel = [](const std::string& fields) {
+    return fftgen::parse_plan(fmt::format(R"({{"kernels": [{{"name": "k", {}}}]}})", fields)).kernels.at(0);
+  };
+  // M = 32768 and 65536: two passes of 256 or 128 points in tiles of 16 columns, c2c and r2c (Bluestein
+  // on the half), whose exchanges then go in two rounds.
+  for (const char* fields : {R"("shape": [8209])", R"("shape": [13733])", R"("shape": [30011])",
+                             R"("shape": [21992], "transform": "r2c")"}) {
+    INFO(fields);
+    const KernelSpec spec = kernel(fields);
+    CHECK(spec.shared_memory_bytes == 16384u);
+    KernelSpec wide = spec;
+    wide.shared_memory_bytes = 32768;
+    const fftgen::KernelLayout at = fftgen::make_layout(spec), before = fftgen::make_layout(wide);
+    REQUIRE(at.passes.size() == before.passes.size());
+    CHECK(at.bluestein_n != 0);
+    for (size_t p = 0; p < at.passes.size(); ++p) {
+      CHECK(at.passes[p].size == before.passes[p].size);
+      CHECK(at.passes[p].columns_per_workgroup == before.passes[p].columns_per_workgroup);
+    }
+  }
+  // Not a one-pass M (4099: 16384), passes of 512 points (50021: M = 131072), fp16, the full-length
+  // r2c of an odd N (not measured), 2D sides, a length without Bluestein, nor a budget the plan gives.
+  CHECK(kernel(R"("shape": [4099])").shared_memory_bytes == 32768u);
+  CHECK(kernel(R"("shape": [50021])").shared_memory_bytes == 32768u);
+  CHECK(kernel(R"("shape": [8209], "precision": "fp16")").shared_memory_bytes == 32768u);
+  CHECK(kernel(R"("shape": [8209], "transform": "r2c")").shared_memory_bytes == 32768u);  // full length: odd N
+  CHECK(kernel(R"("shape": [4099, 4])").shared_memory_bytes == 32768u);
+  CHECK(kernel(R"("shape": [32768])").shared_memory_bytes == 32768u);
+  CHECK(kernel(R"("shape": [8209], "shared_memory_bytes": 32768)").shared_memory_bytes == 32768u);
+  // The kernel at 16 KB computes the DFT (CPU execution), c2c and r2c.
+  KernelSpec spec = spec_for(8209);
+  spec.shared_memory_bytes = 16384;
+  check_numerics(spec);
+  spec.transform = fftgen::Transform::r2c;
+  check_real_numerics(spec);
+}
+
 TEST_CASE("Bluestein in fp16: half floats in and out, the chirp products in float scratch", "[anysize][bluestein]") {
   // 1D c2c in one dispatch each way (1009) and in several (100003), and 2D sides (97 x 101).
   for (const std::vector<uint32_t>& shape : {std::vector<uint32_t>{1009}, {100003}, {97, 101}}) {

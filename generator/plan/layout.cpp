@@ -1465,6 +1465,33 @@ std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   return std::nullopt;
 }
 
+// MeasuredDecision::chirp_budget: the row's smaller budget for a 1D Bluestein kernel (c2c, or r2c on
+// the half) whose transforms of M take several passes, where they keep their lengths and columns.
+std::optional<uint32_t> chirp_budget(const KernelSpec& spec) {
+  if (spec.is_2d() || spec.is_3d() || largest_prime_factor(spec.n()) <= kMaxPrimeFactor) return std::nullopt;
+  try {
+    const KernelLayout at = make_layout(spec);
+    // The routes measured: c2c, and r2c through Bluestein on the half (not the full-length r2c of odd N).
+    if (at.bluestein_n == 0 || at.real_full_length || at.passes.size() < 2) return std::nullopt;
+    MeasuredFacts facts = measured_facts(spec, at.n);
+    facts.size = at.n;
+    const MeasuredRow* row = measured_choice(MeasuredDecision::chirp_budget, facts);
+    if (row == nullptr || row->choice.bytes >= spec.shared_memory_bytes) return std::nullopt;
+    KernelSpec narrow = spec;
+    narrow.shared_memory_bytes = row->choice.bytes;
+    const KernelLayout smaller = make_layout(narrow);
+    const auto same_shape = [](const PassLayout& a, const PassLayout& b) {
+      return a.size == b.size && a.columns_per_workgroup == b.columns_per_workgroup;
+    };
+    if (smaller.bluestein_n == at.bluestein_n && smaller.n == at.n &&
+        std::equal(at.passes.begin(), at.passes.end(), smaller.passes.begin(), smaller.passes.end(), same_shape))
+      return narrow.shared_memory_bytes;
+  } catch (const PlanError&) {
+    // not at that budget
+  }
+  return std::nullopt;
+}
+
 // The budget a row of the table (`decision`, asked with `facts`) gives, where it is above the plan's,
 // within what the plan's devices offer, and `better(layout at the plan's budget, layout at the
 // row's)` holds. A kernel the layout refuses keeps its budget, and check_buildable names what is wrong.
@@ -1514,6 +1541,7 @@ std::optional<uint32_t> one_pass_budget(const KernelSpec& spec) {
 
 uint32_t auto_shared_memory_bytes(const KernelSpec& spec) {
   if (const std::optional<uint32_t> narrow = narrow_budget(spec)) return *narrow;
+  if (const std::optional<uint32_t> chirp = chirp_budget(spec)) return *chirp;
   if (const std::optional<uint32_t> grid = grid_budget(spec)) return *grid;
   return one_pass_budget(spec).value_or(spec.shared_memory_bytes);
 }

@@ -257,6 +257,17 @@ const std::vector<MeasuredRow> kRows = {
      "rounds (c2c 4099, 5003, 6007, 7001) 1.69 / 1.57 / 2.60 / 2.59 -> 1.32 / 1.20 / 2.04 / 2.02, r2c 10006 1.47 -> "
      "1.17"},
 
+    // --- chirp_budget: shared_memory_bytes not given, a 1D Bluestein kernel (c2c, and r2c through
+    // Bluestein on the half) whose M takes two passes of at most 256 points in tiles of 16 columns
+    // takes 16 KB: the same passes, each exchange in two rounds of 8 KB rather than one of 16 KB.
+    {D::chirp_budget, K().one_d().fp32().convolution(false).size(between(32768, 65536)), budget(16384),
+     "2026-12-01-h200-tuned-wisdom",
+     "H200, ms at 512 MiB, 32 KB -> 16 KB: M 32768: c2c 8209 4.04 -> 3.57, 10007 3.38 -> 2.98, 12289 2.75 -> 2.47, "
+     "13733 2.50 -> 2.23, r2c 16418 4.37 -> 3.89, 21992 3.44 -> 3.05; M 65536: c2c 16411 4.19 -> 3.61, 24431 2.85 -> "
+     "2.52, 30011 2.42 -> 2.19, r2c 60022 2.74 -> 2.51. Not a one-pass M (16384: c2c 4099 2.29 -> 2.48, 5003 1.90 "
+     "-> 2.06, r2c 8198 2.62 -> 2.80, 10006 2.24 -> 2.39) nor passes of 512 points (M 131072: c2c 50021 2.72 -> "
+     "2.70; 262144: 100003 2.93 -> 3.07, r2c 200006 3.27 -> 3.40; 524288: c2c 250007 2.66 -> 2.88)"},
+
     // --- grid_budget: shared_memory_bytes not given, a one-pass 2D grid (or 3D plane) of 4096 or
     // 8192 points fills 32 KB unpadded (swizzled, or real and imaginary parts in turn); at 48 KB its
     // slices are padded. Taken where the plan's devices offer 48 KB (its "device_shared_memory_bytes").

@@ -46,6 +46,9 @@ enum class MeasuredDecision {
   grid_budget,         ///< shared_memory_bytes not given: a 2D c2c grid done in one pass (a 3D kernel's planes,
                        ///< asked with the plane's facts) whose exchange fills the plan's budget unpadded takes
                        ///< `bytes`, where its slices are padded, if the plan's devices offer it
+  chirp_budget,        ///< shared_memory_bytes not given: a 1D Bluestein kernel whose transforms of M (`size`)
+                       ///< take several passes takes the smaller budget `bytes` where its passes keep their
+                       ///< lengths and columns (each exchange in more rounds)
 };
 
 /// An inclusive range of values; the default holds every value.
