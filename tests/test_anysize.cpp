@@ -583,12 +583,15 @@ TEST_CASE("Bluestein of several passes takes 16 KB where its passes keep their s
   CHECK(kernel(R"("shape": [4099, 4])").shared_memory_bytes == 32768u);
   CHECK(kernel(R"("shape": [32768])").shared_memory_bytes == 32768u);
   CHECK(kernel(R"("shape": [8209], "shared_memory_bytes": 32768)").shared_memory_bytes == 32768u);
-  // The kernel at 16 KB computes the DFT (CPU execution), c2c and r2c.
+  // The kernels at 16 KB compute the DFT (CPU execution): c2c 8209, and r2c 16418 (Bluestein on the half).
   KernelSpec spec = spec_for(8209);
   spec.shared_memory_bytes = 16384;
   check_numerics(spec);
-  spec.transform = fftgen::Transform::r2c;
-  check_real_numerics(spec);
+  KernelSpec real = spec_for(16418);
+  real.transform = fftgen::Transform::r2c;
+  real.shared_memory_bytes = 16384;
+  REQUIRE(fftgen::make_layout(real).bluestein_real_half);
+  check_real_numerics(real);
 }
 
 TEST_CASE("Bluestein in fp16: half floats in and out, the chirp products in float scratch", "[anysize][bluestein]") {
