@@ -1451,17 +1451,23 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   return layout;
 }
 
+// The kernel's layout within `bytes` of shared memory, or none where the layout refuses that budget.
+std::optional<KernelLayout> layout_within(const KernelSpec& spec, uint32_t bytes) {
+  KernelSpec at = spec;
+  at.shared_memory_bytes = bytes;
+  try {
+    return make_layout(at);
+  } catch (const PlanError&) {
+    return std::nullopt;
+  }
+}
+
 // MeasuredDecision::narrow_budget: the row's smaller budget where the kernel stays one pass at it.
 std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::narrow_budget, measured_facts(spec, spec.n()));
   if (row == nullptr || row->choice.bytes >= spec.shared_memory_bytes) return std::nullopt;
-  KernelSpec narrow = spec;
-  narrow.shared_memory_bytes = row->choice.bytes;
-  try {
-    if (make_layout(narrow).passes.size() == 1) return narrow.shared_memory_bytes;
-  } catch (const PlanError&) {
-    // not at that budget
-  }
+  const std::optional<KernelLayout> narrow = layout_within(spec, row->choice.bytes);
+  if (narrow && narrow->passes.size() == 1) return row->choice.bytes;
   return std::nullopt;
 }
 
@@ -1469,26 +1475,20 @@ std::optional<uint32_t> narrow_budget(const KernelSpec& spec) {
 // the half) whose transforms of M take several passes, where they keep their lengths and columns.
 std::optional<uint32_t> chirp_budget(const KernelSpec& spec) {
   if (spec.is_2d() || spec.is_3d() || largest_prime_factor(spec.n()) <= kMaxPrimeFactor) return std::nullopt;
-  try {
-    const KernelLayout at = make_layout(spec);
-    // The routes measured: c2c, and r2c through Bluestein on the half (not the full-length r2c of odd N).
-    if (at.bluestein_n == 0 || at.real_full_length || at.passes.size() < 2) return std::nullopt;
-    MeasuredFacts facts = measured_facts(spec, at.n);
-    facts.size = at.n;
-    const MeasuredRow* row = measured_choice(MeasuredDecision::chirp_budget, facts);
-    if (row == nullptr || row->choice.bytes >= spec.shared_memory_bytes) return std::nullopt;
-    KernelSpec narrow = spec;
-    narrow.shared_memory_bytes = row->choice.bytes;
-    const KernelLayout smaller = make_layout(narrow);
-    const auto same_shape = [](const PassLayout& a, const PassLayout& b) {
-      return a.size == b.size && a.columns_per_workgroup == b.columns_per_workgroup;
-    };
-    if (smaller.bluestein_n == at.bluestein_n && smaller.n == at.n &&
-        std::equal(at.passes.begin(), at.passes.end(), smaller.passes.begin(), smaller.passes.end(), same_shape))
-      return narrow.shared_memory_bytes;
-  } catch (const PlanError&) {
-    // not at that budget
-  }
+  const std::optional<KernelLayout> at = layout_within(spec, spec.shared_memory_bytes);
+  // The routes measured: c2c, and r2c through Bluestein on the half (not the full-length r2c of odd N).
+  if (!at || at->bluestein_n == 0 || at->real_full_length || at->passes.size() < 2) return std::nullopt;
+  MeasuredFacts facts = measured_facts(spec, at->n);
+  facts.size = at->n;
+  const MeasuredRow* row = measured_choice(MeasuredDecision::chirp_budget, facts);
+  if (row == nullptr || row->choice.bytes >= spec.shared_memory_bytes) return std::nullopt;
+  const std::optional<KernelLayout> smaller = layout_within(spec, row->choice.bytes);
+  const auto same_shape = [](const PassLayout& a, const PassLayout& b) {
+    return a.size == b.size && a.columns_per_workgroup == b.columns_per_workgroup;
+  };
+  if (smaller && smaller->bluestein_n == at->bluestein_n && smaller->n == at->n &&
+      std::equal(at->passes.begin(), at->passes.end(), smaller->passes.begin(), smaller->passes.end(), same_shape))
+    return row->choice.bytes;
   return std::nullopt;
 }
 
@@ -1500,13 +1500,10 @@ std::optional<uint32_t> wider_budget(const KernelSpec& spec, MeasuredDecision de
   const MeasuredRow* row = measured_choice(decision, facts);
   if (row == nullptr || row->choice.bytes <= spec.shared_memory_bytes || row->choice.bytes > spec.device_shared_memory_bytes)
     return std::nullopt;
-  KernelSpec wide = spec;
-  wide.shared_memory_bytes = row->choice.bytes;
-  try {
-    if (better(make_layout(spec), make_layout(wide))) return wide.shared_memory_bytes;
-  } catch (const PlanError&) {
-    // not at one of the budgets
-  }
+  const std::optional<KernelLayout> at = layout_within(spec, spec.shared_memory_bytes);
+  if (!at) return std::nullopt;
+  const std::optional<KernelLayout> wide = layout_within(spec, row->choice.bytes);
+  if (wide && better(*at, *wide)) return row->choice.bytes;
   return std::nullopt;
 }
 
