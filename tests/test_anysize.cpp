@@ -196,6 +196,44 @@ TEST_CASE("mixed-radix passes compute the DFT (CPU execution)", "[anysize]") {
   check_numerics(spec_for(360, {3, 12, 10}));
 }
 
+TEST_CASE("one-pass splits may run on balanced invocations: every stage's butterflies divide evenly", "[anysize]") {
+  // C2C 7776: 12x12x9x6 on 216 invocations, 36 values each in every stage (the search's 16x9x9x6
+  // on 486 leaves invocations idle in the radix-9 and radix-6 stages).
+  const fftgen::PassLayout pass = fftgen::make_layout(spec_for(7776)).passes.at(0);
+  CHECK(pass.stages.size() == 4);
+  CHECK(fftgen::make_layout(spec_for(7776)).radices == std::vector<uint32_t>{12, 12, 9, 6});
+  CHECK(pass.threads_per_column == 216);
+  CHECK(pass.elems_per_thread == 36);
+  // Every one-pass 1D length up to 8192 (largest prime at most 13): its invocations are either one
+  // butterfly of the largest radix each (at most 1024), or a balanced count of at least 32 holding
+  // at most 36 values; and the layout keeps its invariants.
+  uint32_t balanced = 0;
+  for (uint32_t n = 16; n <= 8192; ++n) {
+    if (fftgen::largest_prime_factor(n) > 13) continue;
+    const fftgen::KernelLayout layout = fftgen::make_layout(spec_for(n));
+    if (layout.passes.size() != 1) continue;
+    const fftgen::PassLayout& p = layout.passes[0];
+    const uint32_t largest = *std::max_element(layout.radices.begin(), layout.radices.end());
+    if (p.threads_per_column == std::min(n / largest, 1024u)) continue;
+    INFO("N = " << n << ", radices " << fmt::format("{}", fmt::join(layout.radices, "x")) << " on "
+                << p.threads_per_column);
+    ++balanced;
+    CHECK(p.threads_per_column >= 32);
+    CHECK(p.elems_per_thread == n / p.threads_per_column);
+    CHECK(p.elems_per_thread <= 36);
+    for (uint32_t r : layout.radices) CHECK(n / r % p.threads_per_column == 0);
+    check_layout(spec_for(n));
+  }
+  CHECK(balanced >= 10);
+  // A plan's values per invocation keeps its own invocations (the fewest holding at most 16 values:
+  // 864, one radix-9 butterfly each).
+  KernelSpec fixed = spec_for(7776);
+  fixed.values_per_invocation = 16;
+  CHECK(fftgen::make_layout(fixed).passes.at(0).threads_per_column == 864);
+  // They compute the DFT (CPU execution).
+  for (uint32_t n : {7776u, 3600u, 6144u, 640u}) check_numerics(spec_for(n));
+}
+
 TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Bluestein", "[anysize]") {
   // The stages each length takes, and lengths with a prime factor above 61 that stay with Bluestein.
   const std::pair<uint32_t, std::vector<uint32_t>> routes[] = {

@@ -391,20 +391,6 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   return column_passes(ny, max_bits);
 }
 
-std::vector<uint32_t> modelled_radices(const KernelSpec& spec, uint32_t m, uint32_t budget);
-
-// The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
-// measured split where the table has one (MeasuredDecision::row_split); for the fp32 rows of a 1D
-// kernel, the order of codelets the cost model ranks fastest; the search's split otherwise.
-std::vector<uint32_t> single_pass_radices(const KernelSpec& spec, uint32_t m, uint32_t budget) {
-  const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
-  if (row) return row->choice.radices;
-  // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
-  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
-    return modelled_radices(spec, m, budget);
-  return auto_radices(m, false);
-}
-
 // Step 1: split N into passes, and each pass into stages. Up to 2*budget values fit shared memory
 // (with the split exchange beyond `budget`); up to kMaxRegisterResident stay in registers and are
 // exchanged in rounds; beyond that, several passes.
@@ -413,6 +399,23 @@ struct PassSplit {
   uint32_t exchange_rounds = 1;                ///< of the single pass, when it is register-resident
   uint32_t invocations = 0;                    ///< of the single pass, where the split chose them (0: choose_tiling)
 };
+
+PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget);
+
+// The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
+// measured split where the table has one (MeasuredDecision::row_split); for the fp32 rows of a 1D
+// kernel, the order of codelets and the invocations the cost model ranks fastest; the search's
+// split otherwise.
+PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
+  const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
+  if (row) return {{row->choice.radices}};
+  // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
+  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16 &&
+      spec.values_per_invocation == 0)
+    return modelled_split(spec, m, budget);
+  return {{auto_radices(m, false)}};
+}
+
 
 // The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
 constexpr uint32_t kMostRoundValues = 32;
@@ -511,7 +514,7 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (n <= 2 * budget) {
     // An explicit workgroup_size keeps the search's split, whose invocations per transform it was
     // chosen for.
-    split.radices.push_back(spec.workgroup_size == 0 ? single_pass_radices(spec, n, budget) : auto_radices(n, false));
+    split = spec.workgroup_size == 0 ? single_pass_split(spec, n, budget) : PassSplit{{auto_radices(n, false)}};
   } else if (const std::optional<PassSplit> mixed = mixed_register_split(spec, n, budget)) {
     split = *mixed;
   } else if (!is_power_of_two(n)) {
@@ -863,16 +866,17 @@ void make_stages(PassLayout& pass, const std::vector<uint32_t>& radices) {
   }
 }
 
-// A one-pass transform of m with these stages, tiled as add_axis_passes tiles it, for the cost
-// model to rank; nullopt where the stages cannot run in one workgroup (invocations, shared memory).
+// A one-pass transform of m with these stages on `invocations` (0: invocations_per_column), tiled as
+// add_axis_passes tiles it, for the cost model to rank; nullopt where the stages cannot run in one
+// workgroup (invocations, shared memory).
 std::optional<PassLayout> trial_pass(const KernelSpec& spec, uint32_t m, const std::vector<uint32_t>& radices,
-                                     uint32_t budget) {
+                                     uint32_t budget, uint32_t invocations) {
   PassLayout pass;
   pass.length = pass.size = m;
   pass.store_exchange = spec.transform != Transform::c2c;
   make_stages(pass, radices);
   try {
-    const ExchangeChoice choice = choose_tiling(spec, pass, radices, 1, budget, 0);
+    const ExchangeChoice choice = choose_tiling(spec, pass, radices, 1, budget, 0, invocations);
     pass.shared = shared_memory_scheme(pass, radices, choice, false, spec.shared_memory_bytes);
   } catch (const PlanError&) {
     return std::nullopt;
@@ -880,22 +884,47 @@ std::optional<PassLayout> trial_pass(const KernelSpec& spec, uint32_t m, const s
   return pass;
 }
 
+// Balanced invocations (balanced_invocations) hold at most this many values, and a transform takes
+// at least a warp of them. Measured on an H200 (bench/results/2026-12-01-h200-balanced-invocations):
+// the eleven lengths whose split took balanced invocations of at least 32 ran 1.19x as fast (c2c
+// and r2c, geometric mean; C2C 7776 as 12x12x9x6 on 216 invocations, 36 values, 1.59x against the
+// search's 16x9x9x6 on 486), while the four that took 5 to 27 (150, 175, 297, 972: several
+// transforms a warp) ran 0.89x. fftgen tune had timed 7776 at 54 values 0.82x as fast.
+constexpr uint32_t kMostBalancedValues = 36, kLeastBalancedInvocations = 32;
+
+// Invocations the model weighs for these stages besides invocations_per_column's: the most that give
+// each stage's butterflies evenly to the invocations (T divides every M/R; each then holds M/T
+// values), within kMostBalancedValues and kLeastBalancedInvocations; 0 where none does.
+uint32_t balanced_invocations(const KernelSpec& spec, const std::vector<uint32_t>& radices) {
+  const uint32_t m = product(radices);
+  uint32_t common = 0;
+  for (uint32_t r : radices) common = std::gcd(common, m / r);
+  for (uint32_t t = std::min(common, max_invocations(spec)); t >= kLeastBalancedInvocations && m / t <= kMostBalancedValues; --t)
+    if (common % t == 0) return t == invocations_per_column(radices) ? 0 : t;
+  return 0;
+}
+
 // The cost model's choice among every order of the splits of m into codelets with at most one
-// stage more than the fewest (powers of two: radices 2 to 16), against the search's split
-// (auto_radices), which stands unless a candidate is predicted faster by the model's margin.
-std::vector<uint32_t> modelled_radices(const KernelSpec& spec, uint32_t m, uint32_t budget) {
-  const std::vector<uint32_t> structural = auto_radices(m, false);
+// stage more than the fewest (powers of two: radices 2 to 16), each on invocations_per_column's
+// invocations or on balanced_invocations', against the search's split (auto_radices), which stands
+// unless a candidate is predicted faster by the model's margin.
+PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const CostModel& model = measured_cost_model();
-  auto cost = [&](const std::vector<uint32_t>& radices) {
-    const std::optional<PassLayout> pass = trial_pass(spec, m, radices, budget);
+  auto cost = [&](const std::vector<uint32_t>& radices, uint32_t invocations) {
+    const std::optional<PassLayout> pass = trial_pass(spec, m, radices, budget, invocations);
     return pass ? pass_cost(pass_features(*pass, kElementBytes), model) : HUGE_VAL;
   };
   std::vector<uint32_t> candidates = mixed_radix_candidates();
   if (is_power_of_two(m)) candidates = {2, 4, 8, 16};
-  std::vector<uint32_t> best = structural;
-  double best_cost = cost(structural) - model.margin;
-  for (const auto& radices : radix_orders(m, candidates, 1))
-    if (const double c = cost(radices); c < best_cost) best = radices, best_cost = c;
+  PassSplit best{{auto_radices(m, false)}};
+  double best_cost = cost(best.radices[0], 0) - model.margin;
+  auto consider = [&](const std::vector<uint32_t>& radices, uint32_t invocations) {
+    if (const double c = cost(radices, invocations); c < best_cost) best = PassSplit{{radices}, 1, invocations}, best_cost = c;
+  };
+  for (const auto& radices : radix_orders(m, candidates, 1)) {
+    consider(radices, 0);
+    if (const uint32_t invocations = balanced_invocations(spec, radices)) consider(radices, invocations);
+  }
   return best;
 }
 
