@@ -410,8 +410,7 @@ PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget)
   const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
   if (row) return {{row->choice.radices}};
   // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
-  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16 &&
-      spec.values_per_invocation == 0)
+  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
     return modelled_split(spec, m, budget);
   return {{auto_radices(m, false)}};
 }
@@ -906,7 +905,7 @@ uint32_t balanced_invocations(const KernelSpec& spec, const std::vector<uint32_t
 
 // The cost model's choice among every order of the splits of m into codelets with at most one
 // stage more than the fewest (powers of two: radices 2 to 16), each on invocations_per_column's
-// invocations or on balanced_invocations', against the search's split (auto_radices), which stands
+// invocations (or the plan's values_per_invocation's) or on balanced_invocations', against the search's split (auto_radices), which stands
 // unless a candidate is predicted faster by the model's margin.
 PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const CostModel& model = measured_cost_model();
@@ -923,6 +922,7 @@ PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   };
   for (const auto& radices : radix_orders(m, candidates, 1)) {
     consider(radices, 0);
+    if (spec.values_per_invocation != 0) continue;  // the plan's values set the invocations
     if (const uint32_t invocations = balanced_invocations(spec, radices)) consider(radices, invocations);
   }
   return best;
