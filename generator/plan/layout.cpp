@@ -676,38 +676,40 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   const std::vector<Candidate> row_order = {{false, true}, {false, false}, {true, true}, {true, false}};
   const std::vector<Candidate> column_order = {{false, true}, {true, true}, {false, false}, {true, false}};
   const std::vector<Candidate> register_order = {{false, false}};  // rounds were chosen for a swizzled complex slice
-  ExchangeChoice choice;
-  uint32_t best_score = 0;
-  pass.columns_per_workgroup = 0;
+  // The candidate with the most columns on up to `auto_invocations` invocations (scored double when
+  // padded; the first of equal scores); none (0 columns) where none fits.
+  struct Tile {
+    uint32_t columns = 0;
+    ExchangeChoice choice;
+  };
   const auto& candidates = pass.exchange_rounds() > 1 ? register_order : pass.row_mode() ? row_order : column_order;
-  auto choose_candidate = [&](uint32_t auto_invocations) {
+  auto best_tile = [&](uint32_t auto_invocations) {
+    Tile best;
+    uint32_t best_score = 0;
     for (const Candidate& cand : candidates) {
       const bool padded = cand.padded && uses_shared;
       if (!uses_shared && cand.split) continue;
-      if (pass.row_mode() && pass.columns_per_workgroup != 0) break;
+      if (pass.row_mode() && best.columns != 0) break;
       const uint32_t slice = pass.exchange_size();
       const uint32_t c = choose_columns(spec, pass.threads_per_column, pass.row_mode(), available,
                                         padded ? padded_column(slice, pass.row_mode()) : slice,
                                         cand.split ? scalar_bytes(spec) : element_bytes(spec), auto_invocations, max_columns,
                                         pass.pair_rows_at_once);
       if (pass.pair_rows_at_once && c % 2 != 0) continue;  // each pair's two rows in one workgroup
-      const uint32_t score = c * (padded ? 2 : 1);
-      if (score > best_score) {
-        best_score = score;
-        pass.columns_per_workgroup = c;
-        choice = {cand.split, padded};
-      }
+      if (const uint32_t score = c * (padded ? 2 : 1); score > best_score) best_score = score, best = {c, {cand.split, padded}};
     }
+    return best;
   };
-  choose_candidate(kAutoWorkgroupSize);
-  if (pass.pair_rows_at_once && pass.columns_per_workgroup == 0) {
+  Tile tile = best_tile(kAutoWorkgroupSize);
+  if (pass.pair_rows_at_once && tile.columns == 0) {
     pass.pair_rows_at_once = false;  // a pair's two rows do not fit one workgroup: in turn
-    choose_candidate(kAutoWorkgroupSize);
+    tile = best_tile(kAutoWorkgroupSize);
   }
   // A column pass whose kMinColumns columns need more than kAutoWorkgroupSize invocations (a Y side
   // that is not a power of two, y_passes) gets up to rounds_invocations, as rounds do.
-  if (pass.columns_per_workgroup == 0 && !pass.row_mode() && spec.workgroup_size == 0)
-    choose_candidate(rounds_invocations(spec));
+  if (tile.columns == 0 && !pass.row_mode() && spec.workgroup_size == 0) tile = best_tile(rounds_invocations(spec));
+  pass.columns_per_workgroup = tile.columns;
+  ExchangeChoice choice = tile.choice;
   if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0)
     choice = widen_column_tile(spec, pass, radices, available, choice);
   // A 2D Y side that is not a power of two, left with fewer than kPlanColumns columns on
@@ -718,11 +720,8 @@ ExchangeChoice choose_tiling(const KernelSpec& spec, PassLayout& pass, const std
   // 640 and 800) ran up to 16 % slower.
   if (!pass.row_mode() && uses_shared && spec.workgroup_size == 0 && pass.shared.rounds == 1 &&
       narrow_mixed_y_tile(spec, pass)) {
-    const uint32_t narrow = pass.columns_per_workgroup;
-    const ExchangeChoice kept = choice;
-    best_score = 0;
-    choose_candidate(kRoundsInvocations);
-    if (pass.columns_per_workgroup < kPlanColumns) pass.columns_per_workgroup = narrow, choice = kept;
+    if (const Tile wide = best_tile(kRoundsInvocations); wide.columns >= kPlanColumns)
+      pass.columns_per_workgroup = wide.columns, choice = wide.choice;
   }
   if (pass.columns_per_workgroup == 0) fail_tiling(spec, pass, index, available, budget);
   pass.workgroup_size = pass.columns_per_workgroup * pass.threads_per_column;
