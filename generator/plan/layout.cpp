@@ -403,16 +403,14 @@ struct PassSplit {
 PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget);
 
 // The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
-// measured split where the table has one (MeasuredDecision::row_split); for fp32 rows (1D kernels,
-// and the X passes of 2D and 3D ones and of convolutions' planes), the order of codelets and the
-// invocations the cost model ranks fastest; the search's split otherwise. 2D rows took the search's
-// split until measured on an H200 (bench/results/2026-12-01-h200-balanced-invocations, rows2d/):
-// 32 frames whose rows change 1.314 -> 1.412 x cuFFT, convolutions of 1080p and 4096^2 frames 1.18x.
+// measured split where the table has one (MeasuredDecision::row_split); for the fp32 rows of a 1D
+// kernel, the order of codelets and the invocations the cost model ranks fastest; the search's
+// split otherwise.
 PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
   if (row) return {{row->choice.radices}};
   // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
-  if (spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
+  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
     return modelled_split(spec, m, budget);
   return {{auto_radices(m, false)}};
 }
