@@ -415,7 +415,6 @@ PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget)
   return {{auto_radices(m, false)}};
 }
 
-
 // The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
 constexpr uint32_t kMostRoundValues = 32;
 
