@@ -234,6 +234,59 @@ TEST_CASE("one-pass splits may run on balanced invocations: every stage's butter
   for (uint32_t n : {7776u, 3600u, 6144u, 640u}) check_numerics(spec_for(n));
 }
 
+TEST_CASE("rows planned beyond 32 KB take the split they take within it (HLSL and MSL read one table)", "[anysize]") {
+  // A kernel whose passes use more than 32 KB gets HLSL and MSL laid out within 32 KB, reading the
+  // Vulkan kernel's twiddle table (generate.cpp, text_target_program): the cost model's split of
+  // its rows must not depend on the budget where the plan targets them. 1D: every 13-smooth
+  // one-pass length up to 8192, c2c and r2c; 2D and 3D: frames and volumes whose rows the model
+  // splits (and which, for Vulkan's targets alone, it splits at their own budget: R2C 1080 x 1280).
+  uint32_t beyond = 0;
+  auto same_split = [&beyond](KernelSpec spec) {
+    spec.targets_hlsl_msl = true;
+    const fftgen::KernelLayout wide = fftgen::make_layout(spec);
+    if (std::none_of(wide.passes.begin(), wide.passes.end(), [](const fftgen::PassLayout& p) {
+          return p.shared_bytes() > fftgen::kTextTargetSharedBytes;
+        }))
+      return;  // HLSL and MSL are written from this layout
+    ++beyond;
+    spec.shared_memory_bytes = fftgen::kTextTargetSharedBytes;
+    const fftgen::KernelLayout within = fftgen::make_layout(spec);
+    INFO(spec.name << ", radices " << fmt::format("{}", fmt::join(wide.radices, "x")) << " and "
+                   << fmt::format("{}", fmt::join(within.radices, "x")));
+    CHECK(wide.passes.size() == within.passes.size());
+    CHECK(wide.twiddles.values() == within.twiddles.values());
+  };
+  for (uint32_t budget : {49152u, 65536u}) {
+    for (uint32_t n = 16; n <= 8192; ++n) {
+      if (fftgen::largest_prime_factor(n) > 13) continue;
+      for (Transform t : {Transform::c2c, Transform::r2c}) {
+        KernelSpec spec = spec_for(n);
+        spec.transform = t;
+        spec.shared_memory_bytes = budget;
+        if (t == Transform::c2c || n % 2 == 0) same_split(spec);
+      }
+    }
+    for (std::vector<uint32_t> shape : std::vector<std::vector<uint32_t>>{
+             {1024, 1024}, {1080, 1280}, {1440, 1024}, {720, 1600}, {16, 256, 512}, {8, 64, 1000}})
+      for (Transform t : {Transform::c2c, Transform::r2c}) {
+        KernelSpec spec = spec_for(1);
+        spec.name = fmt::format("{}", fmt::join(shape, "x"));
+        spec.shape = shape;
+        spec.transform = t;
+        spec.shared_memory_bytes = budget;
+        same_split(spec);
+      }
+  }
+  CHECK(beyond >= 300);
+  KernelSpec vulkan = spec_for(1);
+  vulkan.shape = {1080, 1280};
+  vulkan.transform = Transform::r2c;
+  vulkan.shared_memory_bytes = 49152;
+  KernelSpec text = vulkan;
+  text.targets_hlsl_msl = true;
+  CHECK(fftgen::make_layout(vulkan).passes.at(0).stages.size() != fftgen::make_layout(text).passes.at(0).stages.size());
+}
+
 TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Bluestein", "[anysize]") {
   // The stages each length takes, and lengths with a prime factor above 61 that stay with Bluestein.
   const std::pair<uint32_t, std::vector<uint32_t>> routes[] = {

@@ -209,6 +209,7 @@ TEST_CASE("pass_sync and counter_lag: auto by default, variant axes, and the tar
   CHECK(plan.kernels[3].name == "l__lag4");
   CHECK(plan.kernels[3].counter_lag == 4);
   CHECK_FALSE(plan.kernels[3].targets_metal);
+  CHECK(plan.kernels[3].targets_hlsl_msl);  // hlsl's 32 KB
   CHECK(fftgen::make_program(plan.kernels[3]).forward_counters->lag == 4);
   CHECK_FALSE(fftgen::make_program(plan.kernels[0]).forward_counters);
   const auto defaults = parse_plan(R"({"kernels": [{"name": "k", "shape": [32768]}]})").kernels[0];
@@ -219,6 +220,8 @@ TEST_CASE("pass_sync and counter_lag: auto by default, variant axes, and the tar
   CHECK_FALSE(fftgen::make_program(defaults).forward_counters);
   const auto vulkan = parse_plan(R"({"targets": ["spirv"], "kernels": [{"name": "k", "shape": [32768]}]})").kernels[0];
   CHECK(fftgen::make_program(vulkan).forward_counters);
+  CHECK(defaults.targets_hlsl_msl);
+  CHECK_FALSE(vulkan.targets_hlsl_msl);
 }
 
 TEST_CASE("placement: out_of_place by default, a variant axis, and in-place passes bind one data buffer", "[plan]") {

@@ -129,7 +129,8 @@ TEST_CASE("HLSL and MSL keep D3D12's and Metal's rules on 1D, 2D and real kernel
 TEST_CASE("kernels planned beyond 32 KB of shared memory get HLSL and MSL laid out within it", "[targets]") {
   check_kernels(R"({"kernels": [
     {"name": "big", "shape": [[256], [1024], [4096], [16384], [4194304]], "shared_memory_bytes": 49152},
-    {"name": "img", "shape": [1024, 1024], "transform": "r2c", "shared_memory_bytes": 65536}
+    {"name": "img", "shape": [1024, 1024], "transform": "r2c", "shared_memory_bytes": 65536},
+    {"name": "vol", "shape": [16, 256, 512], "shared_memory_bytes": 49152}
   ]})");
   // The Vulkan files keep the larger layout.
   fftgen::Plan plan =

@@ -85,9 +85,6 @@ json push_constant_binding(const Plan& plan) {
   return where;
 }
 
-// D3D12 caps groupshared memory at 32 KB per thread group, as Metal caps threadgroup memory.
-constexpr uint32_t kTextTargetSharedBytes = 32768;
-
 // The passes the HLSL and MSL are written from: the kernel's own, or, where a pass uses more shared
 // memory than D3D12 and Metal allow, the kernel laid out again within that limit. Its passes must
 // line up with the Vulkan kernel's one for one and read the same twiddle table, so that one

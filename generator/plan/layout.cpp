@@ -403,16 +403,28 @@ struct PassSplit {
 PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget);
 
 // The stages of a one-pass transform of m (a row pass) with `auto` radices and workgroup size: the
-// measured split where the table has one (MeasuredDecision::row_split); for the fp32 rows of a 1D
-// kernel, the order of codelets and the invocations the cost model ranks fastest; the search's
-// split otherwise.
+// measured split where the table has one (MeasuredDecision::row_split); for fp32 rows (1D kernels,
+// and the X passes of 2D and 3D ones and of convolutions' planes), the order of codelets and the
+// invocations the cost model ranks fastest; the search's split otherwise. 2D rows took the search's
+// split until measured on an H200 (bench/results/2026-12-01-h200-balanced-invocations, rows2d/):
+// 32 frames whose rows change 1.314 -> 1.412 x cuFFT, convolutions of 1080p and 4096^2 frames 1.18x.
 PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
   if (row) return {{row->choice.radices}};
   // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
-  if (!spec.is_2d() && spec.precision == Precision::fp32 && largest_prime_factor(m) <= 16)
+  if (spec.precision != Precision::fp32 || largest_prime_factor(m) > 16) return {{auto_radices(m, false)}};
+  // Where the plan targets HLSL or MSL, the rows of 2D and 3D kernels are ranked within their
+  // budget where they fit it, so that those targets' layout (text_target_program) takes the same
+  // split and reads the same twiddles (1D rows take the same split at both budgets: test_anysize).
+  // Without them, rows are ranked at their own budget: on an H200, 37 frames and volumes at 48 KB
+  // ran 1.145x cuFFT so and 1.119x ranked within 32 KB (R2C 1080x1280 1.63 and 1.46;
+  // bench/results/2026-12-01-h200-rows-within-32k).
+  const uint32_t text_budget = kTextTargetSharedBytes / element_bytes(spec);
+  if (!spec.targets_hlsl_msl || spec.shape.size() == 1 || m > 2 * text_budget || budget <= text_budget)
     return modelled_split(spec, m, budget);
-  return {{auto_radices(m, false)}};
+  KernelSpec within = spec;
+  within.shared_memory_bytes = kTextTargetSharedBytes;
+  return modelled_split(within, m, text_budget);
 }
 
 // The most values an invocation holds in a pass exchanged in rounds (64 of its registers).

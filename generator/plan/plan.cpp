@@ -1306,6 +1306,8 @@ Plan parse_document(const json& doc, const std::string& source, bool skip_imposs
       // r2c kernel too long for one pass) are plan errors too, named like the others.
       v.targets_metal = std::find(plan.targets.begin(), plan.targets.end(), Target::msl) != plan.targets.end();
       v.targets_webgpu = std::find(plan.targets.begin(), plan.targets.end(), Target::wgsl) != plan.targets.end();
+      v.targets_hlsl_msl =
+          v.targets_metal || std::find(plan.targets.begin(), plan.targets.end(), Target::hlsl) != plan.targets.end();
       v.device_shared_memory_bytes = device_shared_memory;
       if (!v.explicit_fields.count("shared_memory_bytes")) v.shared_memory_bytes = auto_shared_memory_bytes(v);
       try {

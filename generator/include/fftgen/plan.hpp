@@ -79,6 +79,10 @@ struct KernelSpec {
   /// The plan's targets include msl: Metal promises no progress to a threadgroup that waits on
   /// another, so such a kernel keeps one dispatch per pass (pass_sync counters is refused).
   bool targets_metal = false;
+  /// The plan's targets include hlsl or msl: a kernel planned beyond their kTextTargetSharedBytes
+  /// gets those files laid out again within it, and the rows of a 2D or 3D kernel are then split
+  /// as they would be within it (one twiddle table for every target).
+  bool targets_hlsl_msl = false;
   /// The plan's "device_shared_memory_bytes": the shared memory per workgroup every device the plan
   /// is for offers (32768 unless the plan says more, which only Vulkan's targets may).
   uint32_t device_shared_memory_bytes = 32768;
@@ -161,6 +165,10 @@ struct SkippedVariant {
   std::string name;    ///< the variant's name, e.g. "fft64__r4x4x4__smem1024"
   std::string reason;  ///< the plan error a plan of that variant alone gets
 };
+
+/// D3D12 caps groupshared memory at 32 KB per thread group, as Metal caps threadgroup memory: the
+/// HLSL and MSL of a kernel that uses more are written from the kernel laid out again within this.
+inline constexpr uint32_t kTextTargetSharedBytes = 32768;
 
 struct Plan {
   std::vector<KernelSpec> kernels;  ///< after expansion; names unique
