@@ -349,6 +349,27 @@ TEST_CASE("mixed-radix lengths in several passes compute the DFT (CPU execution)
   REQUIRE(fftgen::make_layout(long_one).passes.size() == 2);
 }
 
+TEST_CASE("long lengths that are not powers of two take two passes of 4 columns on up to 512 invocations", "[anysize]") {
+  // 688905 = 3^9 x 5 x 7: every split into two passes has one of 81 invocations a column (1215 =
+  // 15x9x9, or 729 = 9x9x9), whose 4 columns need 324. At most 256 it took three passes (135, 81, 63).
+  const KernelSpec spec = spec_for(688905);
+  const fftgen::KernelLayout layout = fftgen::make_layout(spec);
+  REQUIRE(layout.passes.size() == 2);
+  CHECK(layout.passes[0].size == 1215);
+  CHECK(layout.passes[0].columns_per_workgroup == 4);
+  CHECK(layout.passes[0].workgroup_size == 324);
+  check_layout(spec);
+  check_numerics(spec);
+  // WebGPU's 256 invocations keep three.
+  KernelSpec webgpu = spec;
+  webgpu.targets_webgpu = true;
+  CHECK(fftgen::make_layout(webgpu).passes.size() == 3);
+  // 2^7 x 3 x 5^5: 1200 x 1000 (75 and 100 invocations a column) where three passes took 120, 100, 100.
+  const KernelSpec even = spec_for(1200000);
+  REQUIRE(fftgen::make_layout(even).passes.size() == 2);
+  check_layout(even);
+}
+
 TEST_CASE("a 2D side that is not a power of two takes one Y pass where 4 columns fit the split exchange",
           "[anysize][2d]") {
   // 1080 = 15x9x8 needs 72 invocations per column: 4 columns take 288 invocations (beyond the 256

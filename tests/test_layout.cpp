@@ -1234,6 +1234,15 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
         std::max(complex_bytes, (split_bytes + 7) / 8 * 8) + fftgen::CounterSchedule::kSharedBytes);
   CHECK(mixed.forward_counters->shared_bytes <= 32768);
   CHECK_FALSE(fftgen::make_program(spec_2d(512, 512)).forward_counters);
+  // C2C 839808 = 1296 x 648 on 324 and 288 invocations: at 324 for both, the wide passes of auto
+  // are not taken and it splits into three; auto keeps its two passes in a dispatch each.
+  const auto wide = fftgen::make_program(spec_for(839808));
+  CHECK_FALSE(wide.forward_counters);
+  CHECK(wide.forward.size() == 2);
+  // 419904 = 648 x 648, both on 288: one dispatch.
+  const auto even = fftgen::make_program(spec_for(419904));
+  REQUIRE(even.forward_counters);
+  CHECK(even.forward_counters->passes() == 2);
   // Asked for where it cannot run: a plan error naming the field and the reason.
   auto asked = [&](KernelSpec spec) {
     spec.pass_sync = PassSync::counters;

@@ -329,10 +329,21 @@ bool fits_column_pass(const std::vector<uint32_t>& radices) {
   return invocations_per_column(radices) * kMinColumns <= kAutoWorkgroupSize;
 }
 
+// Whether a column pass of these stages that is not a power of two takes kMinColumns columns on
+// up to kRoundsInvocations invocations, padded within the split exchange of `budget` values
+// (choose_tiling's second try).
+bool fits_wide_column_pass(const std::vector<uint32_t>& radices, uint32_t budget) {
+  return invocations_per_column(radices) * kMinColumns <= kRoundsInvocations &&
+         padded_column(product(radices), false) * kMinColumns <= 2 * budget;
+}
+
 // The fewest column passes of at most max_size each for n that is not a power of two: its prime
 // factors, largest first, each to the pass whose size is smallest so far (sizes as even as possible),
-// larger passes first.
-std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_size) {
+// larger passes first. Each pass fits kMinColumns columns on kAutoWorkgroupSize invocations, or,
+// where `wide_budget` is not 0, on up to kRoundsInvocations (fits_wide_column_pass), the last
+// pass too unless `narrow_last`.
+std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_size, uint32_t wide_budget = 0,
+                                                       bool narrow_last = false) {
   std::vector<uint32_t> primes;
   for (uint32_t rest = n, p = 2; rest > 1;)
     if (rest % p == 0) primes.push_back(p), rest /= p;
@@ -344,10 +355,13 @@ std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_
     std::sort(sizes.rbegin(), sizes.rend());
     std::vector<std::vector<uint32_t>> radices;
     for (uint32_t size : sizes) radices.push_back(auto_radices(size, true));
-    if (std::all_of(radices.begin(), radices.end(), [&](const std::vector<uint32_t>& r) {
-          return product(r) <= max_size && fits_column_pass(r);
-        }))
-      return radices;
+    bool fits = true;
+    for (size_t i = 0; i < radices.size(); ++i) {
+      const bool wide = wide_budget != 0 && !(narrow_last && i + 1 == radices.size());
+      fits = fits && product(radices[i]) <= max_size &&
+             (fits_column_pass(radices[i]) || (wide && fits_wide_column_pass(radices[i], wide_budget)));
+    }
+    if (fits) return radices;
   }
   throw std::logic_error(fmt::format("mixed_column_passes: no split of {} into passes", n));
 }
@@ -379,9 +393,7 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
   if (!is_power_of_two(ny)) {
     const std::vector<uint32_t> single = auto_radices(ny, true);
     if (ny <= (1u << max_bits) && fits_column_pass(single)) return {single};
-    if (invocations_per_column(single) * kMinColumns <= kRoundsInvocations &&
-        padded_column(ny, false) * kMinColumns <= 2 * budget)
-      return {single};
+    if (fits_wide_column_pass(single, budget)) return {single};
     return mixed_column_passes(ny, 1u << max_bits);
   }
   if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
@@ -528,7 +540,13 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (const std::optional<PassSplit> mixed = mixed_register_split(spec, n, budget)) {
     split = *mixed;
   } else if (!is_power_of_two(n)) {
-    split.radices = column_passes(n, max_bits);
+    // Passes of kMinColumns columns on up to kRoundsInvocations where that takes fewer passes, but
+    // not the last pass of a real transform (its mirrored tiles separate the spectrum). Measured on
+    // an H200 (bench/results/2026-12-02-h200-two-wide-passes), two such passes against three of 16
+    // columns: C2C 688905 0.74 -> 1.24 x cuFFT, 1200000 1.30 -> 1.67, R2C 617400 0.70 -> 1.37; with
+    // the last pass wide too, R2C 3870720 1.48 -> 1.12, 2949120 1.13 -> 1.06, 1741824 1.19 -> 1.16.
+    const bool wide = spec.workgroup_size == 0 && max_invocations(spec) >= kRoundsInvocations;
+    split.radices = mixed_column_passes(n, 1u << max_bits, wide ? budget : 0, spec.transform != Transform::c2c);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
     split.radices.push_back(register_resident_radices(n));
     split.exchange_rounds = rounds;

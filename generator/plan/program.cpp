@@ -1559,6 +1559,11 @@ KernelProgram make_float_program(const KernelSpec& spec) {
         KernelProgram resized = make_dispatch_program(sized);
         // Refused at one size too, the kernel is refused for that reason, which says more.
         refusal = counters_refusal(spec, resized);
+        // `auto` measured counters for the passes it split: where one workgroup size splits the
+        // length otherwise (passes beyond 256 invocations are taken only at `auto`, mixed_column_passes:
+        // C2C 839808 became three passes in one dispatch, 0.85 -> 0.54 x cuFFT on an H200), it keeps a
+        // dispatch per pass.
+        if (refusal.empty() && !asked && !counters_by_default(spec, resized)) refusal = "its passes split otherwise";
         if (refusal.empty()) program = std::move(resized);
       } catch (const PlanError&) {
         // Not at that size.
