@@ -349,25 +349,45 @@ TEST_CASE("mixed-radix lengths in several passes compute the DFT (CPU execution)
   REQUIRE(fftgen::make_layout(long_one).passes.size() == 2);
 }
 
+// The layout of c2c N in two passes of these sizes, checked (invariants, and the DFT on the CPU).
+fftgen::KernelLayout check_two_passes(uint32_t n, uint32_t first, uint32_t second) {
+  INFO("N = " << n);
+  const KernelSpec spec = spec_for(n);
+  fftgen::KernelLayout layout = fftgen::make_layout(spec);
+  REQUIRE(layout.passes.size() == 2);
+  CHECK(layout.passes[0].size == first);
+  CHECK(layout.passes[1].size == second);
+  check_layout(spec);
+  check_numerics(spec);
+  return layout;
+}
+
 TEST_CASE("long lengths that are not powers of two take two passes of 4 columns on up to 512 invocations", "[anysize]") {
   // 688905 = 3^9 x 5 x 7: every split into two passes has one of 81 invocations a column (1215 =
   // 15x9x9, or 729 = 9x9x9), whose 4 columns need 324. At most 256 it took three passes (135, 81, 63).
-  const KernelSpec spec = spec_for(688905);
-  const fftgen::KernelLayout layout = fftgen::make_layout(spec);
-  REQUIRE(layout.passes.size() == 2);
-  CHECK(layout.passes[0].size == 1215);
+  const fftgen::KernelLayout layout = check_two_passes(688905, 1215, 567);
   CHECK(layout.passes[0].columns_per_workgroup == 4);
   CHECK(layout.passes[0].workgroup_size == 324);
-  check_layout(spec);
-  check_numerics(spec);
   // WebGPU's 256 invocations keep three.
-  KernelSpec webgpu = spec;
+  KernelSpec webgpu = spec_for(688905);
   webgpu.targets_webgpu = true;
   CHECK(fftgen::make_layout(webgpu).passes.size() == 3);
   // 2^7 x 3 x 5^5: 1200 x 1000 (75 and 100 invocations a column) where three passes took 120, 100, 100.
   const KernelSpec even = spec_for(1200000);
   REQUIRE(fftgen::make_layout(even).passes.size() == 2);
   check_layout(even);
+}
+
+TEST_CASE("two c2c passes: the most even split that fits, the larger at most twice the smaller", "[anysize]") {
+  // 857500 = 2^2 5^4 7^3: the even split 980 x 875 does not fit (980 = 7x7x5x4, 140 invocations a
+  // column); 1250 x 686 does.
+  check_two_passes(857500, 1250, 686);
+  // 1097600 = 2^7 5^2 7^3: the most even that fits, 1600 x 686, is less even: three passes.
+  CHECK(fftgen::make_layout(spec_for(1097600)).passes.size() == 3);
+  // An r2c keeps the even split: R2C 1741824 (its half 870912 = 972 x 896 would fit) takes three.
+  KernelSpec real = spec_for(1741824);
+  real.transform = fftgen::Transform::r2c;
+  CHECK(fftgen::make_layout(real).passes.size() == 3);
 }
 
 TEST_CASE("a 2D side that is not a power of two takes one Y pass where 4 columns fit the split exchange",

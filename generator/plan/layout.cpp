@@ -339,11 +339,29 @@ bool fits_wide_column_pass(const std::vector<uint32_t>& radices, uint32_t budget
 
 // The fewest column passes of at most max_size each for n that is not a power of two: its prime
 // factors, largest first, each to the pass whose size is smallest so far (sizes as even as possible),
-// larger passes first. Each pass fits kMinColumns columns on kAutoWorkgroupSize invocations, or,
-// where `wide_budget` is not 0, on up to kRoundsInvocations (fits_wide_column_pass), the last
-// pass too unless `narrow_last`.
+// larger passes first; for two passes of a c2c (not `narrow_last`), where that split does not fit,
+// the most even that does with the larger pass at most twice the smaller (857500 = 2^2 5^4 7^3:
+// 1250 x 686, where 980 x 875 needs 140 invocations a column). Measured on an H200
+// (bench/results/2026-12-02-h200-two-wide-passes, `divisors/`) against three passes: 6 such c2c
+// lengths all faster (C2C 1148175 0.76 -> 1.26 x cuFFT, 857500 0.73 -> 0.92); less even, C2C 1097600
+// (1600 x 686) 1.07 -> 0.75. R2C lengths ran from 4 % slower to 5 % faster but for one (2488320 1.15
+// -> 1.41), and less even ones lost (2634240 1.63 -> 1.18): they keep the even split. Each pass fits kMinColumns
+// columns on kAutoWorkgroupSize invocations, or, where `wide_budget` is not 0, on up to
+// kRoundsInvocations (fits_wide_column_pass), the last pass too unless `narrow_last`.
 std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_size, uint32_t wide_budget = 0,
                                                        bool narrow_last = false) {
+  // The stages of passes of these sizes (larger first), or nothing where one does not fit.
+  auto fitting = [&](std::vector<uint32_t> sizes) -> std::optional<std::vector<std::vector<uint32_t>>> {
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::vector<std::vector<uint32_t>> radices;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] > max_size) return std::nullopt;
+      radices.push_back(auto_radices(sizes[i], true));
+      const bool wide = wide_budget != 0 && !(narrow_last && i + 1 == sizes.size());
+      if (!fits_column_pass(radices[i]) && !(wide && fits_wide_column_pass(radices[i], wide_budget))) return std::nullopt;
+    }
+    return radices;
+  };
   std::vector<uint32_t> primes;
   for (uint32_t rest = n, p = 2; rest > 1;)
     if (rest % p == 0) primes.push_back(p), rest /= p;
@@ -352,16 +370,11 @@ std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_
   for (size_t passes = 2; passes <= primes.size(); ++passes) {
     std::vector<uint32_t> sizes(passes, 1);
     for (uint32_t p : primes) *std::min_element(sizes.begin(), sizes.end()) *= p;
-    std::sort(sizes.rbegin(), sizes.rend());
-    std::vector<std::vector<uint32_t>> radices;
-    for (uint32_t size : sizes) radices.push_back(auto_radices(size, true));
-    bool fits = true;
-    for (size_t i = 0; i < radices.size(); ++i) {
-      const bool wide = wide_budget != 0 && !(narrow_last && i + 1 == radices.size());
-      fits = fits && product(radices[i]) <= max_size &&
-             (fits_column_pass(radices[i]) || (wide && fits_wide_column_pass(radices[i], wide_budget)));
-    }
-    if (fits) return radices;
+    if (auto radices = fitting(sizes)) return *radices;
+    if (passes != 2 || narrow_last) continue;
+    for (uint32_t d = static_cast<uint32_t>(std::sqrt(static_cast<double>(n))); n / d <= 2 * d && d * max_size >= n; --d)
+      if (n % d == 0)
+        if (auto radices = fitting({n / d, d})) return *radices;
   }
   throw std::logic_error(fmt::format("mixed_column_passes: no split of {} into passes", n));
 }
