@@ -555,9 +555,9 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (!is_power_of_two(n)) {
     // Passes of kMinColumns columns on up to kRoundsInvocations where that takes fewer passes, but
     // not the last pass of a real transform (its mirrored tiles separate the spectrum). Measured on
-    // an H200 (bench/results/2026-12-02-h200-two-wide-passes), two such passes against three of 16
-    // columns: C2C 688905 0.74 -> 1.24 x cuFFT, 1200000 1.30 -> 1.67, R2C 617400 0.70 -> 1.37; with
-    // the last pass wide too, R2C 3870720 1.48 -> 1.12, 2949120 1.13 -> 1.06, 1741824 1.19 -> 1.16.
+    // an H200 (bench/results/2026-12-02-h200-two-wide-passes, final/), two such passes against three
+    // of 16 columns: C2C 688905 0.72 -> 1.24 x cuFFT, 1200000 1.25 -> 1.60, R2C 617400 0.68 -> 1.33;
+    // with the last pass wide too (first/), R2C 3870720 1.48 -> 1.12, 2949120 1.11 -> 1.05.
     const bool wide = spec.workgroup_size == 0 && max_invocations(spec) >= kRoundsInvocations;
     split.radices = mixed_column_passes(n, 1u << max_bits, wide ? budget : 0, spec.transform != Transform::c2c);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
