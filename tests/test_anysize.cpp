@@ -224,7 +224,7 @@ TEST_CASE("one-pass splits may run on balanced invocations: every stage's butter
     for (uint32_t r : layout.radices) CHECK(n / r % p.threads_per_column == 0);
     check_layout(spec_for(n));
   }
-  CHECK(balanced >= 10);
+  CHECK(balanced >= 9);  // 9 lengths since 1D rows aim for 128 invocations (10 or more at 256)
   // A plan's values per invocation keeps its own invocations (the fewest holding at most 16 values:
   // 864, one radix-9 butterfly each).
   KernelSpec fixed = spec_for(7776);

@@ -66,10 +66,10 @@ TEST_CASE("pass_features counts what a pass wastes", "[cost]") {
   const fftgen::PassFeatures first_uneven = features_of(24, {4, 6});
   CHECK(first_uneven.idle == Approx(8.0 / 6 - 1));
   CHECK(first_uneven.uneven_store == Approx(0.0));
-  // 1050 = 15x10x7 takes 70 invocations a transform, three transforms a workgroup of 210: 7 warps,
-  // 224 lanes (lane_waste 14/210); no uneven_store term at T >= 32.
+  // 1050 = 15x10x7 takes 70 invocations a transform, one transform a workgroup (1D rows aim for 128
+  // invocations): 3 warps, 96 lanes (lane_waste 26/70); no uneven_store term at T >= 32.
   const fftgen::PassFeatures wide = features_of(1050, {15, 10, 7});
-  CHECK(wide.lane_waste == Approx(224.0 / 210 - 1));
+  CHECK(wide.lane_waste == Approx(96.0 / 70 - 1));
   CHECK(wide.uneven_store == Approx(0.0));
 }
 

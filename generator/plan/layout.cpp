@@ -36,6 +36,13 @@ constexpr uint32_t kAutoRowInvocationsFp16 = 64;
 // 256 2038 -> 2059; 256 x 512 2003 -> 2020; 1024 x 256 2028 -> 2049; 1024 x 512 1994 -> 2004; the
 // small batches equal or faster.
 constexpr uint32_t kAutoRowInvocationsPairsAtOnce = 64;
+// Invocations the fp32 row pass of a one-pass 1D kernel aims for. Measured on an H200 against 256
+// (the 16 KB candidates of 154 lengths of the workload sampler's seeds 100-159 that kept their
+// stages and invocations a transform, so took half the transforms a workgroup; GB/s at 128 MiB,
+// bench/results/2026-12-02-h200-row-workgroups): 34 workgroups of 224-256 invocations halved to
+// 112-128 ran 1.055x (0.96 to 1.22: C2C 960 1.15, R2C 960 1.18, C2C 84 1.14, Bluestein's 131 1.22);
+// those halved to 56-96 invocations 1.02-1.04x (C2C 470 on 24: 0.92).
+constexpr uint32_t kAutoRowInvocations1d = 128;
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
 constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
                                                // runs reach ~2/3 of the bandwidth on an H100, 64-byte ~0.9)
@@ -84,9 +91,11 @@ uint32_t choose_columns(const KernelSpec& spec, uint32_t threads_per_column, boo
     return c;
   }
   // Row mode aims at kAutoWorkgroupSize invocations (kAutoRowInvocationsFp16 for fp16 data,
-  // kAutoRowInvocationsPairsAtOnce for pairs at once); column mode at the widest runs that fit.
+  // kAutoRowInvocationsPairsAtOnce for pairs at once, kAutoRowInvocations1d for fp32 1D kernels);
+  // column mode at the widest runs that fit.
   const uint32_t row_invocations = spec.precision == Precision::fp16 ? kAutoRowInvocationsFp16
                                    : pair_rows_at_once               ? kAutoRowInvocationsPairsAtOnce
+                                   : spec.shape.size() == 1 && spec.precision == Precision::fp32 ? kAutoRowInvocations1d
                                                                      : kAutoWorkgroupSize;
   const uint32_t min_row_columns = pair_rows_at_once ? 2 : 1;
   uint32_t c = row_mode ? std::max<uint32_t>(min_row_columns, row_invocations / threads_per_column) : max_columns;

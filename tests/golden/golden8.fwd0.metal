@@ -27,74 +27,74 @@ struct Dst
     float2 data[1];
 };
 
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
 kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    threadgroup float2 sh[1024];
+    threadgroup float2 sh[512];
     uint _211 = gl_LocalInvocationID.x & 1u;
     uint _214 = gl_LocalInvocationID.x >> 1u;
-    uint _220 = ((gl_WorkGroupID.x + params.group_offset) << 7u) + _214;
+    uint _220 = ((gl_WorkGroupID.x + params.group_offset) << 6u) + _214;
     bool _228 = _220 < params.batch;
     uint _236 = (_220 * params.src_stride) + _211;
+    float2 _743;
     float2 _744;
     float2 _745;
     float2 _746;
-    float2 _747;
     if (_228)
     {
-        _747 = src.data[_236 + 6u];
-        _746 = src.data[_236 + 4u];
-        _745 = src.data[_236 + 2u];
-        _744 = src.data[_236];
+        _746 = src.data[_236 + 6u];
+        _745 = src.data[_236 + 4u];
+        _744 = src.data[_236 + 2u];
+        _743 = src.data[_236];
     }
     else
     {
-        _747 = float2(0.0);
         _746 = float2(0.0);
         _745 = float2(0.0);
         _744 = float2(0.0);
+        _743 = float2(0.0);
     }
-    float _498 = _744.x + _746.x;
-    float _503 = _744.y + _746.y;
-    float _508 = _744.x - _746.x;
-    float _513 = _744.y - _746.y;
-    float _518 = _745.x + _747.x;
-    float _523 = _745.y + _747.y;
-    float _528 = _745.x - _747.x;
-    float _533 = _745.y - _747.y;
-    uint _288 = _211 & 3u;
-    float2 _297 = tw.data[_288];
-    uint _300 = _211 + 2u;
-    uint _303 = _300 & 3u;
-    float2 _308 = tw.data[_303];
-    uint _315 = _214 * 8u;
-    uint _317 = _211 << 2u;
-    sh[(_315 + _317) + (_317 >> 4u)] = float2(_498 + _518, _503 + _523);
-    uint _335 = _317 + 1u;
-    sh[(_315 + _335) + (_335 >> 4u)] = float2(_508 + _533, _513 - _528);
-    uint _350 = _317 + 2u;
-    sh[(_315 + _350) + (_350 >> 4u)] = float2(_498 - _518, _503 - _523);
-    uint _365 = _317 + 3u;
-    sh[(_315 + _365) + (_365 >> 4u)] = float2(_508 - _533, _513 + _528);
+    float _497 = _743.x + _745.x;
+    float _502 = _743.y + _745.y;
+    float _507 = _743.x - _745.x;
+    float _512 = _743.y - _745.y;
+    float _517 = _744.x + _746.x;
+    float _522 = _744.y + _746.y;
+    float _527 = _744.x - _746.x;
+    float _532 = _744.y - _746.y;
+    uint _287 = _211 & 3u;
+    float2 _296 = tw.data[_287];
+    uint _299 = _211 + 2u;
+    uint _302 = _299 & 3u;
+    float2 _307 = tw.data[_302];
+    uint _314 = _214 * 8u;
+    uint _316 = _211 << 2u;
+    sh[(_314 + _316) + (_316 >> 4u)] = float2(_497 + _517, _502 + _522);
+    uint _334 = _316 + 1u;
+    sh[(_314 + _334) + (_334 >> 4u)] = float2(_507 + _532, _512 - _527);
+    uint _349 = _316 + 2u;
+    sh[(_314 + _349) + (_349 >> 4u)] = float2(_497 - _517, _502 - _522);
+    uint _364 = _316 + 3u;
+    sh[(_314 + _364) + (_364 >> 4u)] = float2(_507 - _532, _512 + _527);
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint _384 = (_315 + _211) + (_211 >> 4u);
-    uint _395 = (_315 + _300) + (_300 >> 4u);
-    uint _401 = _211 + 4u;
-    uint _406 = (_315 + _401) + (_401 >> 4u);
-    uint _412 = _211 + 6u;
-    uint _417 = (_315 + _412) + (_412 >> 4u);
-    float _589 = fma(sh[_406].x, _297.x, -(sh[_406].y * _297.y));
-    float _600 = fma(sh[_406].x, _297.y, sh[_406].y * _297.x);
-    float _652 = fma(sh[_417].x, _308.x, -(sh[_417].y * _308.y));
-    float _663 = fma(sh[_417].x, _308.y, sh[_417].y * _308.x);
+    uint _383 = (_314 + _211) + (_211 >> 4u);
+    uint _394 = (_314 + _299) + (_299 >> 4u);
+    uint _400 = _211 + 4u;
+    uint _405 = (_314 + _400) + (_400 >> 4u);
+    uint _411 = _211 + 6u;
+    uint _416 = (_314 + _411) + (_411 >> 4u);
+    float _588 = fma(sh[_405].x, _296.x, -(sh[_405].y * _296.y));
+    float _599 = fma(sh[_405].x, _296.y, sh[_405].y * _296.x);
+    float _651 = fma(sh[_416].x, _307.x, -(sh[_416].y * _307.y));
+    float _662 = fma(sh[_416].x, _307.y, sh[_416].y * _307.x);
     if (_228)
     {
-        uint _454 = (_220 * params.dst_stride) + _211;
-        dst.data[_454] = float2(sh[_384].x + _589, sh[_384].y + _600);
-        dst.data[_454 + 2u] = float2(sh[_395].x + _652, sh[_395].y + _663);
-        dst.data[_454 + 4u] = float2(sh[_384].x - _589, sh[_384].y - _600);
-        dst.data[_454 + 6u] = float2(sh[_395].x - _652, sh[_395].y - _663);
+        uint _453 = (_220 * params.dst_stride) + _211;
+        dst.data[_453] = float2(sh[_383].x + _588, sh[_383].y + _599);
+        dst.data[_453 + 2u] = float2(sh[_394].x + _651, sh[_394].y + _662);
+        dst.data[_453 + 4u] = float2(sh[_383].x - _588, sh[_383].y - _599);
+        dst.data[_453 + 6u] = float2(sh[_394].x - _651, sh[_394].y - _662);
     }
 }
 

@@ -27,76 +27,76 @@ struct Dst
     float2 data[1];
 };
 
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
 kernel void main0(const device Src& src [[buffer(0)]], device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    threadgroup float2 sh[1024];
+    threadgroup float2 sh[512];
     uint _216 = gl_LocalInvocationID.x & 1u;
     uint _219 = gl_LocalInvocationID.x >> 1u;
-    uint _225 = ((gl_WorkGroupID.x + params.group_offset) << 7u) + _219;
+    uint _225 = ((gl_WorkGroupID.x + params.group_offset) << 6u) + _219;
     bool _233 = _225 < params.batch;
     uint _241 = (_225 * params.src_stride) + _216;
+    float2 _767;
     float2 _768;
     float2 _769;
     float2 _770;
-    float2 _771;
     if (_233)
     {
-        _771 = src.data[_241 + 6u];
-        _770 = src.data[_241 + 4u];
-        _769 = src.data[_241 + 2u];
-        _768 = src.data[_241];
+        _770 = src.data[_241 + 6u];
+        _769 = src.data[_241 + 4u];
+        _768 = src.data[_241 + 2u];
+        _767 = src.data[_241];
     }
     else
     {
-        _771 = float2(0.0);
         _770 = float2(0.0);
         _769 = float2(0.0);
         _768 = float2(0.0);
+        _767 = float2(0.0);
     }
-    float _508 = _768.x + _770.x;
-    float _513 = _768.y + _770.y;
-    float _518 = _768.x - _770.x;
-    float _523 = _768.y - _770.y;
-    float _528 = _769.x + _771.x;
-    float _533 = _769.y + _771.y;
-    float _538 = _769.x - _771.x;
-    float _543 = _769.y - _771.y;
-    uint _293 = _216 & 3u;
-    float2 _302 = tw.data[_293];
-    uint _305 = _216 + 2u;
-    uint _308 = _305 & 3u;
-    float2 _313 = tw.data[_308];
-    uint _320 = _219 * 8u;
-    uint _322 = _216 << 2u;
-    sh[(_320 + _322) + (_322 >> 4u)] = float2(_508 + _528, _513 + _533);
-    uint _340 = _322 + 1u;
-    sh[(_320 + _340) + (_340 >> 4u)] = float2(_518 - _543, _523 + _538);
-    uint _355 = _322 + 2u;
-    sh[(_320 + _355) + (_355 >> 4u)] = float2(_508 - _528, _513 - _533);
-    uint _370 = _322 + 3u;
-    sh[(_320 + _370) + (_370 >> 4u)] = float2(_518 + _543, _523 - _538);
+    float _507 = _767.x + _769.x;
+    float _512 = _767.y + _769.y;
+    float _517 = _767.x - _769.x;
+    float _522 = _767.y - _769.y;
+    float _527 = _768.x + _770.x;
+    float _532 = _768.y + _770.y;
+    float _537 = _768.x - _770.x;
+    float _542 = _768.y - _770.y;
+    uint _292 = _216 & 3u;
+    float2 _301 = tw.data[_292];
+    uint _304 = _216 + 2u;
+    uint _307 = _304 & 3u;
+    float2 _312 = tw.data[_307];
+    uint _319 = _219 * 8u;
+    uint _321 = _216 << 2u;
+    sh[(_319 + _321) + (_321 >> 4u)] = float2(_507 + _527, _512 + _532);
+    uint _339 = _321 + 1u;
+    sh[(_319 + _339) + (_339 >> 4u)] = float2(_517 - _542, _522 + _537);
+    uint _354 = _321 + 2u;
+    sh[(_319 + _354) + (_354 >> 4u)] = float2(_507 - _527, _512 - _532);
+    uint _369 = _321 + 3u;
+    sh[(_319 + _369) + (_369 >> 4u)] = float2(_517 + _542, _522 - _537);
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    uint _389 = (_320 + _216) + (_216 >> 4u);
-    uint _400 = (_320 + _305) + (_305 >> 4u);
-    uint _406 = _216 + 4u;
-    uint _411 = (_320 + _406) + (_406 >> 4u);
-    uint _417 = _216 + 6u;
-    uint _422 = (_320 + _417) + (_417 >> 4u);
-    float _588 = -_302.y;
-    float _604 = fma(sh[_411].x, _302.x, -(sh[_411].y * _588));
-    float _615 = fma(sh[_411].x, _588, sh[_411].y * _302.x);
-    float _656 = -_313.y;
-    float _672 = fma(sh[_422].x, _313.x, -(sh[_422].y * _656));
-    float _683 = fma(sh[_422].x, _656, sh[_422].y * _313.x);
+    uint _388 = (_319 + _216) + (_216 >> 4u);
+    uint _399 = (_319 + _304) + (_304 >> 4u);
+    uint _405 = _216 + 4u;
+    uint _410 = (_319 + _405) + (_405 >> 4u);
+    uint _416 = _216 + 6u;
+    uint _421 = (_319 + _416) + (_416 >> 4u);
+    float _587 = -_301.y;
+    float _603 = fma(sh[_410].x, _301.x, -(sh[_410].y * _587));
+    float _614 = fma(sh[_410].x, _587, sh[_410].y * _301.x);
+    float _655 = -_312.y;
+    float _671 = fma(sh[_421].x, _312.x, -(sh[_421].y * _655));
+    float _682 = fma(sh[_421].x, _655, sh[_421].y * _312.x);
     if (_233)
     {
-        uint _459 = (_225 * params.dst_stride) + _216;
-        dst.data[_459] = float2(sh[_389].x + _604, sh[_389].y + _615) * 0.125;
-        dst.data[_459 + 2u] = float2(sh[_400].x + _672, sh[_400].y + _683) * 0.125;
-        dst.data[_459 + 4u] = float2(sh[_389].x - _604, sh[_389].y - _615) * 0.125;
-        dst.data[_459 + 6u] = float2(sh[_400].x - _672, sh[_400].y - _683) * 0.125;
+        uint _458 = (_225 * params.dst_stride) + _216;
+        dst.data[_458] = float2(sh[_388].x + _603, sh[_388].y + _614) * 0.125;
+        dst.data[_458 + 2u] = float2(sh[_399].x + _671, sh[_399].y + _682) * 0.125;
+        dst.data[_458 + 4u] = float2(sh[_388].x - _603, sh[_388].y - _614) * 0.125;
+        dst.data[_458 + 6u] = float2(sh[_399].x - _671, sh[_399].y - _682) * 0.125;
     }
 }
 

@@ -22,14 +22,14 @@ struct Dst
     float2 data[1];
 };
 
-constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(256u, 1u, 1u);
+constant uint3 gl_WorkGroupSize [[maybe_unused]] = uint3(128u, 1u, 1u);
 
 kernel void main0(device Dst& dst [[buffer(1)]], const device Twiddles& tw [[buffer(2)]], constant Params& params [[buffer(3)]], uint3 gl_LocalInvocationID [[thread_position_in_threadgroup]], uint3 gl_WorkGroupID [[threadgroup_position_in_grid]])
 {
-    threadgroup float2 sh[1088];
+    threadgroup float2 sh[544];
     uint _229 = gl_LocalInvocationID.x & 3u;
     uint _233 = gl_LocalInvocationID.x >> 2u;
-    uint _239 = ((gl_WorkGroupID.x + params.group_offset) << 6u) + _233;
+    uint _239 = ((gl_WorkGroupID.x + params.group_offset) << 5u) + _233;
     bool _247 = _239 < params.batch;
     uint _255 = (_239 * params.dst_stride) + _229;
     float2 _1427;
