@@ -324,7 +324,14 @@ std::vector<uint32_t> compile_hlsl_to_spirv(const std::string& hlsl, const std::
   if (std::string log = validate_spirv(spirv); !log.empty()) {
     fail("SPIR-V validation of HLSL front-end output", name, source, log);
   }
-  return spirv;
+  // Optimised as the GLSL path's output is (and as DXC and FXC optimise by default): glslang's HLSL
+  // output keeps every local in memory, which lavapipe compiles slowly (one twelfth of the gpu
+  // suite's round trips, the suite's longest tests: 220 -> 135 s on two cores).
+  std::vector<uint32_t> optimised = optimize(spirv, name, source);
+  if (std::string log = validate_spirv(optimised); !log.empty()) {
+    fail("SPIR-V validation of optimised HLSL front-end output", name, source, log);
+  }
+  return optimised;
 }
 
 }  // namespace fftgen
