@@ -140,7 +140,7 @@ std::vector<uint32_t> optimize(const std::vector<uint32_t>& spirv, const std::st
   optimizer.SetMessageConsumer(collect_into(log));
   optimizer.RegisterPerformancePasses();
   std::vector<uint32_t> out;
-  // The input was validated (validate_spirv, in compile_glsl), so the optimizer does not validate it again.
+  // Its callers validated the input (validate_spirv), so the optimizer does not validate it again.
   spvtools::ValidatorOptions validator_options;
   if (!optimizer.Run(spirv.data(), spirv.size(), &out, validator_options, true)) {
     fail("SPIR-V optimisation (spirv-opt)", name, source, log);

@@ -40,8 +40,8 @@ constexpr uint32_t kAutoRowInvocationsPairsAtOnce = 64;
 // (the 16 KB candidates of 154 lengths of the workload sampler's seeds 100-159 that kept their
 // stages and invocations a transform, so took half the transforms a workgroup; GB/s at 128 MiB,
 // bench/results/2026-12-02-h200-row-workgroups): 34 workgroups of 224-256 invocations halved to
-// 112-128 ran 1.055x (0.96 to 1.22: C2C 960 1.15, R2C 960 1.18, C2C 84 1.14, Bluestein's 131 1.22);
-// those halved to 56-96 invocations 1.02-1.04x (C2C 470 on 24: 0.92).
+// 112-128 ran 1.055x (0.96 to 1.22: C2C 960 1.15, C2C 84 1.14, Bluestein's 131 1.22); those halved
+// to fewer, 1.02-1.04x (R2C 960 on 96 1.18, C2C 470 on 24 0.92).
 constexpr uint32_t kAutoRowInvocations1d = 128;
 constexpr uint32_t kMinColumns = 4;            // columns per workgroup in multi-pass kernels: 32-byte runs (a sector)
 constexpr uint32_t kPlanColumns = 8;           // columns a pass size is planned for: 64-byte runs (measured: 32-byte
