@@ -8,7 +8,9 @@
 
 #include "fftgen/cost_model.hpp"
 #include "fftgen/layout.hpp"
+#include "fftgen/measured.hpp"
 #include "fftgen/plan.hpp"
+#include "fftgen/program.hpp"
 
 using fftgen::KernelSpec;
 
@@ -93,4 +95,67 @@ TEST_CASE("the planner takes the modelled split where it predicts a gain beyond 
   KernelSpec fixed = spec_for(16);
   fixed.workgroup_size = 64;
   CHECK(radix_list(fftgen::make_layout(fixed).passes.at(0).stages) == std::vector<uint32_t>{16});
+}
+
+namespace {
+
+std::vector<uint32_t> pass_sizes(const fftgen::KernelLayout& layout) {
+  std::vector<uint32_t> sizes;
+  for (const fftgen::PassLayout& pass : layout.passes) sizes.push_back(pass.size);
+  return sizes;
+}
+
+}  // namespace
+
+TEST_CASE("split_short_runs reads a pass's columns a workgroup as log2 of its row's bytes below 128", "[cost]") {
+  fftgen::PassLayout pass;
+  for (const auto& [columns, expected] : std::vector<std::pair<uint32_t, double>>{{1, -4}, {4, -2}, {8, -1}, {16, 0}, {32, 0}}) {
+    pass.columns_per_workgroup = columns;
+    CHECK(fftgen::split_short_runs(pass, 8) == Approx(expected));
+  }
+}
+
+TEST_CASE("the split model ranks the two passes of a 1D r2c whose half is not a power of two", "[cost]") {
+  // r2c 98000: its half 49000 splits evenly as 280 x 175 (the first pass in tiles of 8 columns, the
+  // last in tiles of 8); measured on an H200, 490 x 100 ran 1.94x as fast (first pass in tiles of 4,
+  // last in 16), which the model ranks first.
+  const KernelSpec real = spec_for(98000, {}, fftgen::Transform::r2c);
+  const fftgen::KernelLayout ranked = fftgen::make_layout(real);
+  CHECK(ranked.ranked_split);
+  CHECK(pass_sizes(ranked) == std::vector<uint32_t>{490, 100});
+  const fftgen::SplitModel& model = fftgen::measured_split_model();
+  auto cost = [&](const fftgen::KernelLayout& l) {
+    return model.first_short_runs * fftgen::split_short_runs(l.passes.front(), 8) +
+           model.last_short_runs * fftgen::split_short_runs(l.passes.back(), 8);
+  };
+  KernelSpec even = real;
+  even.pass_sizes = {280, 175};
+  const fftgen::KernelLayout even_layout = fftgen::make_layout(even);
+  CHECK_FALSE(even_layout.ranked_split);
+  CHECK(cost(ranked) < cost(even_layout) - model.margin);
+  // The first pass's tiles divide its columns: rows of every tile start on a 32-byte sector.
+  CHECK(ranked.passes.front().columns_per_transform % ranked.passes.front().columns_per_workgroup == 0);
+  // Where the model prefers none by more than its margin, the even split stands (r2c 31250: 125 x 125).
+  const fftgen::KernelLayout square = fftgen::make_layout(spec_for(31250, {}, fftgen::Transform::r2c));
+  CHECK_FALSE(square.ranked_split);
+  CHECK(pass_sizes(square) == std::vector<uint32_t>{125, 125});
+}
+
+TEST_CASE("the split model leaves other kernels to the even split", "[cost]") {
+  auto ranked = [](KernelSpec spec) { return fftgen::make_layout(spec).ranked_split; };
+  CHECK_FALSE(ranked(spec_for(98000)));                                  // c2c
+  CHECK_FALSE(ranked(spec_for(1u << 18, {}, fftgen::Transform::r2c)));   // a half that is a power of two
+  KernelSpec wider = spec_for(98000, {}, fftgen::Transform::r2c);
+  wider.shared_memory_bytes = 49152;  // the model was measured at 32 KB
+  CHECK_FALSE(ranked(wider));
+}
+
+TEST_CASE("a ranked split keeps a dispatch per pass where pass_sync auto would take counters", "[cost]") {
+  // r2c 24000 took counters over its even split; the model was fitted on a dispatch per pass.
+  const KernelSpec real = spec_for(24000, {}, fftgen::Transform::r2c);
+  const fftgen::KernelProgram program = fftgen::make_program(real);
+  CHECK(program.layout.ranked_split);
+  CHECK(pass_sizes(program.layout) == std::vector<uint32_t>{125, 96});  // 1.78x cuFFT on an H200, counters 1.18x
+  CHECK(program.passes(fftgen::Direction::forward).size() == 2);
+  CHECK(program.passes(fftgen::Direction::inverse).size() == 2);
 }

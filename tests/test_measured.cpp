@@ -206,7 +206,8 @@ TEST_CASE("every row of the table names a run under bench/results and is well-fo
 }
 
 TEST_CASE("the measured weights and thresholds outside the rows name their runs too", "[measured]") {
-  for (const char* run : {fftgen::measured_cost_model().run, fftgen::measured_twiddle_tree().run}) {
+  for (const char* run : {fftgen::measured_cost_model().run, fftgen::measured_twiddle_tree().run,
+                          fftgen::measured_split_model().run}) {
     INFO(run);
     CHECK(fs::is_directory(kSource / "bench" / "results" / run));
   }

@@ -9,6 +9,11 @@
 
 namespace fftgen {
 
+double split_short_runs(const PassLayout& pass, uint32_t element_bytes) {
+  constexpr double kFullRunBytes = 128;
+  return std::min(0.0, std::log2(static_cast<double>(pass.columns_per_workgroup) * element_bytes / kFullRunBytes));
+}
+
 PassFeatures pass_features(const PassLayout& pass, uint32_t element_bytes) {
   constexpr double kSectorBytes = 32, kWarp = 32, kSharedUnit = 32768;
   PassFeatures f;

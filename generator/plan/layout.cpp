@@ -527,6 +527,21 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
   return best;
 }
 
+// The passes of spec.pass_sizes (rank_real_split's candidates), with the checks of
+// mixed_column_passes: a PlanError where one does not fit.
+std::vector<std::vector<uint32_t>> sized_column_passes(const KernelSpec& spec, uint32_t n, uint32_t max_size,
+                                                       uint32_t budget) {
+  if (product(spec.pass_sizes) != n) throw std::logic_error("sized_column_passes: sizes do not multiply to N");
+  std::vector<std::vector<uint32_t>> radices;
+  for (uint32_t size : spec.pass_sizes) {
+    radices.push_back(auto_radices(size, true));
+    const bool wide = max_invocations(spec) >= kRoundsInvocations && radices.size() < spec.pass_sizes.size();
+    if (size > max_size || (!fits_column_pass(radices.back()) && !(wide && fits_wide_column_pass(radices.back(), budget))))
+      fail(spec, "shape", fmt::format("a pass of {} does not fit", size));
+  }
+  return radices;
+}
+
 // Whether the two passes of a long 1D transform go smaller first (column_passes puts the larger
 // first): MeasuredDecision::smaller_pass_first.
 bool smaller_pass_first(const KernelSpec& spec, uint32_t n) {
@@ -561,6 +576,8 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     split = spec.workgroup_size == 0 ? single_pass_split(spec, n, budget) : PassSplit{{auto_radices(n, false)}};
   } else if (const std::optional<PassSplit> mixed = mixed_register_split(spec, n, budget)) {
     split = *mixed;
+  } else if (!spec.pass_sizes.empty()) {
+    split.radices = sized_column_passes(spec, n, 1u << max_bits, budget);
   } else if (!is_power_of_two(n)) {
     // Passes of kMinColumns columns on up to kRoundsInvocations where that takes fewer passes, but
     // not the last pass of a real transform (its mirrored tiles separate the spectrum). Measured on
@@ -1492,6 +1509,52 @@ KernelLayout make_layout(const KernelSpec& spec) {
 
 namespace {
 
+// The predicted log time of a two-pass layout under the split model (fftgen/cost_model.hpp).
+double split_cost(const KernelSpec& spec, const KernelLayout& layout) {
+  const SplitModel& m = measured_split_model();
+  const uint32_t bytes = element_bytes(spec);
+  const PassLayout &first = layout.passes.front(), &last = layout.passes.back();
+  return m.first_short_runs * split_short_runs(first, bytes) + m.last_short_runs * split_short_runs(last, bytes);
+}
+
+// The two passes of a 1D r2c (fp32, auto fields, at the 32 KB the model was measured at) whose
+// half length M is not a power of two, as ranked by the split model: the candidates are the pairs
+// A x B = M nearest an even split (the kSplitCandidates with the smallest A/B, at most
+// kMostUneven), in either order, that fit and whose first pass's tiles divide its columns (a tile
+// of 4 columns of an odd count starts rows off the 32-byte sectors: on an H200, R2C 31752 as
+// 252 x 63 ran 0.56x the even split, 405000 as 540 x 375 0.89x); one replaces `layout`'s own split
+// where predicted faster by more than the model's margin. Nothing where the kernel is not such a
+// kernel.
+std::optional<std::vector<uint32_t>> rank_real_split(const KernelSpec& spec, const KernelLayout& layout) {
+  constexpr uint32_t kSplitCandidates = 6, kMostUneven = 16, kMeasuredBytes = 32768;
+  if (!spec.pass_sizes.empty() || spec.transform != Transform::r2c || spec.shape.size() != 1 ||
+      spec.convolution.has_value() || spec.precision != Precision::fp32 || !spec.radices.empty() ||
+      spec.workgroup_size != 0 || spec.values_per_invocation != 0 || spec.shared_memory_bytes != kMeasuredBytes ||
+      is_power_of_two(layout.n) || layout.passes.size() != 2 || layout.x_passes() != 2)
+    return std::nullopt;
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (A, B), A >= B
+  for (uint32_t b = 2; uint64_t{b} * b <= layout.n; ++b)
+    if (layout.n % b == 0 && layout.n / b <= kMostUneven * b) pairs.emplace_back(layout.n / b, b);
+  std::sort(pairs.begin(), pairs.end(), [](auto x, auto y) { return uint64_t{x.first} * y.second < uint64_t{y.first} * x.second; });
+  pairs.resize(std::min<size_t>(pairs.size(), kSplitCandidates));
+  std::optional<std::vector<uint32_t>> best;
+  double best_cost = split_cost(spec, layout) - measured_split_model().margin;
+  for (const auto& [a, b] : pairs)
+    for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{a, b}, std::vector<uint32_t>{b, a}}) {
+      KernelSpec candidate = spec;
+      candidate.pass_sizes = sizes;
+      try {
+        const KernelLayout ranked = make_any_layout(candidate);
+        const PassLayout& first = ranked.passes.front();
+        if (ranked.passes.size() != 2 || first.columns_per_transform % first.columns_per_workgroup != 0) continue;
+        if (const double cost = split_cost(spec, ranked); cost < best_cost) best = sizes, best_cost = cost;
+      } catch (const PlanError&) {
+        // this pair does not fit the passes' tiles
+      }
+    }
+  return best;
+}
+
 KernelLayout make_any_layout(const KernelSpec& spec) {
   if (spec.is_3d()) return volume_layout(spec);
   if (bluestein_real_half(spec)) return bluestein_real_half_layout(spec);
@@ -1525,6 +1588,13 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   RowPairs pairs = choose_row_pairs(spec, layout, axes, one_pass_grid, budget);
   const KernelSpec y_spec = round_trip_tiles(spec, layout, axes);
   layout = add_passes(spec, y_spec, layout, axes, pairs, one_pass_grid, budget);
+  if (const std::optional<std::vector<uint32_t>> sizes = rank_real_split(spec, layout)) {
+    KernelSpec ranked = spec;
+    ranked.pass_sizes = *sizes;
+    KernelLayout chosen = make_any_layout(ranked);
+    chosen.ranked_split = true;
+    return chosen;
+  }
   if (real && spec.twiddle_source() == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
   return layout;

@@ -332,6 +332,18 @@ const CostModel& measured_cost_model() {
   return nvidia;
 }
 
+// The two-pass split model (fftgen/cost_model.hpp), fitted by bench/fit_split_model.py to the 20 of
+// 28 swept r2c lengths from 16464 to 3211264 (workloads.py seeds 200-399) with two or more splits
+// whose first pass's tiles divide its columns, 110 splits (bench/results/2026-12-02-h200-two-pass-splits,
+// sweep/): ranked by weights fitted on the other half of the lengths, splits 1.29x as fast as the
+// even split (geometric mean, none slower) and 0.99x the fastest measured. Fewer columns a tile in
+// the first pass, and more in the last, ran faster. On lengths of seeds 400-799 never swept: 1.14x
+// and 1.11x (final/).
+const SplitModel& measured_split_model() {
+  static const SplitModel nvidia{"nvidia", "2026-12-02-h200-two-pass-splits", 0.087, -0.170, 0.02};
+  return nvidia;
+}
+
 // The product tree of a stage's twiddles (PassProgram::stage_twiddle_tree). Powers of two: radix 8
 // and more (radix 4 would save one load for one product), early twiddles, or late ones in
 // workgroups of 512 invocations or more. Those are held to 128 registers an invocation whatever

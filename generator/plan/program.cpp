@@ -1407,10 +1407,10 @@ uint32_t automatic_lag(const KernelProgram& program) {
 constexpr uint32_t kD3D12SharedBytes = 32768;
 
 // Where pass_sync "auto" takes counters: kernels of two passes per direction within D3D12's shared
-// memory (not r2c_pair, nor the full-length route of r2c), where the table of measured choices says
-// so (MeasuredDecision::counters).
+// memory (not r2c_pair, nor the full-length route of r2c, nor a split the split model chose), where
+// the table of measured choices says so (MeasuredDecision::counters).
 bool counters_by_default(const KernelSpec& spec, const KernelProgram& program) {
-  if (spec.transform == Transform::r2c_pair || program.layout.real_full_length ||
+  if (spec.transform == Transform::r2c_pair || program.layout.real_full_length || program.layout.ranked_split ||
       spec.shared_memory_bytes > kD3D12SharedBytes)
     return false;
   for (Direction d : directions_of(spec.direction))

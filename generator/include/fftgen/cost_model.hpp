@@ -37,6 +37,21 @@ struct CostModel {
   double exchange_map_margin;
 };
 
+/// The weights of a device class for the two passes of a 1D r2c whose half length is not a power
+/// of two (rank_real_split in layout.cpp): the log of the kernel's time grows by weight ×
+/// split_short_runs for its first pass (strided columns) and its last (contiguous rows, then the
+/// r2c separation).
+struct SplitModel {
+  const char* device_class;  ///< e.g. "nvidia"
+  const char* run;           ///< bench/results folder whose measurements fitted it
+  double first_short_runs, last_short_runs;
+  double margin;  ///< a ranked split replaces the layout's own only where predicted faster by more than this
+};
+
+/// log2 of the bytes a row of a workgroup's columns spans, below 128: 0 for 16 or more 8-byte
+/// columns, -1 for 8, -2 for 4.
+double split_short_runs(const PassLayout& pass, uint32_t element_bytes);
+
 PassFeatures pass_features(const PassLayout& pass, uint32_t element_bytes);
 
 /// The predicted log of the time, up to a constant of the length: lower is faster.

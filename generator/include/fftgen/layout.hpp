@@ -291,6 +291,9 @@ struct KernelLayout {
   /// takes several passes). Its first pass loads reals, its last keeps the half spectrum
   /// (View::RealSide).
   bool real_full_length = false;
+  /// The split model chose this 1D r2c's two passes (rank_real_split): it was fitted on kernels of
+  /// a dispatch per pass, so pass_sync "auto" keeps them so (counters_by_default).
+  bool ranked_split = false;
   /// A 1D fp32 r2c of even N whose half N/2 = H has a prime factor above kMaxPrimeFactor: the
   /// complex transform of H (x[2n] + i x[2n+1]) runs through Bluestein's algorithm (bluestein_n =
   /// H, the passes those of its M), and `real_pass` (a pass of H one-value columns, no stages)

@@ -133,6 +133,9 @@ const PaddingWeights& measured_padding_weights();
 /// The cost model's weights for the device class kernels are planned for (fftgen/cost_model.hpp).
 const CostModel& measured_cost_model();
 
+/// The two-pass split model of the device class the plan is for (NVIDIA's: measured on an H200).
+const SplitModel& measured_split_model();
+
 /// Which stages build their table twiddles by a product tree (PassProgram::stage_twiddle_tree):
 /// in a pass whose length is not a power of two, every stage of radix `mixed_radix_from` or more;
 /// in a power of two, radix `power_of_two_from` or more where the twiddles are loaded early or the

@@ -86,6 +86,10 @@ struct KernelSpec {
   /// The plan's "device_shared_memory_bytes": the shared memory per workgroup every device the plan
   /// is for offers (32768 unless the plan says more, which only Vulkan's targets may).
   uint32_t device_shared_memory_bytes = 32768;
+  /// Internal (no plan field): the sizes of the two passes of a 1D transform whose length is not a
+  /// power of two, first pass first, where the planner ranks splits (rank_real_split); empty: the
+  /// split's own choice.
+  std::vector<uint32_t> pass_sizes;
   /// The plan's targets include wgsl: the kernel is planned within WebGPU's default limits for
   /// every target (kWebGpuLimits), as one manifest pass describes every target's file.
   bool targets_webgpu = false;
