@@ -357,19 +357,27 @@ bool fits_wide_column_pass(const std::vector<uint32_t>& radices, uint32_t budget
 // -> 1.41), and less even ones lost (2634240 1.63 -> 1.18): they keep the even split. Each pass fits kMinColumns
 // columns on kAutoWorkgroupSize invocations, or, where `wide_budget` is not 0, on up to
 // kRoundsInvocations (fits_wide_column_pass), the last pass too unless `narrow_last`.
+// The stages of column passes of these sizes, in this order, or nothing where one does not fit:
+// at most max_size, kMinColumns columns on kAutoWorkgroupSize invocations, or, where `wide_budget`
+// is not 0, on up to kRoundsInvocations (fits_wide_column_pass), the last pass too unless `narrow_last`.
+std::optional<std::vector<std::vector<uint32_t>>> column_pass_stages(const std::vector<uint32_t>& sizes, uint32_t max_size,
+                                                                     uint32_t wide_budget, bool narrow_last) {
+  std::vector<std::vector<uint32_t>> radices;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] > max_size) return std::nullopt;
+    radices.push_back(auto_radices(sizes[i], true));
+    const bool wide = wide_budget != 0 && !(narrow_last && i + 1 == sizes.size());
+    if (!fits_column_pass(radices[i]) && !(wide && fits_wide_column_pass(radices[i], wide_budget))) return std::nullopt;
+  }
+  return radices;
+}
+
 std::vector<std::vector<uint32_t>> mixed_column_passes(uint32_t n, uint32_t max_size, uint32_t wide_budget = 0,
                                                        bool narrow_last = false) {
   // The stages of passes of these sizes (larger first), or nothing where one does not fit.
-  auto fitting = [&](std::vector<uint32_t> sizes) -> std::optional<std::vector<std::vector<uint32_t>>> {
+  auto fitting = [&](std::vector<uint32_t> sizes) {
     std::sort(sizes.rbegin(), sizes.rend());
-    std::vector<std::vector<uint32_t>> radices;
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      if (sizes[i] > max_size) return std::nullopt;
-      radices.push_back(auto_radices(sizes[i], true));
-      const bool wide = wide_budget != 0 && !(narrow_last && i + 1 == sizes.size());
-      if (!fits_column_pass(radices[i]) && !(wide && fits_wide_column_pass(radices[i], wide_budget))) return std::nullopt;
-    }
-    return radices;
+    return column_pass_stages(sizes, max_size, wide_budget, narrow_last);
   };
   std::vector<uint32_t> primes;
   for (uint32_t rest = n, p = 2; rest > 1;)
@@ -527,19 +535,14 @@ std::optional<PassSplit> mixed_register_split(const KernelSpec& spec, uint32_t n
   return best;
 }
 
-// The passes of spec.pass_sizes (rank_real_split's candidates), with the checks of
-// mixed_column_passes: a PlanError where one does not fit.
+// The passes of spec.pass_sizes (rank_real_split's candidates), in that order, checked as
+// mixed_column_passes checks its own: a PlanError where one does not fit.
 std::vector<std::vector<uint32_t>> sized_column_passes(const KernelSpec& spec, uint32_t n, uint32_t max_size,
-                                                       uint32_t budget) {
+                                                       uint32_t wide_budget) {
   if (product(spec.pass_sizes) != n) throw std::logic_error("sized_column_passes: sizes do not multiply to N");
-  std::vector<std::vector<uint32_t>> radices;
-  for (uint32_t size : spec.pass_sizes) {
-    radices.push_back(auto_radices(size, true));
-    const bool wide = max_invocations(spec) >= kRoundsInvocations && radices.size() < spec.pass_sizes.size();
-    if (size > max_size || (!fits_column_pass(radices.back()) && !(wide && fits_wide_column_pass(radices.back(), budget))))
-      fail(spec, "shape", fmt::format("a pass of {} does not fit", size));
-  }
-  return radices;
+  const auto radices = column_pass_stages(spec.pass_sizes, max_size, wide_budget, spec.transform != Transform::c2c);
+  if (!radices) fail(spec, "shape", fmt::format("passes of {} do not fit", fmt::join(spec.pass_sizes, " x ")));
+  return *radices;
 }
 
 // Whether the two passes of a long 1D transform go smaller first (column_passes puts the larger
@@ -559,6 +562,9 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
     return choose_exchange_rounds(radices, e, budget);
   };
   const uint32_t max_bits = max_column_pass_bits(budget);
+  // Column passes other than a real transform's last may take kMinColumns columns on up to
+  // kRoundsInvocations (mixed_column_passes, sized_column_passes).
+  const uint32_t wide_budget = spec.workgroup_size == 0 && max_invocations(spec) >= kRoundsInvocations ? budget : 0;
   if (n == 1) {
     split.radices.emplace_back();  // no stages
   } else if (!spec.radices.empty()) {
@@ -577,15 +583,14 @@ PassSplit split_into_passes(const KernelSpec& spec, uint32_t n, uint32_t budget)
   } else if (const std::optional<PassSplit> mixed = mixed_register_split(spec, n, budget)) {
     split = *mixed;
   } else if (!spec.pass_sizes.empty()) {
-    split.radices = sized_column_passes(spec, n, 1u << max_bits, budget);
+    split.radices = sized_column_passes(spec, n, 1u << max_bits, wide_budget);
   } else if (!is_power_of_two(n)) {
     // Passes of kMinColumns columns on up to kRoundsInvocations where that takes fewer passes, but
     // not the last pass of a real transform (its mirrored tiles separate the spectrum). Measured on
     // an H200 (bench/results/2026-12-02-h200-two-wide-passes, final/), two such passes against three
     // of 16 columns: C2C 688905 0.72 -> 1.24 x cuFFT, 1200000 1.25 -> 1.60, R2C 617400 0.68 -> 1.33;
     // with the last pass wide too (first/), R2C 3870720 1.48 -> 1.12, 2949120 1.11 -> 1.05.
-    const bool wide = spec.workgroup_size == 0 && max_invocations(spec) >= kRoundsInvocations;
-    split.radices = mixed_column_passes(n, 1u << max_bits, wide ? budget : 0, spec.transform != Transform::c2c);
+    split.radices = mixed_column_passes(n, 1u << max_bits, wide_budget, spec.transform != Transform::c2c);
   } else if (const uint32_t rounds = register_rounds(register_resident_radices(n)); rounds != 0) {
     split.radices.push_back(register_resident_radices(n));
     split.exchange_rounds = rounds;
@@ -1520,34 +1525,34 @@ double split_cost(const KernelSpec& spec, const KernelLayout& layout) {
 // The two passes of a 1D r2c (fp32, auto fields, at the 32 KB the model was measured at) whose
 // half length M is not a power of two, as ranked by the split model: the candidates are the pairs
 // A x B = M nearest an even split (the kSplitCandidates with the smallest A/B, at most
-// kMostUneven), in either order, that fit and whose first pass's tiles divide its columns (a tile
+// kMostUneven), in either order, laid out in full, that fit and whose first pass's tiles divide its columns (a tile
 // of 4 columns of an odd count starts rows off the 32-byte sectors: on an H200, R2C 31752 as
-// 252 x 63 ran 0.56x the even split, 405000 as 540 x 375 0.89x); one replaces `layout`'s own split
-// where predicted faster by more than the model's margin. Nothing where the kernel is not such a
-// kernel.
-std::optional<std::vector<uint32_t>> rank_real_split(const KernelSpec& spec, const KernelLayout& layout) {
+// 252 x 63 ran 0.56x the even split, 405000 as 540 x 375 0.89x); the layout of the one predicted
+// faster than `layout`'s own split by more than the model's margin, or nothing (also where the
+// kernel is not such a kernel).
+std::optional<KernelLayout> rank_real_split(const KernelSpec& spec, const KernelLayout& layout) {
   constexpr uint32_t kSplitCandidates = 6, kMostUneven = 16, kMeasuredBytes = 32768;
   if (!spec.pass_sizes.empty() || spec.transform != Transform::r2c || spec.shape.size() != 1 ||
       spec.convolution.has_value() || spec.precision != Precision::fp32 || !spec.radices.empty() ||
       spec.workgroup_size != 0 || spec.values_per_invocation != 0 || spec.shared_memory_bytes != kMeasuredBytes ||
-      is_power_of_two(layout.n) || layout.passes.size() != 2 || layout.x_passes() != 2)
+      is_power_of_two(layout.n) || layout.passes.size() != 2)
     return std::nullopt;
   std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (A, B), A >= B
   for (uint32_t b = 2; uint64_t{b} * b <= layout.n; ++b)
     if (layout.n % b == 0 && layout.n / b <= kMostUneven * b) pairs.emplace_back(layout.n / b, b);
   std::sort(pairs.begin(), pairs.end(), [](auto x, auto y) { return uint64_t{x.first} * y.second < uint64_t{y.first} * x.second; });
   pairs.resize(std::min<size_t>(pairs.size(), kSplitCandidates));
-  std::optional<std::vector<uint32_t>> best;
+  std::optional<KernelLayout> best;
   double best_cost = split_cost(spec, layout) - measured_split_model().margin;
   for (const auto& [a, b] : pairs)
     for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{a, b}, std::vector<uint32_t>{b, a}}) {
       KernelSpec candidate = spec;
       candidate.pass_sizes = sizes;
       try {
-        const KernelLayout ranked = make_any_layout(candidate);
+        KernelLayout ranked = make_any_layout(candidate);
         const PassLayout& first = ranked.passes.front();
         if (ranked.passes.size() != 2 || first.columns_per_transform % first.columns_per_workgroup != 0) continue;
-        if (const double cost = split_cost(spec, ranked); cost < best_cost) best = sizes, best_cost = cost;
+        if (const double cost = split_cost(spec, ranked); cost < best_cost) best = std::move(ranked), best_cost = cost;
       } catch (const PlanError&) {
         // this pair does not fit the passes' tiles
       }
@@ -1588,12 +1593,9 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   RowPairs pairs = choose_row_pairs(spec, layout, axes, one_pass_grid, budget);
   const KernelSpec y_spec = round_trip_tiles(spec, layout, axes);
   layout = add_passes(spec, y_spec, layout, axes, pairs, one_pass_grid, budget);
-  if (const std::optional<std::vector<uint32_t>> sizes = rank_real_split(spec, layout)) {
-    KernelSpec ranked = spec;
-    ranked.pass_sizes = *sizes;
-    KernelLayout chosen = make_any_layout(ranked);
-    chosen.ranked_split = true;
-    return chosen;
+  if (std::optional<KernelLayout> ranked = rank_real_split(spec, layout)) {
+    ranked->ranked_split = true;
+    return std::move(*ranked);
   }
   if (real && spec.twiddle_source() == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
