@@ -931,6 +931,37 @@ TEST_CASE("convolution: the plan kernel becomes a filter kernel and an apply ker
   CHECK_FALSE(packed(R"({"image": [64, 32], "filter": [5, 5], "channels": 4, "packing": "r2c"})").first);
 }
 
+TEST_CASE("convolution: a plan's \"padded\" plane is kept, and one too small for \"same\" is refused",
+          "[plan][convolution]") {
+  auto apply = [](const std::string& convolution) {
+    return parse_plan(R"({"kernels": [{"name": "c", "convolution": )" + convolution + "}]}").kernels[1];
+  };
+  // The planner takes 128 x 320 for this convolution (above); the plan's plane wins over it.
+  const fftgen::KernelSpec planned = apply(R"({"image": [100, 300], "filter": [29, 8], "padded": [120, 306]})");
+  CHECK(planned.shape == std::vector<uint32_t>{120, 306});
+  CHECK(planned.convolution->padded_h == 120);
+  CHECK(planned.convolution->padded_w == 306);
+  CHECK_THAT(planned.convolution->padding, Catch::Contains("the plan asks for 120x306"));
+  // Its minimum, 114 x 304, is allowed; one less on either side is not, nor an odd r2c width.
+  CHECK(apply(R"({"image": [100, 300], "filter": [29, 8], "padded": [114, 304]})").shape ==
+        std::vector<uint32_t>{114, 304});
+  auto refused = [&](const std::string& convolution, const std::string& reason) {
+    INFO(convolution);
+    CHECK_THROWS_WITH(apply(convolution), Catch::Contains(reason));
+  };
+  refused(R"({"image": [100, 300], "filter": [29, 8], "padded": [113, 304]})",
+          "'padded' [113, 304] does not hold this \"same\" convolution; use [PH, PW] with PH from 114 and PW from 304");
+  refused(R"({"image": [100, 300], "filter": [29, 8], "padded": [114, 303]})", "does not hold");
+  refused(R"({"image": [100, 300], "filter": [29, 8], "padded": [114, 305]})", "PW even");
+  refused(R"({"image": [100, 300], "filter": [29, 8], "padded": [114]})", "'padded' must be [PH, PW]");
+  refused(R"({"image": [100, 300], "filter": [29, 8], "padded": [114, 9000]})", "up to 8192");
+  refused(R"({"image": [64, 32], "filter": [5, 5], "mode": "circular", "padded": [64, 32]})",
+          "a circular convolution transforms the image itself");
+  // Pairs of channels are complex rows: an odd width is fine there.
+  CHECK(apply(R"({"image": [100, 300], "filter": [29, 8], "channels": 2, "padded": [114, 305]})").shape ==
+        std::vector<uint32_t>{114, 305});
+}
+
 namespace {
 
 // One axis of a convolution's plane of P as the kernels lay it out (load_image.glsl,
@@ -1041,18 +1072,22 @@ TEST_CASE("convolution: a \"same\" plane takes the cheapest 7-smooth sides from 
     power.convolution->padded_h = 1u << fftgen::ceil_log2(fftgen::same_padding_minimum(conv.image_h, conv.filter_h));
     power.convolution->padded_w = 1u << fftgen::ceil_log2(fftgen::same_padding_minimum(conv.image_w, conv.filter_w));
     power.shape = {power.convolution->padded_h, power.convolution->padded_w};
-    CHECK(fftgen::padding_cost(conv, program) <= fftgen::padding_cost(*power.convolution, fftgen::make_program(power)));
+    CHECK(fftgen::padding_cost(conv, program, apply.shared_memory_bytes) <=
+          fftgen::padding_cost(*power.convolution, fftgen::make_program(power), apply.shared_memory_bytes));
   }
-  // What it picks for frames of 720p, 1080p and 2048² with a filter as large (the 2048-point and
-  // 4096-point columns of one round trip beat the two passes of 3072 and 1620, and the round trips
-  // of 1125 and 1250 columns, which measured 2.3-4.1x slower a value), and a 255² filter.
+  // What it picks for frames of 720p, 1080p, 2048² and 1440p with a filter as large (the 2048-point
+  // columns of one round trip beat the two passes of 1620, and the round trips of 1125 and 1250
+  // columns, which measured 2.3-4.1x slower a value), and a 255² filter.
   auto padded = [](const std::string& convolution) {
     const Plan plan = parse_plan(R"({"kernels": [{"name": "b", "convolution": {)" + convolution + "}}]}");
     return plan.kernels[1].shape;
   };
   CHECK(padded(R"("image": [720, 1280], "filter": [720, 1280], "channels": 4)") == std::vector<uint32_t>{2048, 1920});
   CHECK(padded(R"("image": [1080, 1920], "filter": [1080, 1920], "channels": 4)") == std::vector<uint32_t>{2048, 2880});
-  CHECK(padded(R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)") == std::vector<uint32_t>{4096, 3072});
+  // 2048²: two passes of 3072 (64 x 48, the inner one a round trip) beat the 4096-point column's
+  // round trip, whose exchange takes all of 32 KB (bench/results/2026-12-02-h200-padded-planes: 1.39x).
+  CHECK(padded(R"("image": [2048, 2048], "filter": [2048, 2048], "channels": 4)") == std::vector<uint32_t>{3072, 3072});
+  CHECK(padded(R"("image": [1440, 2560], "filter": [1440, 2560], "channels": 4)") == std::vector<uint32_t>{2160, 3840});
   CHECK(padded(R"("image": [1080, 1920], "filter": [255, 255], "channels": 4)") == std::vector<uint32_t>{2048, 2048});
   // A workgroup size that the rows of 1536 cannot take: the plane falls back to one that builds,
   // and says why.
@@ -1163,8 +1198,8 @@ TEST_CASE("convolution: the apply kernel skips the padding rows and fuses its co
   SECTION("a padded column of 4096: one round trip of 2 columns, 16x16x16 on 256 invocations each") {
     for (uint32_t shared : {32768u, 49152u}) {
       const Plan plan = parse_plan(
-          R"({"kernels": [{"name": "b", "convolution": {"image": [2048, 2048], "filter": [2048, 2048], "channels": 4},
-                "shared_memory_bytes": )" + std::to_string(shared) + "}]}");
+          R"({"kernels": [{"name": "b", "convolution": {"image": [2048, 2048], "filter": [2048, 2048], "channels": 4,
+                "padded": [4096, 3072]}, "shared_memory_bytes": )" + std::to_string(shared) + "}]}");
       const fftgen::KernelProgram apply = fftgen::make_program(plan.kernels[1]);
       INFO("shared_memory_bytes " << shared);
       REQUIRE(apply.forward.size() == 2);

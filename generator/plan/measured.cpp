@@ -306,11 +306,16 @@ bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool ot
 // 1080x1920 (sides of primes 2, 3 and 5) ran at 1253 GB/s and R2C at 1083, against 1397-1423 and
 // 1222-1324 for 2048²: 1.12-1.2 a plane, about 1.06 a side. Radix 7 is unmeasured; its codelet takes
 // 88 real operations for 7 points (radix 5: 44 for 5, radix 8: 56 for 8), so a little more.
-// Round trip: on an H200 (bench/results/2026-11-29-h200-planner-frames, RGBA 1080x1920 with 63- and
-// 127-pixel filters, rows of 2048 both ways) the round trip of 1125 columns took 0.041 ms more than
-// that of 2048 at 0.55x the values, of 1250 0.014 ms more: 4.1x and 2.3x a value.
+// Round trips: a mixed one in parts 3, from an H200 (bench/results/2026-11-29-h200-planner-frames,
+// RGBA 1080x1920 with 63- and 127-pixel filters, rows of 2048 both ways: the round trip of 1125
+// columns took 0.041 ms more than that of 2048 at 0.55x the values, of 1250 0.014 ms more: 4.1x
+// and 2.3x a value); one that takes the whole budget 4 (the 4096-point column's at 32 KB, counted
+// 1 until then, which put 1440p frames on 4096 x 3840 planes at 1.8x the time of 2160 x 4096):
+// ranked on an H200 (bench/results/2026-12-02-h200-padded-planes, planes/: 48 convolutions, 36 of
+// workload samples 200-399 and bench/plans/frames.json, each at up to 9 planes, 389 kernels), any
+// weight from 3 to 6 ranks the same there. A mixed round trip in one part counts 1, as any pass.
 const PaddingWeights& measured_padding_weights() {
-  static const PaddingWeights weights{{{2, 1.00}, {3, 1.06}, {5, 1.06}, {7, 1.10}}, 3.0};
+  static const PaddingWeights weights{{{2, 1.00}, {3, 1.06}, {5, 1.06}, {7, 1.10}}, 3.0, 4.0};
   return weights;
 }
 

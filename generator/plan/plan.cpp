@@ -650,6 +650,29 @@ std::string radices_mismatch(const std::vector<uint32_t>& radices, uint32_t n) {
                      product >= (uint64_t{1} << 40) ? " or more" : "");
 }
 
+// "padded": [PH, PW], the plane a "same" convolution runs over when the plan names it (the
+// planner's choice otherwise, choose_padded_plane): each side at least same_padding_minimum(), an
+// r2c plane's width even. Whether its sides build is checked with the plane (choose_padded_plane).
+void read_padded_plane(ConvolutionSpec& c, const json& v, const Where& where, const std::string& allowed) {
+  const std::string field = "convolution";
+  if (c.circular)
+    where.fail(field, "'padded' is for \"same\": a circular convolution transforms the image itself", allowed);
+  const uint32_t need_h = same_padding_minimum(c.image_h, c.filter_h);
+  const uint32_t need_w = same_padding_minimum(c.image_w, c.filter_w);
+  const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
+  const std::string sides = fmt::format("[PH, PW] with PH from {} and PW from {} (image + ceil((K-1)/2) per axis, at "
+                                        "least K) up to {}{}",
+                                        need_h, need_w, max_side, c.pairs ? "" : ", PW even (r2c rows are pairs of reals)");
+  if (!v.is_array() || v.size() != 2 || !v[0].is_number_unsigned() || !v[1].is_number_unsigned())
+    where.fail(field, "'padded' must be " + sides + ", got " + describe(v), allowed);
+  const uint64_t h = v[0].get<uint64_t>(), w = v[1].get<uint64_t>();
+  if (h < need_h || w < need_w || h > max_side || w > max_side || (!c.pairs && w % 2 != 0))
+    where.fail(field, fmt::format("'padded' [{}, {}] does not hold this \"same\" convolution; use {}", h, w, sides),
+               allowed);
+  c.padded_h = static_cast<uint32_t>(h), c.padded_w = static_cast<uint32_t>(w);
+  c.padded_by_plan = true;
+}
+
 // "convolution": {"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": C, "mode": "same" |
 // "circular"}: one value (not a list). A circular convolution transforms the image itself; a
 // "same" one a plane of at least same_padding_minimum() per axis, which choose_padded_plane()
@@ -658,11 +681,11 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
   const std::string field = "convolution";
   const std::string allowed =
       R"({"image": [H, W], "filter": [KH, KW] or [KH, KW, C], "channels": 1 to 4, "mode": "same" or "circular", )"
-      R"("packing": "r2c" or "pairs"})";
+      R"("packing": "r2c" or "pairs", "padded": [PH, PW] (same only; default: the planner's)})";
   if (!v.is_object()) where.fail(field, "must be an object, got " + describe(v), allowed);
   for (const auto& item : v.items())
     if (item.key() != "image" && item.key() != "filter" && item.key() != "channels" && item.key() != "mode" &&
-        item.key() != "packing")
+        item.key() != "packing" && item.key() != "padded")
       where.fail(field, "unknown field " + quote(item.key()), allowed);
   const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
   auto sides = [&](const char* key, size_t min_rank, size_t max_rank) {
@@ -750,6 +773,7 @@ ConvolutionSpec parse_convolution(const json& v, const Where& where) {
     c.padded_h = static_cast<uint32_t>(uint64_t{1} << ceil_log2(need_h));
     c.padded_w = static_cast<uint32_t>(uint64_t{1} << ceil_log2(need_w));
   }
+  if (v.contains("padded")) read_padded_plane(c, v["padded"], where, allowed);
   return c;
 }
 
@@ -772,18 +796,29 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
     (void)make_program(filter);
     return make_program(apply);
   };
-  if (c.circular) {
+  // The plane the plan fixed (the image, or "padded"): it builds, or the kernel is refused.
+  auto build_fixed = [&](const std::string& what, const std::string& allowed) {
     try {
       (void)build(c.padded_h, c.padded_w);
     } catch (const PlanError& e) {
-      where.fail("convolution", fmt::format("a circular convolution of [{}, {}] cannot run here{}: {}", c.image_h,
-                                            c.image_w, which, e.what()),
-                 "an image whose plane builds (sides that are powers of two do), or \"same\"");
+      where.fail("convolution", fmt::format("{} cannot run here{}: {}", what, which, e.what()), allowed);
     }
+  };
+  if (c.circular) {
+    build_fixed(fmt::format("a circular convolution of [{}, {}]", c.image_h, c.image_w),
+                "an image whose plane builds (sides that are powers of two do), or \"same\"");
     return;
   }
   const uint32_t need_h = same_padding_minimum(c.image_h, c.filter_h);
   const uint32_t need_w = same_padding_minimum(c.image_w, c.filter_w);
+  if (c.padded_by_plan) {
+    build_fixed(fmt::format("the plan's padded plane [{}, {}]", c.padded_h, c.padded_w),
+                "sides whose transforms build (7-smooth sides do), or no 'padded' (the planner's plane)");
+    c.padding = fmt::format("same needs >= {}x{} (image + ceil((K-1)/2) per axis, at least K); the plan asks for {}x{}",
+                            need_h, need_w, c.padded_h, c.padded_w);
+    k.shape = {c.padded_h, c.padded_w};
+    return;
+  }
   struct Plane {
     ConvolutionSpec spec;
     double floor;
@@ -803,7 +838,7 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
   for (const Plane& plane : planes) {
     if (best && plane.floor >= best_cost) break;
     try {
-      const double cost = padding_cost(plane.spec, build(plane.spec.padded_h, plane.spec.padded_w));
+      const double cost = padding_cost(plane.spec, build(plane.spec.padded_h, plane.spec.padded_w), k.shared_memory_bytes);
       if (!best || cost < best_cost) best = plane.spec, best_cost = cost;
     } catch (const PlanError& e) {
       refused.push_back(fmt::format("{}x{} ({})", plane.spec.padded_h, plane.spec.padded_w, e.what()));

@@ -119,7 +119,11 @@ bool measured_yes(MeasuredDecision decision, const MeasuredFacts& facts, bool ot
 
 /// The weights a convolution's padded plane is chosen by (padding.cpp), measured like the rows above.
 /// side_factors: relative time per value of a padded side by its largest prime factor (2, 3, 5, 7);
-/// mixed_round_trip: relative time per value of a column round trip whose height is not a power of two.
+/// mixed_round_trip: relative time per value of a column round trip whose height is not a power of two
+/// and whose exchange goes in parts (real and imaginary parts in turn, or rounds);
+/// full_round_trip: of a column round trip whose exchange takes the whole shared-memory budget (a
+/// 4096-point column at 32 KB: two columns, real and imaginary parts in turn). Every weight is at
+/// least 1, so padding_cost_floor() stays below every plane's cost.
 struct PaddingWeights {
   struct SideFactor {
     uint32_t largest_prime;
@@ -127,6 +131,7 @@ struct PaddingWeights {
   };
   std::vector<SideFactor> side_factors;
   double mixed_round_trip;
+  double full_round_trip;
 };
 const PaddingWeights& measured_padding_weights();
 

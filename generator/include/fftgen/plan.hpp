@@ -35,6 +35,7 @@ struct ConvolutionSpec {
   /// The plane the transforms run over: the image itself ("circular"), or for "same" the plane
   /// choose_padded_plane() picks (docs/graphics.md, "The padded plane"); `padding` says why.
   uint32_t padded_h = 0, padded_w = 0;
+  bool padded_by_plan = false;  ///< the plan named the plane ("padded"), so the planner keeps it
   std::string padding;
   /// The filter tap that lands on the output pixel it is applied at (scipy's fftconvolve "same").
   uint32_t centre_y() const { return (filter_h - 1) / 2; }
@@ -151,9 +152,10 @@ std::vector<uint32_t> padding_candidates(uint32_t minimum, bool even);
 
 /// Estimated time of a convolution's apply kernel over its padded plane (c.padded_h x c.padded_w),
 /// in units of one power-of-two plane value through one pass: each pass of `apply` counts the
-/// values it transforms (a row pass that skips the padding rows: the image's rows), times a factor
-/// per side for radices 3, 5 and 7 (padding.cpp's table, to be calibrated by measurement).
-double padding_cost(const ConvolutionSpec& c, const KernelProgram& apply);
+/// values it transforms (a row pass that skips the padding rows: the image's rows; a column round
+/// trip weighed by its kind: PaddingWeights), times a factor per side for radices 3, 5 and 7.
+/// `budget_bytes`: the kernel's shared_memory_bytes (a round trip whose exchange takes all of it).
+double padding_cost(const ConvolutionSpec& c, const KernelProgram& apply, uint32_t budget_bytes);
 /// The least padding_cost() any apply kernel of that plane can have: rows each way and one column
 /// pass.
 double padding_cost_floor(const ConvolutionSpec& c);
