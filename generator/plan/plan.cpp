@@ -811,11 +811,12 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
   }
   const uint32_t need_h = same_padding_minimum(c.image_h, c.filter_h);
   const uint32_t need_w = same_padding_minimum(c.image_w, c.filter_w);
+  const std::string needs =
+      fmt::format("same needs >= {}x{} (image + ceil((K-1)/2) per axis, at least K); ", need_h, need_w);
   if (c.padded_by_plan) {
     build_fixed(fmt::format("the plan's padded plane [{}, {}]", c.padded_h, c.padded_w),
                 "sides whose transforms build (7-smooth sides do), or no 'padded' (the planner's plane)");
-    c.padding = fmt::format("same needs >= {}x{} (image + ceil((K-1)/2) per axis, at least K); the plan asks for {}x{}",
-                            need_h, need_w, c.padded_h, c.padded_w);
+    c.padding = needs + fmt::format("the plan asks for {}x{}", c.padded_h, c.padded_w);
     k.shape = {c.padded_h, c.padded_w};
     return;
   }
@@ -846,10 +847,9 @@ void choose_padded_plane(KernelSpec& k, const Where& where, const std::string& w
   }
   if (!best) where.fail("convolution", "no padded plane builds" + which + ": " + join(refused, "; "));
   c = *best;
-  c.padding = fmt::format("same needs >= {}x{} (image + ceil((K-1)/2) per axis, at least K); of the 7-smooth "
-                          "planes up to {}x{}, {}x{} has the least estimated cost",
-                          need_h, need_w, uint64_t{1} << ceil_log2(need_h), uint64_t{1} << ceil_log2(need_w),
-                          c.padded_h, c.padded_w);
+  c.padding = needs + fmt::format("of the 7-smooth planes up to {}x{}, {}x{} has the least estimated cost",
+                                  uint64_t{1} << ceil_log2(need_h), uint64_t{1} << ceil_log2(need_w), c.padded_h,
+                                  c.padded_w);
   if (!refused.empty())
     c.padding += fmt::format(" that builds ({} other planes refused, first {})", refused.size(), refused.front());
   k.shape = {c.padded_h, c.padded_w};
