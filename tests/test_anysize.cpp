@@ -313,7 +313,7 @@ TEST_CASE("lengths with prime factors from 17 to 61 take prime stages, not Blues
   // an r2c of 2 x 61 = 122 is radix 61, and an odd 221 runs at full length without Bluestein.
   const fftgen::KernelLayout grid =
       fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [34, 19]}]})").kernels.at(0));
-  CHECK(!grid.chirp_sides_2d);
+  CHECK(!grid.sides_apart);
   CHECK(grid.radices == std::vector<uint32_t>{19, 17, 2});
   KernelSpec real = spec_for(122);
   real.transform = fftgen::Transform::r2c;
@@ -450,18 +450,18 @@ TEST_CASE("plans accept lengths with prime factors up to 61 and refuse others wi
   // Any 1D length runs (Bluestein above 61); 2D sides and r2c_pair still need factors up to 61.
   CHECK(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [17000]}]})").kernels.at(0).n() == 17000);
   CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 67]}]})").kernels.at(0))
-            .chirp_sides_2d);
+            .sides_apart);
   // 2D r2c: a prime side through Bluestein (the X side as a complex transform of NX with real
   // load and half-spectrum store), odd NX too.
   CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [67, 64], "transform": "r2c"}]})")
                                 .kernels.at(0))
-            .chirp_sides_2d);
+            .sides_apart);
   CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 134], "transform": "r2c"}]})")
                                 .kernels.at(0))
             .columns == 68);
   CHECK(fftgen::make_layout(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [64, 17], "transform": "r2c"}]})")
                                 .kernels.at(0))
-            .chirp_sides_2d);
+            .sides_apart);
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [134], "transform": "r2c_pair"}]})"),
                     Catch::Contains("Bluestein") && Catch::Contains("1D c2c and r2c"));
   CHECK_THROWS_WITH(fftgen::parse_plan(R"({"kernels": [{"name": "k", "shape": [134], "radices": [2, 67]}]})"),
@@ -734,7 +734,7 @@ TEST_CASE("Bluestein in fp16: half floats in and out, the chirp products in floa
     spec.precision = fftgen::Precision::fp16;
     INFO("shape " << fmt::format("{}", fmt::join(shape, " x ")));
     const fftgen::KernelProgram program = fftgen::make_program(spec);
-    CHECK((program.layout.bluestein_n != 0 || program.layout.chirp_sides_2d));
+    CHECK((program.layout.bluestein_n != 0 || program.layout.sides_apart));
     CHECK(program.forward_input.element == fftgen::ElementType::complex32);
     CHECK(program.forward_output.element == fftgen::ElementType::complex32);
     for (const auto* passes : {&program.forward, &program.inverse})
@@ -777,7 +777,7 @@ TEST_CASE("2D sides with a prime factor above 61 run through Bluestein (CPU exec
     spec.normalize = fftgen::Normalize::ortho;
     const fftgen::KernelProgram program = fftgen::make_program(spec);
     INFO("[" << ny << ", " << nx << "]");
-    CHECK(program.layout.chirp_sides_2d == !(mixed_radix_length(nx) && mixed_radix_length(ny)));
+    CHECK(program.layout.sides_apart == !(mixed_radix_length(nx) && mixed_radix_length(ny)));
     const uint32_t batch = 2, points = nx * ny;
     std::mt19937 rng(points);
     std::normal_distribution<double> normal;

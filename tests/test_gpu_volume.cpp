@@ -50,9 +50,16 @@ void check_run(const fs::path& dir, const Manifest& m, const std::string& kernel
   std::vector<uint64_t> want_shape = shape;
   if (real) want_shape.back() = k.n() / 2 + 1;
   REQUIRE(spectrum.shape == want_shape);
-  // The reference takes pairs of floats as the buffers hold them: reals two to a pair.
-  std::vector<std::complex<double>> in(x.values.size() / 2);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = {x.values[2 * i], x.values[2 * i + 1]};
+  // The reference takes pairs of floats as the buffers hold them: reals two to a pair, rows of an
+  // odd NX NX + 1 reals apart.
+  std::vector<float> held;
+  const size_t row = k.n();
+  for (size_t r = 0; r < x.values.size() / row; ++r) {
+    held.insert(held.end(), x.values.begin() + static_cast<long>(r * row), x.values.begin() + static_cast<long>((r + 1) * row));
+    if (real && row % 2 != 0) held.push_back(0.0f);
+  }
+  std::vector<std::complex<double>> in(held.size() / 2);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = {held[2 * i], held[2 * i + 1]};
   const auto want = reference_transform(k, Direction::forward, in, batch, k.forward_scale);
   std::vector<std::complex<float>> got(spectrum.values.size() / 2);
   for (size_t i = 0; i < got.size(); ++i) got[i] = {spectrum.values[2 * i], spectrum.values[2 * i + 1]};
@@ -72,7 +79,7 @@ void check_run(const fs::path& dir, const Manifest& m, const std::string& kernel
 TEST_CASE("gpu volume: 3D c2c and r2c match FFTW in double within a log N bound", "[gpu][volume]") {
   const fs::path dir = fftgen_test::generate_test_plan("volume.json", "fftgen_volume");
   const Manifest m = load_manifest(dir);
-  REQUIRE(m.kernels.size() == 27);
+  REQUIRE(m.kernels.size() == 32);
   Device& device = fftgen_test::validated_device();
   std::vector<VerifyResult> results;
   for (const auto& k : m.kernels) {
@@ -90,7 +97,8 @@ TEST_CASE("gpu volume: 3D c2c and r2c match FFTW in double within a log N bound"
   std::cout << format_verify_table(results);
 
   // The passes: one along each axis (X rows, Y and Z columns), or a c2c plane of powers of two in
-  // one pass where it fits a workgroup; three along an axis of 8192 in a small shared-memory budget.
+  // one pass where it fits a workgroup; three along an axis of 8192 in a small shared-memory budget;
+  // a side through Bluestein's algorithm, the forward and inverse passes of its M.
   CHECK(kernel_named(m, "vol__n64x64x64__inverse").forward.size() == 2);
   CHECK(kernel_named(m, "vol__n5x12x9__inverse").forward.size() == 3);
   CHECK(kernel_named(m, "vol_real__n64x64x64__inverse").forward.size() == 3);
@@ -98,18 +106,21 @@ TEST_CASE("gpu volume: 3D c2c and r2c match FFTW in double within a log N bound"
   for (const char* name : {"vol_passes__n2x8192x4", "vol_passes__n2x2x8192", "vol_passes_real__n8192x2x4",
                            "vol_passes_real__n2x8192x4"})
     CHECK(kernel_named(m, name).forward.size() == 5);
+  CHECK(kernel_named(m, "vol_sides__n67x8x12").forward.size() == 4);
+  CHECK(kernel_named(m, "vol_sides_real__n6x10x15").forward.size() == 3);
 
   // The shipped HLSL, compiled back to SPIR-V, computes what the SPIR-V does: the X, Y and Z passes,
   // a grid pass of planes, an r2c and a c2r through scratch2.
   const ShaderLoader from_hlsl = fftgen_test::hlsl_loader(m);
   for (const char* name : {"vol__n5x12x9__inverse", "vol__n16x16x16__ortho", "vol_real__n8x16x32__inverse",
-                           "vol_passes_real__n2x8192x4"}) {
+                           "vol_passes_real__n2x8192x4", "vol_sides_real__n5x67x12"}) {
     INFO(name << " from HLSL");
     fftgen_test::check_hlsl_matches_spirv(device, m, kernel_named(m, name), from_hlsl, 2, 5);
   }
 
   check_run(dir, m, "vol__n5x12x9__ortho");
   check_run(dir, m, "vol_real__n8x16x32__inverse");
+  check_run(dir, m, "vol_sides_real__n6x10x15");  // rows of 15 reals
   std::error_code ec;
   if (!getenv("FFTGEN_KEEP_SUITE")) fs::remove_all(dir, ec);
 }

@@ -1092,12 +1092,12 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 // Bluestein's algorithm for N with a prime factor above kMaxPrimeFactor (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M, chosen by bluestein_transform_layout (one dispatch each way or more), then the chirp
 // and the two filter spectra placed in its table.
-// A 2D kernel with such a side, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d): the passes
+// A 2D or 3D kernel with such a side, or an r2c of odd NX (KernelLayout::sides_apart): the passes
 // of each side's complex transform, of M for a side through Bluestein, then the chirps and filter
 // spectra. An r2c kernel's X side is the complex transform of NX (of its M), whose load takes
-// reals and whose store keeps the half spectrum (program.cpp), and its Y side runs over the
-// NX/2 + 1 columns.
-KernelLayout sides_2d_layout(const KernelSpec& spec) {
+// reals and whose store keeps the half spectrum (program.cpp); its Y side runs over the NX/2 + 1
+// columns of each plane, its Z side (3D) over the volume's columns, a plane apart.
+KernelLayout sides_layout(const KernelSpec& spec) {
   if (spec.first_y_stage == FirstYStage::row_pass)
     fail(spec, "first_y_stage", "row_pass has the row pass do the first stage along Y; a 2D kernel with a side "
                                 "through Bluestein's algorithm, or an r2c of odd NX, runs each side's transforms "
@@ -1111,23 +1111,32 @@ KernelLayout sides_2d_layout(const KernelSpec& spec) {
                                   "which fftgen has in fp32 only (fp16: c2c, or an even NX)"
                                 : "a 2D r2c with a side through Bluestein's algorithm reads its rows as reals one by "
                                   "one, which fftgen has in fp32 only (fp16: c2c)");
-  KernelSpec complex = spec;  // both sides' passes are complex transforms
+  KernelSpec complex = spec;  // every side's passes are complex transforms
   complex.transform = Transform::c2c;
   KernelLayout layout;
   layout.n = spec.n();
   layout.columns = spec.transform == Transform::r2c ? spec.n() / 2 + 1 : spec.n();
   layout.ny = spec.ny();
-  layout.chirp_sides_2d = true;
+  layout.nz = spec.nz();
+  layout.sides_apart = true;
   const uint32_t budget = spec.shared_memory_bytes / element_bytes(spec);
-  const uint32_t sides[2] = {spec.n(), spec.ny()};
-  uint32_t lengths[2];
-  for (uint32_t a = 0; a < 2; ++a)
-    lengths[a] = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
-  add_axis_passes(complex, layout, 0, lengths[0], 1, split_into_passes(complex, lengths[0], budget), false, budget);
-  add_axis_passes(complex, layout, 1, lengths[1], layout.columns, {y_passes(lengths[1], budget), 1}, false, budget);
-  for (uint32_t a = 0; a < 2; ++a) {
-    if (lengths[a] == sides[a]) continue;
+  const uint32_t axes = spec.is_3d() ? 3 : 2;
+  const uint32_t sides[3] = {spec.n(), spec.ny(), spec.nz()};
+  // The values between a side's columns: a row's (the columns), a plane's (Z).
+  const uint32_t interleave[3] = {1, layout.columns, layout.columns * layout.ny};
+  uint32_t lengths[3];
+  for (uint32_t a = 0; a < axes; ++a) {
+    const uint32_t m = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
+    lengths[a] = m;
+    if (a == 0)
+      add_axis_passes(complex, layout, 0, m, 1, split_into_passes(complex, m, budget), false, budget);
+    else
+      add_axis_passes(complex, layout, a, m, interleave[a], {y_passes(m, budget), 1}, false, budget);
+  }
+  // The chirps and filter spectra follow every pass's twiddles in the table.
+  for (uint32_t a = 0; a < axes; ++a) {
     const uint32_t n = sides[a], m = lengths[a];
+    if (m == n) continue;
     layout.chirp_sides[a] = {n, layout.twiddles.place({TwiddleRun::Kind::chirp, 0, n, 2 * uint64_t{n}, 0, 0}),
                              layout.twiddles.place({TwiddleRun::Kind::chirp_spectrum, 0, m, m, n, 0})};
   }
@@ -1156,7 +1165,7 @@ KernelLayout bluestein_transform_layout(const KernelSpec& spec) {
 
 KernelLayout bluestein_layout(const KernelSpec& spec) {
   const uint32_t n = spec.n();
-  if (spec.is_2d()) return sides_2d_layout(spec);
+  if (spec.is_2d()) return sides_layout(spec);
   if (spec.transform != Transform::c2c || n > kMaxBluesteinN)
     fail(spec, "shape",
          fmt::format("{} = {} has the prime factor {}; lengths with a prime factor above {} run through Bluestein's "
@@ -1440,20 +1449,16 @@ KernelLayout add_passes(const KernelSpec& spec, const KernelSpec& y_spec, const 
   }
 }
 
-// A 3D kernel's sides: 2 to 2^kMaxLog2Side each, with no prime factor above kMaxPrimeFactor (no
-// Bluestein side), and an even NX for r2c (its rows are complex transforms of NX/2).
+// A 3D kernel's sides: 2 to 2^kMaxLog2Side each (the parser's limit, checked again for a spec built
+// in code).
 void check_volume_sides(const KernelSpec& spec) {
   const char* names[3] = {"NZ", "NY", "NX"};
   for (size_t a = 0; a < 3; ++a) {
     const uint32_t side = spec.shape[a];
-    if (side < 2 || side > (1u << kMaxLog2Side) || largest_prime_factor(side) > kMaxPrimeFactor)
-      fail(spec, "shape", fmt::format("{} = {} is not supported; a 3D kernel's sides are 2 to 2^{} with no prime factor "
-                                      "above {} (a side through Bluestein's algorithm is for 1D and 2D kernels)",
-                                      names[a], side, kMaxLog2Side, kMaxPrimeFactor));
+    if (side < 2 || side > (1u << kMaxLog2Side))
+      fail(spec, "shape", fmt::format("{} = {} is not supported; a 3D kernel's sides are 2 to 2^{}", names[a], side,
+                                      kMaxLog2Side));
   }
-  if (spec.transform == Transform::r2c && spec.n() % 2 != 0)
-    fail(spec, "shape", fmt::format("a 3D r2c kernel needs an even NX (found {}): its rows are complex transforms of "
-                                    "NX/2; use c2c for an odd NX", spec.n()));
 }
 
 // A 3D kernel [NZ, NY, NX]: its X passes over the NZ * NY rows of a transform, its Y passes over
@@ -1465,6 +1470,10 @@ void check_volume_sides(const KernelSpec& spec) {
 KernelLayout volume_layout(const KernelSpec& spec) {
   check_volume_sides(spec);
   const bool real = spec.transform == Transform::r2c;
+  // A side through Bluestein's algorithm, or the rows of an r2c of odd NX, runs each side apart.
+  if ((real && spec.n() % 2 != 0) ||
+      std::any_of(spec.shape.begin(), spec.shape.end(), [](uint32_t side) { return largest_prime_factor(side) > kMaxPrimeFactor; }))
+    return sides_layout(spec);
   KernelLayout layout;
   layout.n = real ? spec.n() / 2 : spec.n();
   layout.ny = spec.ny();
@@ -1579,7 +1588,7 @@ KernelLayout make_any_layout(const KernelSpec& spec) {
   for (uint32_t side : spec.shape)
     if (side >= 2 && largest_prime_factor(side) > kMaxPrimeFactor) return bluestein_layout(spec);
   // The rows of a 2D r2c of odd NX run as complex transforms of NX, as a side through Bluestein does.
-  if (spec.is_2d() && spec.transform == Transform::r2c && spec.n() % 2 != 0) return sides_2d_layout(spec);
+  if (spec.is_2d() && spec.transform == Transform::r2c && spec.n() % 2 != 0) return sides_layout(spec);
   check_sides(spec);
   // An r2c kernel transforms N reals as N/2 complex values, then separates (see program.hpp).
   const bool real = spec.transform == Transform::r2c;

@@ -81,8 +81,8 @@ const std::string kAllowedSide =
                 "(c2c, and r2c of an even NX)", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 constexpr uint64_t kMaxVolumePoints = uint64_t{1} << 30;
 const std::string kAllowedVolumeSide =
-    fmt::format("an integer from {} to {} (2^{}) with no prime factor above {}, NZ * NY * NX at most 2^30", kMinN,
-                1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
+    fmt::format("an integer from {} to {} (2^{}), NZ * NY * NX at most 2^30; a side with a prime factor above {} runs "
+                "through Bluestein's algorithm", kMinN, 1u << kMaxLog2Side, kMaxLog2Side, kMaxPrimeFactor);
 const std::string kAllowedShape = "[N] with N " + kAllowedN + ", or [NY, NX] with each side " + kAllowedSide +
                                   ", or [NZ, NY, NX] with each side " + kAllowedVolumeSide + ", or a list of such shapes";
 const std::string kAllowedRadixValues = fmt::format("{}", fmt::join(kSupportedRadices, ", "));
@@ -280,13 +280,13 @@ uint32_t read_length(const json& v, const Where& where, std::string_view what, u
   return static_cast<uint32_t>(n);
 }
 
-// A 3D shape [NZ, NY, NX]: each side without Bluestein (make_layout refuses what else it cannot lay
-// out, such as an r2c of odd NX), and a volume whose values fit the runtime's buffers.
+// A 3D shape [NZ, NY, NX]: any sides up to 2^kMaxLog2Side, as in 2D, and a volume whose values fit
+// the runtime's buffers.
 Choice parse_volume_shape(const json& s, const Where& where, std::string_view suffix) {
   const uint64_t max_side = uint64_t{1} << kMaxLog2Side;
-  const uint32_t nz = read_length(s[0], where, "NZ", max_side, kAllowedVolumeSide);
-  const uint32_t ny = read_length(s[1], where, "NY", max_side, kAllowedVolumeSide);
-  const uint32_t nx = read_length(s[2], where, "NX", max_side, kAllowedVolumeSide);
+  const uint32_t nz = read_length(s[0], where, "NZ", max_side, kAllowedVolumeSide, max_side);
+  const uint32_t ny = read_length(s[1], where, "NY", max_side, kAllowedVolumeSide, max_side);
+  const uint32_t nx = read_length(s[2], where, "NX", max_side, kAllowedVolumeSide, max_side);
   if (uint64_t{nz} * ny * nx > kMaxVolumePoints)
     where.fail("shape", fmt::format("[{}, {}, {}] has {} points; a 3D kernel's volume is at most 2^30 points", nz, ny,
                                     nx, uint64_t{nz} * ny * nx),

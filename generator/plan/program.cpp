@@ -633,18 +633,20 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
   return program;
 }
 
-// A 2D kernel with a side through Bluestein, or a 2D r2c of odd NX (KernelLayout::chirp_sides_2d):
-// per direction the X side over the NY rows of each transform (batch entries), then the Y side
-// over the columns. A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
+// A 2D or 3D kernel with a side through Bluestein, or an r2c of odd NX (KernelLayout::sides_apart):
+// per direction the X side over the NY (NZ * NY) rows of each transform (batch entries), then the
+// Y side over each plane's columns, then (3D) the Z side over the volume's columns. A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
 // store, then the inverse FFT with the crop; another side runs its FFT once. Each side reads its
 // source (the input, then the output the X side wrote) and ends in the output; the passes between
 // alternate between the two halves of scratch, laid out per side (a row's 2M values along X, a
-// transform's M x C values along Y, C columns), so no pass but a lone Y pass works in place.
+// plane's M x C values along Y, C columns; a volume's M x NY x C along Z), so no pass but a lone Y
+// or Z pass works in place.
 // An r2c kernel's X side is the complex transform of NX with a real load and a half-spectrum
-// store, as a 1D r2c of full length (View::RealSide), and its Y side transforms the C = NX/2 + 1
-// columns of the half spectrum. Its inverse (c2r) runs the Y side first, from the input into
-// scratch2 (the output, NY x NX reals, cannot hold NY x C complex values), then the X side from
-// there, with a half-spectrum load and a real store. Rows of odd NX lie NX + 1 reals apart.
+// store, as a 1D r2c of full length (View::RealSide), and its Y and Z sides transform the C =
+// NX/2 + 1 columns of the half spectrum. Its inverse (c2r) runs the sides the other way round,
+// from the input into scratch2 (the output, NY x NX reals, cannot hold NY x C complex values), the
+// X side last from there, with a half-spectrum load and a real store. Rows of odd NX lie NX + 1
+// reals apart.
 // One pass of a side of a chirp-sides kernel: its layout, the direction of its sub-FFT, its load and store.
 struct ChirpStep {
   const PassLayout* fft;
@@ -660,7 +662,7 @@ struct ChirpStep {
 std::vector<std::pair<uint32_t, std::vector<ChirpStep>>> chirp_side_steps(const KernelSpec& spec,
                                                                           const KernelLayout& layout, Direction d) {
   std::vector<std::pair<uint32_t, std::vector<ChirpStep>>> sides;
-  for (uint32_t a = 0; a < 2; ++a) {
+  for (uint32_t a = 0; a < (layout.nz > 1 ? 3u : 2u); ++a) {
     std::vector<const PassLayout*> axis;
     for (const PassLayout& p : layout.passes)
       if (p.axis == a) axis.push_back(&p);
@@ -677,7 +679,7 @@ std::vector<std::pair<uint32_t, std::vector<ChirpStep>>> chirp_side_steps(const 
       if (s.store == StoreKind::plain && s.fft->transposed_store()) s.store = StoreKind::transposed;
     sides.push_back({a, std::move(steps)});
   }
-  if (spec.transform == Transform::r2c && d == Direction::inverse) std::swap(sides[0], sides[1]);  // c2r: Y, then X
+  if (spec.transform == Transform::r2c && d == Direction::inverse) std::reverse(sides.begin(), sides.end());  // c2r: X last
   return sides;
 }
 
@@ -694,16 +696,22 @@ struct ChirpSide {
   double scale = 1.0;     ///< what its last pass's store multiplies by
 };
 
+// Batch entries per transform of a side's passes: the rows along X (NY, or NZ * NY in 3D), the
+// planes along Y, one volume along Z (one 2D transform along Y).
+uint32_t side_entries(const KernelLayout& layout, uint32_t axis) {
+  return axis == 0 ? layout.ny * layout.nz : axis == 1 ? layout.nz : 1;
+}
+
 // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
-// pairs), a transform along Y; scratch holds what the side's passes exchange, scratch2 (c2r) the
-// values between the sides.
+// pairs), a plane along Y, a volume along Z; scratch holds what the side's passes exchange,
+// scratch2 (c2r) the values between the sides.
 uint64_t chirp_entry(const KernelProgram& program, const KernelLayout& layout, const ChirpSide& side, BufferRole role) {
   if (role == BufferRole::scratch) return side.halves * side.half;
-  const uint64_t spectrum = uint64_t{layout.columns} * layout.ny;
-  if (side.axis == 1) return spectrum;
+  const uint32_t entries = side_entries(layout, side.axis);
+  if (side.axis != 0) return uint64_t{layout.columns} * layout.ny * layout.nz / entries;
   const Direction d = side.direction;
   const uint64_t whole = role == BufferRole::input ? pairs_of(program.input(d)) : pairs_of(program.output(d));
-  return role == BufferRole::scratch2 ? layout.columns : whole / layout.ny;
+  return role == BufferRole::scratch2 ? layout.columns : whole / entries;
 }
 
 // The X side of an r2c kernel: reals and the half spectrum of each row (View::RealSide).
@@ -727,10 +735,10 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
   pass.direction = step.fft_direction;
   pass.count = side.count;
   pass.fft = fft;
-  pass.batch_scale = side.axis == 0 ? layout.ny : 1;
+  pass.batch_scale = side_entries(layout, side.axis);
   pass.twiddles = spec.twiddle_source();
   pass.index_math = spec.index_math;
-  pass.n = static_cast<uint32_t>(uint64_t{layout.n} * layout.ny);
+  pass.n = static_cast<uint32_t>(uint64_t{layout.n} * layout.ny * layout.nz);
   pass.chirp = {chirp.n, chirp.chirp_offset, chirp.spectrum_offset, d == Direction::inverse, d == Direction::inverse};
   const BufferRole src_role = first ? side.source : BufferRole::scratch;
   const BufferRole dst_role = last ? side.destination : BufferRole::scratch;
@@ -767,9 +775,10 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
   return pass;
 }
 
-// The scale a side's last pass applies: fp32 scales as the last side stores. An fp16 kernel keeps
-// the values between its sides in its half-float output, so it scales each side by its share,
-// scale^(log side / log N) (as pass_scales does per pass), the last side taking the rest.
+// The scale a side's last pass applies: fp32 scales as the last side stores. An fp16 kernel (2D:
+// 3D kernels are fp32 or fp64) keeps the values between its sides in its half-float output, so it
+// scales each side by its share, scale^(log side / log N) (as pass_scales does per pass), the last
+// side taking the rest.
 double side_scale(const KernelSpec& spec, const KernelLayout& layout, Direction d, uint32_t axis, bool last_side) {
   const double scale = direction_scale(spec, d);
   if (spec.precision != Precision::fp16 || scale == 1.0) return last_side ? scale : 1.0;
@@ -781,13 +790,13 @@ double side_scale(const KernelSpec& spec, const KernelLayout& layout, Direction 
 KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layout) {
   KernelProgram program;
   const bool real = spec.transform == Transform::r2c;
-  const uint32_t nx = layout.n, ny = layout.ny, columns = layout.columns;
-  const uint64_t points = uint64_t{nx} * ny, spectrum = uint64_t{columns} * ny;
+  const uint32_t nx = layout.n, rows = layout.ny * layout.nz, columns = layout.columns;
+  const uint64_t points = uint64_t{nx} * rows, spectrum = uint64_t{columns} * rows;
   // Rows of reals start at whole pairs: an odd NX keeps them NX + 1 apart (the last is padding).
   // fp16 (c2c only, layout.cpp): the input and the output in half floats, the values the Y side
   // reads from the output too; scratch stays float.
   const ElementType complex_data = stored_as(ElementType::complex64, spec.precision);
-  program.forward_input = real ? KernelBuffer{ElementType::float32, uint64_t{nx + nx % 2} * ny}
+  program.forward_input = real ? KernelBuffer{ElementType::float32, uint64_t{nx + nx % 2} * rows}
                                : KernelBuffer{complex_data, points};
   program.forward_output = KernelBuffer{complex_data, spectrum};
   uint64_t scratch = 0;
@@ -807,8 +816,8 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       side.scale = side_scale(spec, layout, d, side.axis, side.last_side);
       const uint32_t length = side.steps->front().fft->length;  // M, or the side
       side.halves = side.steps->size() > 2 ? 2 : 1;
-      side.half = side.axis == 0 ? length : uint64_t{length} * columns;
-      scratch = std::max(scratch, (side.axis == 0 ? ny : 1) * side.halves * side.half);
+      side.half = uint64_t{length} * side.steps->front().fft->interleave;  // a row, plane or volume of M
+      scratch = std::max(scratch, side_entries(layout, side.axis) * side.halves * side.half);
       side.source = side_index == 0 ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
       side.destination = side.last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
       for (size_t i = 0; i < side.steps->size(); ++i)
@@ -858,13 +867,13 @@ uint32_t intermediate_tiles(const KernelSpec& spec, const KernelLayout& layout, 
 // What a dispatch kernel cannot combine with a side through Bluestein's algorithm.
 void check_chirp_sides(const KernelSpec& spec, const KernelLayout& laid_out) {
   if (spec.intermediate_layout == IntermediateLayout::column_tiles &&
-      (laid_out.chirp_sides_2d || laid_out.bluestein_n != 0))
+      (laid_out.sides_apart || laid_out.bluestein_n != 0))
     throw PlanError(fmt::format("kernel '{}': field 'intermediate_layout': column_tiles needs one X pass and one Y "
                                 "pass; a side through Bluestein's algorithm (a prime factor above {}, or the rows of "
                                 "an r2c of odd NX) keeps its own layout; use \"auto\" or \"rows\"",
                                 spec.name, kMaxPrimeFactor));
   // Its Y side reads what the X side left in the output, which an image output cannot hold.
-  if (laid_out.chirp_sides_2d && spec.io == Io::image)
+  if (laid_out.sides_apart && spec.io == Io::image)
     throw PlanError(fmt::format("kernel '{}': field 'io': a 2D side with a prime factor above {} runs through "
                                 "Bluestein's algorithm (as do the rows of a 2D r2c of odd NX), whose second side "
                                 "reads the values the first left in the output, and an image output holds none; use "
@@ -1198,9 +1207,13 @@ PassProgram make_dispatch_pass(const KernelSpec& spec, const KernelProgram& prog
 // Why an in-place kernel of this layout cannot be built (empty: it can). Its transforms through a
 // complex transform of another length (Bluestein's chirps, a full-length r2c) keep their own buffers.
 std::string in_place_refusal(const KernelLayout& layout) {
-  if (layout.bluestein_n != 0 || layout.chirp_sides_2d)
+  const bool chirp_side = std::any_of(std::begin(layout.chirp_sides), std::end(layout.chirp_sides),
+                                      [](const KernelLayout::ChirpSide& side) { return side.n != 0; });
+  if (layout.bluestein_n != 0 || chirp_side)
     return fmt::format("a length through Bluestein's algorithm (a prime factor above {}) is out of place only",
                        kMaxPrimeFactor);
+  if (layout.sides_apart)
+    return "an r2c kernel of odd NX computes its rows as complex transforms of NX, which is out of place only";
   if (layout.real_full_length)
     return "an r2c kernel computed as a complex transform of its full length (odd N) is out of place only";
   return "";
@@ -1280,7 +1293,7 @@ KernelProgram make_dispatch_program(const KernelSpec& spec) {
   if (const std::string refusal = in_place_refusal(laid_out); spec.placement == Placement::in_place && !refusal.empty())
     throw PlanError(fmt::format("kernel '{}': field 'placement': {}; allowed here: \"out_of_place\"", spec.name,
                                 refusal));
-  if (laid_out.chirp_sides_2d) return make_chirp_sides_program(spec, std::move(laid_out));
+  if (laid_out.sides_apart) return make_chirp_sides_program(spec, std::move(laid_out));
   if (laid_out.bluestein_n != 0) return make_bluestein_program(spec, std::move(laid_out));
   KernelProgram program;
   program.layout = std::move(laid_out);
@@ -1359,7 +1372,7 @@ std::string counters_refusal(const KernelSpec& spec, const KernelProgram& progra
   if (spec.targets_webgpu)
     return "WebGPU promises no progress to a workgroup that waits on another; drop wgsl from the targets";
   if (spec.io == Io::image || spec.convolution) return "image kernels and convolutions keep a dispatch per pass";
-  if (program.layout.bluestein_n != 0 || program.layout.chirp_sides_2d)
+  if (program.layout.bluestein_n != 0 || program.layout.sides_apart)
     return fmt::format("a transform through Bluestein's algorithm (a prime factor above {}) keeps a dispatch per pass",
                        kMaxPrimeFactor);
   bool several = false;

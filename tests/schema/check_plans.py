@@ -46,8 +46,8 @@ BEYOND_SCHEMA = {
     "99_fp64_computed_twiddles.json": "fp64 only with table twiddles",
     "100_fp64_convolution.json": "fp64 not for convolutions",
     "101_volume_image.json": "io image only for a 1D or 2D shape",
-    "102_volume_r2c_odd_nx.json": "a 3D r2c only of an even NX",
-    "103_volume_bluestein_side.json": "a 3D side without a prime factor above 61",
+    "102_volume_bluestein_in_place.json": "in_place not for sides through Bluestein's algorithm (the layout decides)",
+    "103_volume_r2c_odd_nx_in_place.json": "in_place not for an r2c of odd NX (the layout decides)",
 }
 
 

@@ -19,7 +19,7 @@ namespace fftgen {
 
 // Buffer roles (BufferRole) are part of the kernels' interface, fftgen/interface.hpp. scratch2 is
 // used by image kernels of three or more passes (their output image holds no values between
-// passes) and between the sides of a 2D c2r through KernelLayout::chirp_sides_2d (its output of
+// passes) and between the sides of a 2D or 3D c2r through KernelLayout::sides_apart (its output of
 // reals is too small); sync by a kernel whose passes share one dispatch (CounterSchedule in
 // program.hpp).
 
@@ -302,17 +302,17 @@ struct KernelLayout {
   /// where the full-length route (real_full_length) takes two of M >= 2N - 2.
   bool bluestein_real_half = false;
   PassLayout real_pass;
-  /// A 2D kernel with a side whose prime factors exceed kMaxPrimeFactor, or a 2D r2c of odd NX: each such side
-  /// runs through Bluestein (its passes are those of the side's M, X then Y), the others as mixed
-  /// radices; an r2c kernel's X side is a complex transform of NX (or M) with a real load and a
-  /// half-spectrum store, and its Y side covers `columns` = NX/2 + 1 columns. Per
-  /// side (X, Y): N (0: not through Bluestein), and where its chirp and its filter spectrum lie in
-  /// the table (the inverse kernel reads both conjugated).
+  /// A 2D or 3D kernel with a side whose prime factors exceed kMaxPrimeFactor, or an r2c of odd
+  /// NX: each such side runs through Bluestein (its passes are those of the side's M, X then Y then
+  /// Z), the others as mixed radices; an r2c kernel's X side is a complex transform of NX (or M)
+  /// with a real load and a half-spectrum store, and its Y and Z sides cover `columns` = NX/2 + 1
+  /// columns. Per side (X, Y, Z): N (0: not through Bluestein), and where its chirp and its filter
+  /// spectrum lie in the table (the inverse kernel reads both conjugated).
   struct ChirpSide {
     uint32_t n = 0, chirp_offset = 0, spectrum_offset = 0;
   };
-  bool chirp_sides_2d = false;
-  ChirpSide chirp_sides[2];
+  bool sides_apart = false;
+  ChirpSide chirp_sides[3];
   size_t x_passes() const;        ///< passes along X (the first ones)
 };
 
