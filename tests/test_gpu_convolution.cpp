@@ -11,15 +11,13 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 
-#include "fftgen/compile.hpp"
 #include "fftgen/generate.hpp"
-#include "fftgen/write_output.hpp"
 #include "fftgen/plan.hpp"
 #include "fftgen/write_output.hpp"
 #include "fftgen/runtime.hpp"
 #include "fftgen/vktools/convolve.hpp"
+#include "gpu_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace fftgen::vk;
@@ -131,15 +129,6 @@ double rel_l2(const std::vector<float>& got, const std::vector<double>& want) {
     norm += want[i] * want[i];
   }
   return std::sqrt(err / norm);
-}
-
-ShaderLoader hlsl_loader(const Manifest& m) {
-  return [&m](const KernelInfo&, const PassInfo& p) {
-    std::ifstream in(m.directory / p.files.at("hlsl"));
-    std::stringstream text;
-    text << in.rdbuf();
-    return ShaderCode{fftgen::compile_hlsl_to_spirv(text.str(), "main", p.files.at("hlsl")), "main"};
-  };
 }
 
 }  // namespace
@@ -303,7 +292,7 @@ TEST_CASE("convolution: the HLSL compiled back to SPIR-V computes what the GLSL 
     const Image filter = random_image(c.filter_h, c.filter_w, c.filter_channels, 4);
     const std::vector<double> want = direct_convolution(*k.convolution, image, filter);
     // The same chain with every pass's SPIR-V taken from its HLSL.
-    const Image out = convolve(device(), m, k, image, filter, hlsl_loader(m));
+    const Image out = convolve(device(), m, k, image, filter, fftgen_test::hlsl_loader(m));
     CHECK(rel_l2(out.values, want) < 2e-6);
   }
 }
@@ -481,7 +470,7 @@ TEST_CASE("convolution: half-float planes (precision fp16) stay within verify's 
     CHECK(err < 1e-3);
     // The HLSL reads the half floats as uints (unpackHalf2x16): compiled back to SPIR-V, it
     // computes the same.
-    const Image via_hlsl = convolve(device(), m, k, image, filter, hlsl_loader(m));
+    const Image via_hlsl = convolve(device(), m, k, image, filter, fftgen_test::hlsl_loader(m));
     CHECK(rel_l2(via_hlsl.values, want) < 1e-3);
   }
   // Values beyond 65504 in a plane: the result is not written, the error says why and what to do.
@@ -548,7 +537,7 @@ TEST_CASE("convolution: frames as storage images (io image) equal a direct convo
     INFO("rel L2 " << err);
     CHECK(err < (half ? 1e-3 : 2e-6));
     // The HLSL (RWTexture2D) compiled back to SPIR-V computes the same.
-    CHECK(rel_l2(convolve(device(), m, k, image, filter, hlsl_loader(m)).values, want) < (half ? 1e-3 : 2e-6));
+    CHECK(rel_l2(convolve(device(), m, k, image, filter, fftgen_test::hlsl_loader(m)).values, want) < (half ? 1e-3 : 2e-6));
     // verify runs both kernels on images too.
     const VerifyResult r = verify_convolution(device(), m, k, VerifyOptions{});
     INFO(format_verify_table({r}));

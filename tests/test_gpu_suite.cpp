@@ -72,19 +72,15 @@ Shard suite_shard() {
   return shard;
 }
 
-bool has_kernel(const Manifest& m, const std::string& name) {
-  return std::any_of(m.kernels.begin(), m.kernels.end(), [&](const KernelInfo& other) { return other.name == name; });
-}
-
-// The name with the variant token `from` (between "__" or at the end) replaced by `to`; empty
-// where the name has no such token.
-std::string with_token(const std::string& name, const std::string& from, const std::string& to) {
-  const std::string token = "__" + from;
-  for (size_t at = name.find(token); at != std::string::npos; at = name.find(token, at + 1)) {
-    const size_t end = at + token.size();
-    if (end == name.size() || name.compare(end, 2, "__") == 0) return name.substr(0, at + 2) + to + name.substr(end);
-  }
-  return {};
+// Whether two kernels of one plan entry have the same shape, transform and directions, and the same
+// resolved options apart from `option` (where it differs, the caller asked for) and the normalisation.
+bool same_passes_but(const KernelInfo& a, const KernelInfo& b, const std::string& option) {
+  if (a.name == b.name || a.plan_kernel != b.plan_kernel || a.shape != b.shape || a.transform != b.transform ||
+      a.directions != b.directions)
+    return false;
+  nlohmann::json x = a.options, y = b.options;
+  if (!option.empty() && x.is_object() && y.is_object()) x.erase(option), y.erase(option);
+  return x == y;
 }
 
 // A kernel another kernel of the suite stands for in the HLSL round trip, which costs lavapipe a
@@ -93,13 +89,16 @@ std::string with_token(const std::string& name, const std::string& from, const s
 // twin in another normalisation (the same passes, another constant scale), preferring inverse,
 // then none, then ortho.
 bool has_hlsl_stand_in(const Manifest& m, const KernelInfo& k) {
-  if (const std::string twin = with_token(k.name, "divmod", "bitwise"); !twin.empty() && has_kernel(m, twin)) return true;
-  const char* const order[] = {"inverse", "none", "ortho"};
-  for (size_t own = 1; own < 3; ++own)
-    for (size_t better = 0; better < own; ++better)
-      if (const std::string twin = with_token(k.name, order[own], order[better]); !twin.empty() && has_kernel(m, twin))
-        return true;
-  return false;
+  const auto rank = [](const std::string& normalize) {
+    return normalize == "inverse" ? 0 : normalize == "none" ? 1 : 2;
+  };
+  const auto index_math = [](const KernelInfo& info) { return info.options.value("index_math", ""); };
+  return std::any_of(m.kernels.begin(), m.kernels.end(), [&](const KernelInfo& other) {
+    const bool bitwise_twin = index_math(k) == "divmod" && index_math(other) == "bitwise" &&
+                              other.normalize == k.normalize && same_passes_but(k, other, "index_math");
+    const bool scale_twin = rank(other.normalize) < rank(k.normalize) && same_passes_but(k, other, "");
+    return bitwise_twin || scale_twin;
+  });
 }
 
 }  // namespace
