@@ -685,6 +685,38 @@ TEST_CASE("Bluestein beyond one dispatch: the transforms of M take several passe
   CHECK(fftgen::make_layout(spec_for(16777213)).n == (1u << 25));
 }
 
+TEST_CASE("a 2D or 3D side through Bluestein takes a 7-smooth M at most 5/8 of the power of two (smooth_bluestein_side)",
+          "[anysize][bluestein]") {
+  const auto layout_of = [](const std::string& fields) {
+    const KernelSpec spec =
+        fftgen::parse_plan(fmt::format(R"({{"kernels": [{{"name": "k", {}}}]}})", fields)).kernels.at(0);
+    return fftgen::make_layout(spec);
+  };
+  // The length of the passes along `axis`, all of one transform of M: their sizes multiply to it.
+  const auto axis_length = [](const fftgen::KernelLayout& layout, uint32_t axis) {
+    uint64_t m = 0;
+    for (const auto& pass : layout.passes)
+      if (pass.axis == axis) m = pass.length;
+    return m;
+  };
+  // 131: 2N - 2 = 260, 270 = 2 * 3^3 * 5 against 512; 67: 135 against 256; 1031: 2100 against 4096.
+  const fftgen::KernelLayout frame = layout_of(R"("shape": [1031, 131])");
+  CHECK(frame.chirp_sides[0].n == 131);
+  CHECK(axis_length(frame, 0) == 270);
+  CHECK(axis_length(frame, 1) == 2100);
+  const fftgen::KernelLayout volume = layout_of(R"("shape": [67, 8, 12], "transform": "r2c")");
+  CHECK(volume.chirp_sides[2].n == 67);
+  CHECK(axis_length(volume, 2) == 135);
+  CHECK(axis_length(volume, 0) == 12);  // an even NX without Bluestein: its complex transform of NX
+  // Above 5/8 the power of two stays (97: 192 of 256, 101: 200 of 256), and so does fp64 (not measured).
+  const fftgen::KernelLayout near = layout_of(R"("shape": [97, 101])");
+  CHECK(axis_length(near, 0) == 256);
+  CHECK(axis_length(near, 1) == 256);
+  const KernelSpec fp64 = fftgen::parse_plan(R"({"targets": ["spirv"], "kernels": [{"name": "k", "shape": [67, 131],
+                                                   "precision": "fp64"}]})").kernels.at(0);
+  CHECK(axis_length(fftgen::make_layout(fp64), 0) == 512);
+}
+
 TEST_CASE("Bluestein of several passes takes 16 KB where its passes keep their shape (chirp_budget)", "[anysize][bluestein]") {
   const auto kernel = [](const std::string& fields) {
     return fftgen::parse_plan(fmt::format(R"({{"kernels": [{{"name": "k", {}}}]}})", fields)).kernels.at(0);

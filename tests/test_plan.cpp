@@ -1540,8 +1540,9 @@ TEST_CASE("3D: a side through Bluestein's algorithm, or an r2c of odd NX, runs e
   CHECK(blue.layout.chirp_sides[0].n == 0);
   CHECK(blue.layout.chirp_sides[1].n == 0);
   CHECK(blue.layout.chirp_sides[2].n == 67);
-  // X rows (NZ * NY a transform), Y columns of each plane, then Z: the forward FFT of M = 256
-  // (chirp load, filter store) and its inverse (crop), over the volume's 8 * 12 columns.
+  // X rows (NZ * NY a transform), Y columns of each plane, then Z: the forward FFT of M = 135 (the
+  // 7-smooth M, smooth_bluestein_side; chirp load, filter store) and its inverse (crop), over the
+  // volume's 8 * 12 columns.
   REQUIRE(blue.forward.size() >= 4);
   CHECK(blue.forward[0].fft.axis == 0);
   CHECK(blue.forward[0].batch_scale == 67 * 8);
@@ -1549,12 +1550,12 @@ TEST_CASE("3D: a side through Bluestein's algorithm, or an r2c of odd NX, runs e
   CHECK(blue.forward[1].batch_scale == 67);
   CHECK(blue.forward[1].fft.interleave == 12);
   CHECK(blue.forward[2].fft.axis == 2);
-  CHECK(blue.forward[2].fft.length == 256);
+  CHECK(blue.forward[2].fft.length == 135);
   CHECK(blue.forward[2].fft.interleave == 8 * 12);
   CHECK(blue.forward[2].batch_scale == 1);
   CHECK(blue.forward[2].load.kind == fftgen::LoadKind::chirp);
   CHECK(blue.forward.back().store.kind == fftgen::StoreKind::chirp_crop);
-  CHECK(blue.scratch_elements >= uint64_t{256} * 8 * 12);
+  CHECK(blue.scratch_elements >= uint64_t{135} * 8 * 12);
   // The r2c's X side is the complex transform of 15 reals a row, 16 apart; its c2r runs Z, Y, X.
   const fftgen::KernelProgram odd = fftgen::make_program(plan.kernels[1]);
   CHECK(odd.layout.sides_apart);

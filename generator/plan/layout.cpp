@@ -1092,6 +1092,19 @@ void add_axis_passes(const KernelSpec& spec, KernelLayout& layout, uint32_t axis
 // Bluestein's algorithm for N with a prime factor above kMaxPrimeFactor (1D c2c, N <= kMaxBluesteinN): the
 // passes of a c2c transform of M, chosen by bluestein_transform_layout (one dispatch each way or more), then the chirp
 // and the two filter spectra placed in its table.
+// M of a side through Bluestein's algorithm: the power of two, or the smallest 7-smooth M >= 2N - 2
+// where a row of the measured table takes it (MeasuredDecision::smooth_bluestein_side, asked with
+// `size` = the smooth M in eighths of the power of two, rounded up). A 3D kernel's side is asked
+// as a 2D kernel's (no row applies to three_d facts): the run measured both alike.
+uint32_t side_bluestein_length(const KernelSpec& spec, uint32_t side) {
+  const uint32_t power = bluestein_length(side), smooth = smooth_bluestein_length(side);
+  MeasuredFacts facts = measured_facts(spec, smooth);
+  facts.two_d = true;
+  facts.three_d = false;
+  facts.size = (uint64_t{smooth} * 8 + power - 1) / power;
+  return smooth < power && measured_yes(MeasuredDecision::smooth_bluestein_side, facts) ? smooth : power;
+}
+
 // A 2D or 3D kernel with such a side, or an r2c of odd NX (KernelLayout::sides_apart): the passes
 // of each side's complex transform, of M for a side through Bluestein, then the chirps and filter
 // spectra. An r2c kernel's X side is the complex transform of NX (of its M), whose load takes
@@ -1126,7 +1139,7 @@ KernelLayout sides_layout(const KernelSpec& spec) {
   const uint32_t interleave[3] = {1, layout.columns, layout.columns * layout.ny};
   uint32_t lengths[3];
   for (uint32_t a = 0; a < axes; ++a) {
-    const uint32_t m = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? bluestein_length(sides[a]) : sides[a];
+    const uint32_t m = largest_prime_factor(sides[a]) > kMaxPrimeFactor ? side_bluestein_length(spec, sides[a]) : sides[a];
     lengths[a] = m;
     if (a == 0)
       add_axis_passes(complex, layout, 0, m, 1, split_into_passes(complex, m, budget), false, budget);

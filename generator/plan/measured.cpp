@@ -268,6 +268,18 @@ const std::vector<MeasuredRow> kRows = {
      "-> 2.06, r2c 8198 2.62 -> 2.80, 10006 2.24 -> 2.39) nor passes of 512 points (M 131072: c2c 50021 2.72 -> "
      "2.70; 262144: 100003 2.93 -> 3.07, r2c 200006 3.27 -> 3.40; 524288: c2c 250007 2.66 -> 2.88)"},
 
+    // --- smooth_bluestein_side: a side of a 2D or 3D kernel through Bluestein (c2c and r2c; fp32)
+    // takes the smallest 7-smooth M >= 2N - 2 rather than the power of two where that M is at most
+    // 5/8 of it (sides_layout), in any number of passes.
+    {D::smooth_bluestein_side, K().two_d().fp32().convolution(false).size(up_to(5)), yes(),
+     "2026-12-03-h200-three-d-sides",
+     "H200, x cuFFT at 512 MiB, every side's M a power of two -> 7-smooth at most 5/8 of it: 17 frames and volumes "
+     "0.654 -> 0.837 (geomean), none slower beyond 1 %: 2D c2c 512 x 131 (512 -> 270) 0.73 -> 0.97, 263 x 1024 "
+     "(1024 -> 525) 1.01 -> 1.27, 1031^2 (4096 -> 2100) 0.40 -> 0.69, 2053 x 256 (8192 -> 4116) 0.61 -> 1.00, 67 x "
+     "512 0.61 -> 0.62; r2c 1031 x 1024 0.36 -> 0.63, 263 x 512 0.74 -> 1.01, 512 x 134 0.54 -> 0.74; 3D c2c 131 x "
+     "64 x 64 0.71 -> 0.98, 128 x 128 x 67 0.89 -> 1.04, 67 x 128 x 128 0.70 -> 0.72; r2c 64 x 131 x 256 0.59 -> "
+     "0.83, 128 x 128 x 131 0.58 -> 0.76, 67 x 64 x 128 0.71 -> 0.70"},
+
     // --- grid_budget: shared_memory_bytes not given, a one-pass 2D grid (or 3D plane) of 4096 or
     // 8192 points fills 32 KB unpadded (swizzled, or real and imaginary parts in turn); at 48 KB its
     // slices are padded. Taken where the plan's devices offer 48 KB (its "device_shared_memory_bytes").

@@ -49,6 +49,9 @@ enum class MeasuredDecision {
   chirp_budget,        ///< shared_memory_bytes not given: a 1D Bluestein kernel whose transforms of M (`size`)
                        ///< take several passes takes the smaller budget `bytes` where its passes keep their
                        ///< lengths and columns (each exchange in more rounds)
+  smooth_bluestein_side, ///< a side of a 2D or 3D kernel through Bluestein takes the smallest 7-smooth M >=
+                         ///< 2N - 2 rather than the power of two (`yes`; `size`: the smooth M in eighths of the
+                         ///< power of two, rounded up; a 3D kernel's side asked as a 2D kernel's)
 };
 
 /// An inclusive range of values; the default holds every value.
