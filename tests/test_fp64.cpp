@@ -169,6 +169,24 @@ TEST_CASE("fp64: column tiles exchanged in rounds keep their values' registers: 
   CHECK(widest("fp64") == 256u);
 }
 
+TEST_CASE("fp64: a column of 4096 that fp32 holds in one pass in rounds takes two passes", "[fp64][layout]") {
+  // Four columns of 4096 values on 256 invocations (rounds_invocations in fp64) would take 64 values
+  // an invocation, twice what a pass in rounds holds: [4096, 64], a side through Bluestein of M =
+  // 4096 ([1031, 64]) and a 3D side of 4096 were refused.
+  const auto y_passes = [](const std::string& shape, const char* precision) {
+    const std::string k = fmt::format(R"({{"name": "z", "shape": {}, "precision": "{}"}})", shape, precision);
+    const fftgen::KernelLayout layout =
+        fftgen::make_layout(parse_plan(plan_of(k, R"(["spirv"])"), "plan.json").kernels.at(0));
+    size_t passes = 0;
+    for (const fftgen::PassLayout& pass : layout.passes) passes += pass.axis == 1;
+    return passes;
+  };
+  CHECK(y_passes("[4096, 64]", "fp32") == 1);
+  CHECK(y_passes("[4096, 64]", "fp64") == 2);
+  CHECK(y_passes("[8, 4096, 16]", "fp64") == 2);
+  CHECK(y_passes("[1031, 64]", "fp64") == 2);  // the passes of M = 4096, run forward and inverse
+}
+
 TEST_CASE("fp64: a budget the table narrows (narrow_budget) applies where the plan leaves it unset", "[fp64][plan]") {
   const auto budget_of = [](const std::string& fields) {
     const fftgen::Plan plan = parse_plan(plan_of(R"({"name": "z", "precision": "fp64", )" + fields + "}", R"(["spirv"])"),

@@ -34,7 +34,7 @@ const fs::path& fp64_dir() {
 
 TEST_CASE("gpu fp64: every kernel matches FFTW in long double at double level", "[gpu][fp64]") {
   const Manifest m = load_manifest(fp64_dir());
-  REQUIRE(m.kernels.size() == 20);
+  REQUIRE(m.kernels.size() == 21);
   Device& device = validated_device();
   drain_validation(device);
   REQUIRE(device.enabled_features().has(fftgen::Feature::shader_float64));

@@ -418,7 +418,12 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // exchange on up to kRoundsInvocations invocations (choose_tiling's second try): 1080 (15x9x8, 72
 // invocations per column) takes 288 invocations and 4 x 1081 split slots, one read and one write
 // of the frame fewer than the two passes of 36 and 30.
-std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
+// Wider values get fewer invocations a tile in rounds (rounds_invocations): an fp64 column of 4096
+// would need 64 values an invocation on 256, so it takes two passes.
+// The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
+constexpr uint32_t kMostRoundValues = 32;
+
+std::vector<std::vector<uint32_t>> y_passes(const KernelSpec& spec, uint32_t ny, uint32_t budget) {
   const uint32_t max_bits = max_column_pass_bits(budget);
   if (!is_power_of_two(ny)) {
     const std::vector<uint32_t> single = auto_radices(ny, true);
@@ -426,7 +431,8 @@ std::vector<std::vector<uint32_t>> y_passes(uint32_t ny, uint32_t budget) {
     if (fits_wide_column_pass(single, budget)) return {single};
     return mixed_column_passes(ny, 1u << max_bits);
   }
-  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns) {
+  if (ny > (1u << max_bits) && ny <= kMaxRegisterResident / kMinColumns &&
+      uint64_t{ny} * kMinColumns <= uint64_t{kMostRoundValues} * rounds_invocations(spec)) {
     const std::vector<uint32_t> single = register_resident_radices(ny);
     if (choose_exchange_rounds(single, values_per_invocation(single), budget / kMinColumns) != 0) return {single};
   }
@@ -468,9 +474,6 @@ PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget)
   within.shared_memory_bytes = kTextTargetSharedBytes;
   return modelled_split(within, m, text_budget);
 }
-
-// The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
-constexpr uint32_t kMostRoundValues = 32;
 
 // Idle work of t invocations a transform (`workgroup` invocations in all): the idle lanes of the
 // last warp and each stage's idle butterfly slots, as fractions.
@@ -1144,7 +1147,7 @@ KernelLayout sides_layout(const KernelSpec& spec) {
     if (a == 0)
       add_axis_passes(complex, layout, 0, m, 1, split_into_passes(complex, m, budget), false, budget);
     else
-      add_axis_passes(complex, layout, a, m, interleave[a], {y_passes(m, budget), 1}, false, budget);
+      add_axis_passes(complex, layout, a, m, interleave[a], {y_passes(complex, m, budget), 1}, false, budget);
   }
   // The chirps and filter spectra follow every pass's twiddles in the table.
   for (uint32_t a = 0; a < axes; ++a) {
@@ -1357,7 +1360,7 @@ std::vector<Axis> split_axes(const KernelSpec& spec, const KernelLayout& layout,
     radices.insert(radices.end(), x.begin(), x.end());
     axes = {{static_cast<uint32_t>(spec.points()), 1, {{radices}, 1}}};
   } else if (spec.is_2d()) {
-    axes.push_back({layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}});
+    axes.push_back({layout.ny, layout.columns, {y_passes(spec, layout.ny, budget), 1}});
   }
   return axes;
 }
@@ -1395,7 +1398,7 @@ std::string why_no_pairs(const KernelSpec& spec, const KernelLayout& layout, con
     return "an r2c kernel's pairs of rows need a power-of-two NX and intermediate_layout \"auto\" or \"rows\"";
   if (!is_power_of_two(layout.ny) || layout.ny < 4) return "pairs of rows need a power-of-two NY of 4 or more";
   if (axes[0].split.radices.size() != 1 || axes[0].split.exchange_rounds != 1 || axes[1].split.radices.size() != 1 ||
-      (half_columns = y_passes(layout.ny / 2, budget)).size() != 1)
+      (half_columns = y_passes(spec, layout.ny / 2, budget)).size() != 1)
     return "pairs of rows need each axis in one pass (rows within shared memory, columns of NY/2 in one column pass)";
   return "";
 }
@@ -1502,9 +1505,9 @@ KernelLayout volume_layout(const KernelSpec& spec) {
     add_axis_passes(spec, layout, 0, layout.ny * layout.n, 1, {{radices}, 1}, true, budget);
   } else {
     add_axis_passes(spec, layout, 0, layout.n, 1, split_into_passes(spec, layout.n, budget), false, budget);
-    add_axis_passes(spec, layout, 1, layout.ny, layout.columns, {y_passes(layout.ny, budget), 1}, false, budget);
+    add_axis_passes(spec, layout, 1, layout.ny, layout.columns, {y_passes(spec, layout.ny, budget), 1}, false, budget);
   }
-  add_axis_passes(spec, layout, 2, layout.nz, layout.ny * layout.columns, {y_passes(layout.nz, budget), 1}, false,
+  add_axis_passes(spec, layout, 2, layout.nz, layout.ny * layout.columns, {y_passes(spec, layout.nz, budget), 1}, false,
                   budget);
   if (real && spec.twiddle_source() == TwiddleSource::table)
     layout.real_twiddle_offset = layout.twiddles.place({TwiddleRun::Kind::real, 0, layout.n, spec.n(), 0, 0});
