@@ -635,8 +635,9 @@ KernelProgram make_bluestein_program(const KernelSpec& spec, KernelLayout layout
 
 // A 2D or 3D kernel with a side through Bluestein, or an r2c of odd NX (KernelLayout::sides_apart):
 // per direction the X side over the NY (NZ * NY) rows of each transform (batch entries), then the
-// Y side over each plane's columns, then (3D) the Z side over the volume's columns. A side through Bluestein runs the forward FFT of its M with the chirp load and the filter
-// store, then the inverse FFT with the crop; another side runs its FFT once. Each side reads its
+// Y side over each plane's columns, then (3D) the Z side over the volume's columns. A side through
+// Bluestein runs the forward FFT of its M with the chirp load and the filter store, then the
+// inverse FFT with the crop; another side runs its FFT once. Each side reads its
 // source (the input, then the output the X side wrote) and ends in the output; the passes between
 // alternate between the two halves of scratch, laid out per side (a row's 2M values along X, a
 // plane's M x C values along Y, C columns; a volume's M x NY x C along Z), so no pass but a lone Y
