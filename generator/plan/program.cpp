@@ -697,10 +697,11 @@ struct ChirpSide {
   double scale = 1.0;     ///< what its last pass's store multiplies by
 };
 
-// Batch entries per transform of a side's passes: the rows along X (NY, or NZ * NY in 3D), the
-// planes along Y, one volume along Z (one 2D transform along Y).
-uint32_t side_entries(const KernelLayout& layout, uint32_t axis) {
-  return axis == 0 ? layout.ny * layout.nz : axis == 1 ? layout.nz : 1;
+// Batch entries per transform of a pass: the rows of an X pass (NY, or NZ * NY in 3D), the planes
+// of a 3D kernel's Y pass or of a grid done in one pass, one otherwise (a Y pass of 2D, a Z pass).
+uint32_t entries_per_transform(const KernelLayout& layout, const PassLayout& fft) {
+  if (fft.grid_ny != 0) return layout.nz;
+  return fft.axis == 0 ? layout.ny * layout.nz : fft.axis == 1 ? layout.nz : 1;
 }
 
 // vec2 values per batch entry of the data a side reads and writes: a row along X (reals: NX/2
@@ -708,7 +709,7 @@ uint32_t side_entries(const KernelLayout& layout, uint32_t axis) {
 // scratch2 (c2r) the values between the sides.
 uint64_t chirp_entry(const KernelProgram& program, const KernelLayout& layout, const ChirpSide& side, BufferRole role) {
   if (role == BufferRole::scratch) return side.halves * side.half;
-  const uint32_t entries = side_entries(layout, side.axis);
+  const uint32_t entries = entries_per_transform(layout, *side.steps->front().fft);
   if (side.axis != 0) return uint64_t{layout.columns} * layout.ny * layout.nz / entries;
   const Direction d = side.direction;
   const uint64_t whole = role == BufferRole::input ? pairs_of(program.input(d)) : pairs_of(program.output(d));
@@ -736,7 +737,7 @@ PassProgram make_chirp_side_pass(const KernelSpec& spec, const KernelProgram& pr
   pass.direction = step.fft_direction;
   pass.count = side.count;
   pass.fft = fft;
-  pass.batch_scale = side_entries(layout, side.axis);
+  pass.batch_scale = entries_per_transform(layout, fft);
   pass.twiddles = spec.twiddle_source();
   pass.index_math = spec.index_math;
   pass.n = static_cast<uint32_t>(uint64_t{layout.n} * layout.ny * layout.nz);
@@ -818,7 +819,7 @@ KernelProgram make_chirp_sides_program(const KernelSpec& spec, KernelLayout layo
       const uint32_t length = side.steps->front().fft->length;  // M, or the side
       side.halves = side.steps->size() > 2 ? 2 : 1;
       side.half = uint64_t{length} * side.steps->front().fft->interleave;  // a row, plane or volume of M
-      scratch = std::max(scratch, side_entries(layout, side.axis) * side.halves * side.half);
+      scratch = std::max(scratch, entries_per_transform(layout, *side.steps->front().fft) * side.halves * side.half);
       side.source = side_index == 0 ? BufferRole::input : real && !forward ? BufferRole::scratch2 : BufferRole::output;
       side.destination = side.last_side || forward || !real ? BufferRole::output : BufferRole::scratch2;
       for (size_t i = 0; i < side.steps->size(); ++i)
@@ -897,13 +898,6 @@ void check_column_tiles(const KernelSpec& spec, const KernelProgram& program) {
                                                 layout.x_passes(), layout.passes.front().size,
                                                 layout.passes.size() - layout.x_passes(),
                                                 layout.passes.back().columns_per_workgroup)));
-}
-
-// Batch entries per transform of a pass: the rows of an X pass (NY, or NZ * NY in 3D), the planes
-// of a 3D kernel's Y pass or of a grid done in one pass, one otherwise (a Y pass of 2D, a Z pass).
-uint32_t entries_per_transform(const KernelLayout& layout, const PassLayout& fft) {
-  if (fft.grid_ny != 0) return layout.nz;
-  return fft.axis == 0 ? layout.ny * layout.nz : fft.axis == 1 ? layout.nz : 1;
 }
 
 // What the passes of a dispatch kernel share: the kernel's kind and sizes.
