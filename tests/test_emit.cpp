@@ -255,7 +255,7 @@ TEST_CASE("MSL and GLSL of small kernels match the golden files", "[emit][golden
   const fftgen::Plan plan = fftgen::parse_plan(R"({"kernels":[
     {"name":"golden8","shape":[8]},
     {"name":"golden64","shape":[64],"index_math":"divmod","twiddles":"computed","normalize":"ortho"},
-    {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32]},
+    {"name":"golden8k","shape":[8192],"direction":"forward","radices":[16,16,32],"shared_memory_bytes":32768},
     {"name":"golden3d","shape":[4,4,8],"direction":"forward"}
   ],"targets":["glsl","msl"]})", "golden.json");
   const auto out = fftgen::generate(plan, "golden.json");

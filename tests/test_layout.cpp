@@ -653,8 +653,11 @@ TEST_CASE("fp16 row passes aim at 64 invocations, fp32 ones at up to 256", "[lay
   }
   CHECK(row_invocations(64, false, Precision::fp16) == 64);
   CHECK(row_invocations(64, false, Precision::fp32) == 128);  // 32 rows: 64 do not fit 32 KB
-  // Rows that take more than 64 invocations alone keep them.
-  CHECK(row_invocations(4096, false, Precision::fp16) == row_invocations(4096, false, Precision::fp32));
+  // Rows that take more than 64 invocations alone keep them (fp32 4096 takes 128 of 32 values, a
+  // row of the table of measured choices; 2048 takes 128 of 16).
+  CHECK(row_invocations(4096, false, Precision::fp16) == 256);
+  CHECK(row_invocations(4096, false, Precision::fp32) == 128);
+  CHECK(row_invocations(2048, false, Precision::fp16) == row_invocations(2048, false, Precision::fp32));
 }
 
 TEST_CASE("2D kernels keep the values between their X and Y passes in column tiles", "[layout][2d]") {
@@ -1205,23 +1208,32 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
     return fftgen::make_program(spec);
   };
   // Where auto keeps a dispatch per pass: a plan for Metal, fp16, c2c 2^19 points (its passes'
-  // workgroup sizes differ, and the larger does not fit) and beyond 2^20, r2c beyond 2^18, one pass.
+  // workgroup sizes differ, and the larger does not fit), 131072 and from 2^20 (measured slower on an
+  // H200), r2c out of place, in place c2c beyond 32768 and r2c beyond 2^18, one pass.
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.targets_metal = true; }).forward_counters);
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.pass_sync = PassSync::dispatch; }).forward_counters);
   CHECK_FALSE(with(spec_for(32768), [](KernelSpec& k) { k.precision = fftgen::Precision::fp16; }).forward_counters);
   CHECK_FALSE(fftgen::make_program(spec_for(524288)).forward_counters);
   CHECK_FALSE(fftgen::make_program(spec_for(4096)).forward_counters);
-  CHECK(fftgen::make_program(spec_for(1u << 20)).forward_counters);
+  CHECK(fftgen::make_program(spec_for(262144)).forward_counters);
+  CHECK_FALSE(fftgen::make_program(spec_for(131072)).forward_counters);
+  CHECK_FALSE(fftgen::make_program(spec_for(1u << 20)).forward_counters);
   CHECK_FALSE(fftgen::make_program(spec_for(1u << 21)).forward_counters);
   auto r2c = [](KernelSpec& k) { k.transform = fftgen::Transform::r2c; };
-  CHECK(with(spec_for(65536), r2c).forward_counters);
-  CHECK(with(spec_for(262144), r2c).forward_counters);
-  CHECK_FALSE(with(spec_for(524288), r2c).forward_counters);
+  auto in_place = [](KernelSpec& k) { k.placement = fftgen::Placement::in_place; };
+  auto r2c_in_place = [&](KernelSpec& k) { r2c(k), in_place(k); };
+  CHECK(with(spec_for(32768), in_place).forward_counters);
+  CHECK_FALSE(with(spec_for(65536), in_place).forward_counters);
+  CHECK_FALSE(with(spec_for(65536), r2c).forward_counters);
+  CHECK_FALSE(with(spec_for(262144), r2c).forward_counters);
+  CHECK_FALSE(with(spec_for(65536), r2c_in_place).forward_counters);
+  CHECK(with(spec_for(262144), r2c_in_place).forward_counters);
+  CHECK_FALSE(with(spec_for(524288), r2c_in_place).forward_counters);
   CHECK(fftgen::make_program(spec_2d(256, 256)).forward_counters);
   // 2^17 points: the passes exchange in both forms (complex, split) and share one array, the
   // larger of theirs, so the dispatch fits 32 KB. 2D 512² fits too but keeps a dispatch per pass
   // (slower at the small batches of ocean grids).
-  const auto mixed = fftgen::make_program(spec_for(131072));
+  const auto mixed = with(spec_for(131072), [](KernelSpec& k) { k.pass_sync = PassSync::counters; });
   REQUIRE(mixed.forward_counters);
   uint32_t complex_bytes = 0, split_bytes = 0;
   for (const auto& pass : mixed.forward)
@@ -1239,8 +1251,9 @@ TEST_CASE("pass_sync: auto takes counters where measured faster, and their passe
   const auto wide = fftgen::make_program(spec_for(839808));
   CHECK_FALSE(wide.forward_counters);
   CHECK(wide.forward.size() == 2);
-  // 419904 = 648 x 648, both on 288: one dispatch.
-  const auto even = fftgen::make_program(spec_for(419904));
+  // 186624 = 432 x 432, both on 144: one dispatch (419904 = 648 x 648 too, until measured slower above
+  // 2^18 points on an H200).
+  const auto even = fftgen::make_program(spec_for(186624));
   REQUIRE(even.forward_counters);
   CHECK(even.forward_counters->passes() == 2);
   // Asked for where it cannot run: a plan error naming the field and the reason.

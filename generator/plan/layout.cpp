@@ -458,7 +458,10 @@ PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget);
 // 32 frames whose rows change 1.314 -> 1.412 x cuFFT, convolutions of 1080p and 4096^2 frames 1.18x.
 PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
   const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
-  if (row) return {{row->choice.radices}};
+  // A row's invocations hold where it was measured: at its budget (`bytes`), values an invocation auto.
+  const bool row_invocations = row && row->choice.invocations != 0 && spec.values_per_invocation == 0 &&
+                               row->choice.bytes == spec.shared_memory_bytes;
+  if (row) return {{row->choice.radices}, 1, row_invocations ? row->choice.invocations : 0};
   // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
   if (spec.precision != Precision::fp32 || largest_prime_factor(m) > 16) return {{auto_radices(m, false)}};
   // Where the plan targets HLSL or MSL, the rows of 2D and 3D kernels are ranked within their

@@ -22,6 +22,7 @@ bool MeasuredKernels::contains(const MeasuredFacts& f) const {
   if (two_d && *two_d != f.two_d) return false;
   if (precision && *precision != f.precision) return false;
   if (convolution && *convolution != f.convolution) return false;
+  if (in_place && *in_place != f.in_place) return false;
   return n.contains(f.n) && nx.contains(f.nx) && ny.contains(f.ny) && points.contains(f.points) && size.contains(f.size) &&
          tile_bytes.contains(f.tile_bytes);
 }
@@ -33,6 +34,7 @@ MeasuredFacts measured_facts(const KernelSpec& spec, uint64_t n) {
   f.two_d = spec.is_2d();
   f.three_d = spec.is_3d();
   f.convolution = spec.convolution.has_value();
+  f.in_place = spec.placement == Placement::in_place;
   f.n = n;
   f.nx = spec.n();
   f.ny = spec.ny();
@@ -61,6 +63,7 @@ struct K {
   K& fp16() { return k.precision = Precision::fp16, *this; }
   K& fp64() { return k.precision = Precision::fp64, *this; }
   K& convolution(bool c) { return k.convolution = c, *this; }
+  K& in_place(bool p) { return k.in_place = p, *this; }
   K& n(MeasuredRange r) { return k.n = r, *this; }
   K& nx(MeasuredRange r) { return k.nx = r, *this; }
   K& ny(MeasuredRange r) { return k.ny = r, *this; }
@@ -77,6 +80,9 @@ MeasuredChoice stages_on(std::vector<uint32_t> radices, uint32_t invocations) {
   return {true, std::move(radices), invocations};
 }
 MeasuredChoice budget(uint32_t bytes) { return {true, {}, 0, bytes}; }
+MeasuredChoice stages_within(std::vector<uint32_t> radices, uint32_t invocations, uint32_t bytes) {
+  return {true, std::move(radices), invocations, bytes};
+}
 
 const std::vector<MeasuredRow> kRows = {
     // --- row_split: the split measured fastest on an H100 among every ordered split into the
@@ -92,6 +98,10 @@ const std::vector<MeasuredRow> kRows = {
     {D::row_split, K().n(at(1200)), stages({16, 5, 15}), "2026-11-23-h100-splits", "GB/s: 2442; 15x10x8: 2173"},
     {D::row_split, K().n(at(1440)), stages({16, 9, 10}), "2026-11-23-h100-splits", "GB/s: 2886; 16x10x9: 2562"},
     {D::row_split, K().n(at(2160)), stages({12, 12, 15}), "2026-11-23-h100-splits", "GB/s: 2630; 15x12x12: 2008"},
+    // C2C 4096 (H200, fftgen tune, 512 MiB): the split stays 16x16x16, on 128 invocations of 32 values
+    // rather than 256 of 16 at 32 KB (at 48 KB 128 ran slower: 3517 against 3775 GB/s).
+    {D::row_split, K().c2c().one_d().fp32().n(at(4096)), stages_within({16, 16, 16}, 128, 32768),
+     "2026-12-03-h200-pass-sync", "GB/s (tune/): 3783 on 256 invocations -> 4022 on 128; 3859 at 16 KB"},
 
     // --- smaller_pass_first (column_passes puts the larger pass first).
     {D::smaller_pass_first, K().c2c().one_d().fp32().convolution(false).n(at(1u << 21)), yes(),
@@ -183,21 +193,31 @@ const std::vector<MeasuredRow> kRows = {
      "and slower at batch 1"},
 
     // --- counters: pass_sync auto takes counters (fp32 kernels of two passes per direction within
-    // D3D12's 32 KB: make_program checks that). H100, GB/s at 512 MiB, one dispatch per pass ->
-    // counters. Not fp16 (2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
+    // D3D12's 32 KB: make_program checks that). GB/s at 512 MiB, one dispatch per pass -> counters;
+    // first measured on an H100 (2026-11-26-h100-counters), the 1D rows again on an H200, where
+    // fewer lengths gain. Not fp16 (H100: 2D 256² 1441 -> 1287, 1D 32768 1181 -> 968).
     {D::counters, K().two_d().fp32().points(up_to(1u << 16)), yes(), "2026-11-26-h100-counters",
      "2D c2c 256²: 1475 -> 1690; 7.5 -> 6.8 µs a call at batch 1, but 8.0 -> 9.1 at batch 4. Not 512² (1470 -> "
      "1500 at 512 MiB, but 10.5 -> 11.6 µs at batch 1 and 14.0 -> 18.2 at batch 4, the sizes ocean grids use), "
      "1024² (1463 -> 1239), 1024 x 128 (1444 -> 1209); 128 x 1024 (1476 -> 1900) and 256 x 512 (1476 -> 1617) "
-     "gain at 512 MiB but lose at batch 4 (9.8 -> 11.9, 10.1 -> 12.5 µs)"},
-    {D::counters, K().c2c().one_d().fp32().points(up_to(1u << 20)), yes(), "2026-11-26-h100-counters",
-     "at the workgroup size of their largest pass (make_program; 2026-11-26-h100-one-array): c2c 32768 1459 -> "
-     "1733, 65536 1473 -> 1705, 131072 1463 -> 1772, 262144 1445 -> 1873, 2^20 1382 -> 1445 (inverse 1386 -> "
-     "1451). Not: c2c 2^21 (16 MiB a transform: 1202 -> 1170), 2^22 (1101 -> 1015), 524288 (its passes of 512 "
-     "and 256 invocations at 256: 1431 -> 1092)"},
-    {D::counters, K().r2c().one_d().fp32().points(up_to(1u << 18)), yes(), "2026-11-26-h100-counters",
-     "r2c 65536 1413 -> 1541, 131072 1366 -> 1372, 262144 1350 -> 1454. Not r2c 524288 (1158 -> 1138, though its "
-     "c2r inverse gains, 1286 -> 1378)"},
+     "gain at 512 MiB but lose at batch 4 (9.8 -> 11.9, 10.1 -> 12.5 µs). H200 (2026-12-03-h200-pass-sync, "
+     "in and out of place alike): 128² 1997 -> 2307, 256² 2038 -> 2086, 128 x 512 2051 -> 2188; 256 x 512 "
+     "2027 -> 1979, 512² 2024 -> 1582"},
+    {D::counters, K().c2c().one_d().fp32().in_place(true).points(up_to(1u << 15)), yes(), "2026-12-03-h200-pass-sync",
+     "H200, in place (through scratch): c2c 32768 1927 -> 2115"},
+    {D::counters, K().c2c().one_d().fp32().in_place(true), no(), "2026-12-03-h200-pass-sync",
+     "H200, in place: c2c 65536 1928 -> 1773, 131072 2064 -> 1868, 262144 2045 -> 1963, 2^20 1770 -> 1563"},
+    {D::counters, K().c2c().one_d().fp32().points(at(1u << 17)), no(), "2026-12-03-h200-pass-sync",
+     "H200: c2c 131072 (512 then 256 points) 2031 -> 1914"},
+    {D::counters, K().c2c().one_d().fp32().points(up_to(1u << 18)), yes(), "2026-12-03-h200-pass-sync",
+     "H200: c2c 32768 1908 -> 2243 (inverse 1911 -> 2249), 65536 1907 -> 2243, 262144 2005 -> 2139 (inverse "
+     "2007 -> 2141). Not 2^20 (1697 -> 1639, inverse 1715 -> 1647; the H100 gained, 1382 -> 1445), 2^21 (1570 "
+     "-> 1443)"},
+    {D::counters, K().r2c().one_d().fp32().in_place(true).points(between(1u << 17, 1u << 18)), yes(),
+     "2026-12-03-h200-pass-sync",
+     "H200, r2c in place: 131072 1402 -> 1448, 262144 1448 -> 1510; 65536 equal (1579, 1582), 524288 1474 -> "
+     "1199. Out of place every r2c loses (65536 1799 -> 1620, 131072 1665 -> 1484, 262144 1729 -> 1540, "
+     "524288 1403 -> 1238; the H100 gained at 65536 and 262144, 1413 -> 1541, 1350 -> 1454)"},
 
     // --- column_radix32: column passes of 512 values or more take radix-32 stages, the remainder
     // second, as register-resident transforms do: one shared-memory exchange fewer, and the stages
@@ -297,6 +317,12 @@ const std::vector<MeasuredRow> kRows = {
     {D::narrow_budget, K().c2c().one_d().fp64().n(at(4096)), budget(16384), "2026-11-29-h200-fp64-counters-in-place",
      "H200, 512 MiB, GB/s against cuFFT's Z2Z in the same run: 4096 3514 (0.865) at 32 KB -> 3978 (0.979) at 16 KB, "
      "3566 at 8 KB; 2048 4076 at 32 KB, 3727 at 16 KB; 8192 3124 at 32 KB, 2834 at 16 KB"},
+    // fp32 C2C 8192 (64 KB of values), exchanged in rounds either way: 16x16x32 at 32 KB, 32x16x16 in
+    // more and smaller rounds at 16 KB. Measured by fftgen tune twice.
+    {D::narrow_budget, K().c2c().one_d().fp32().n(at(8192)), budget(16384), "2026-12-03-h200-pass-sync",
+     "H200, 512 MiB, GB/s (tune/): 8192 3447 at 32 KB -> 3851 at 16 KB (3881 as 32x16x16); "
+     "2026-12-02-h200-row-workgroups (tune/, 256 MiB): 3342 -> 3746. Not 4096 (3783 -> 3859 at 16 KB; 4022 "
+     "with 32 values an invocation at 32 KB, a choice this table does not make)"},
 };
 
 }  // namespace

@@ -71,6 +71,7 @@ struct MeasuredFacts {
   /// facts of a 3D kernel's plane, a 2D grid, instead).
   bool three_d = false;
   bool convolution = false;  ///< a convolution's kernel
+  bool in_place = false;     ///< placement in_place: one buffer in and out
   uint64_t n = 0;            ///< complex points along X (KernelLayout::n: N, N/2 for r2c), or the pass's length
   uint64_t nx = 0;           ///< NX (N in 1D) as the plan gives it (KernelSpec::n)
   uint64_t ny = 1;           ///< NY (1 in 1D)
@@ -86,6 +87,7 @@ struct MeasuredKernels {
   std::optional<bool> two_d;
   std::optional<Precision> precision;
   std::optional<bool> convolution;
+  std::optional<bool> in_place;
   MeasuredRange n, nx, ny, points, size, tile_bytes;
 
   bool contains(const MeasuredFacts& f) const;
@@ -95,8 +97,9 @@ struct MeasuredKernels {
 struct MeasuredChoice {
   bool yes = true;                ///< for yes/no decisions
   std::vector<uint32_t> radices;  ///< row_split, round_trip_tiles
-  uint32_t invocations = 0;       ///< round_trip_tiles: the workgroup size
-  uint32_t bytes = 0;             ///< one_pass_budget, narrow_budget: the shared-memory budget
+  uint32_t invocations = 0;       ///< round_trip_tiles: the workgroup size; row_split: a transform's (0: the split's)
+  uint32_t bytes = 0;             ///< one_pass_budget, narrow_budget: the shared-memory budget; row_split: the
+                                  ///< budget its invocations were measured at
 };
 
 struct MeasuredRow {
