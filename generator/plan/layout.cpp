@@ -407,6 +407,9 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
   return radices;
 }
 
+// The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
+constexpr uint32_t kMostRoundValues = 32;
+
 // The passes along Y of a 2D transform: as the column passes of a long 1D transform, but one pass
 // up to kMaxRegisterResident / kMinColumns (4096), where kMinColumns columns stay in registers:
 // measured on an H100 at 4096 x 4096, one Y pass of 4-column tiles beat two Y passes of 16-column
@@ -420,9 +423,6 @@ std::vector<std::vector<uint32_t>> column_passes(uint32_t n, uint32_t max_bits) 
 // of the frame fewer than the two passes of 36 and 30.
 // Wider values get fewer invocations a tile in rounds (rounds_invocations): an fp64 column of 4096
 // would need 64 values an invocation on 256, so it takes two passes.
-// The most values an invocation holds in a pass exchanged in rounds (64 of its registers).
-constexpr uint32_t kMostRoundValues = 32;
-
 std::vector<std::vector<uint32_t>> y_passes(const KernelSpec& spec, uint32_t ny, uint32_t budget) {
   const uint32_t max_bits = max_column_pass_bits(budget);
   if (!is_power_of_two(ny)) {
@@ -457,11 +457,11 @@ PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget);
 // split until measured on an H200 (bench/results/2026-12-01-h200-balanced-invocations, rows2d/):
 // 32 frames whose rows change 1.314 -> 1.412 x cuFFT, convolutions of 1080p and 4096^2 frames 1.18x.
 PassSplit single_pass_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
-  const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m));
-  // A row's invocations hold where it was measured: at its budget (`bytes`), values an invocation auto.
-  const bool row_invocations = row && row->choice.invocations != 0 && spec.values_per_invocation == 0 &&
-                               row->choice.bytes == spec.shared_memory_bytes;
-  if (row) return {{row->choice.radices}, 1, row_invocations ? row->choice.invocations : 0};
+  if (const MeasuredRow* row = measured_choice(MeasuredDecision::row_split, measured_facts(spec, m))) {
+    // A row's invocations hold where it was measured: at its budget (`bytes`), values an invocation auto.
+    const bool measured_here = spec.values_per_invocation == 0 && row->choice.bytes == spec.shared_memory_bytes;
+    return {{row->choice.radices}, 1, measured_here ? row->choice.invocations : 0};
+  }
   // (The model was fitted to codelets up to 16: lengths with a larger prime keep the search's split.)
   if (spec.precision != Precision::fp32 || largest_prime_factor(m) > 16) return {{auto_radices(m, false)}};
   // Where the plan targets HLSL or MSL, the rows of 2D and 3D kernels are ranked within their

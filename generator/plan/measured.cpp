@@ -76,13 +76,10 @@ struct K {
 MeasuredChoice yes() { return {true, {}, 0}; }
 MeasuredChoice no() { return {false, {}, 0}; }
 MeasuredChoice stages(std::vector<uint32_t> radices) { return {true, std::move(radices), 0}; }
-MeasuredChoice stages_on(std::vector<uint32_t> radices, uint32_t invocations) {
-  return {true, std::move(radices), invocations};
-}
-MeasuredChoice budget(uint32_t bytes) { return {true, {}, 0, bytes}; }
-MeasuredChoice stages_within(std::vector<uint32_t> radices, uint32_t invocations, uint32_t bytes) {
+MeasuredChoice stages_on(std::vector<uint32_t> radices, uint32_t invocations, uint32_t bytes = 0) {
   return {true, std::move(radices), invocations, bytes};
 }
+MeasuredChoice budget(uint32_t bytes) { return {true, {}, 0, bytes}; }
 
 const std::vector<MeasuredRow> kRows = {
     // --- row_split: the split measured fastest on an H100 among every ordered split into the
@@ -100,7 +97,7 @@ const std::vector<MeasuredRow> kRows = {
     {D::row_split, K().n(at(2160)), stages({12, 12, 15}), "2026-11-23-h100-splits", "GB/s: 2630; 15x12x12: 2008"},
     // C2C 4096 (H200, fftgen tune, 512 MiB): the split stays 16x16x16, on 128 invocations of 32 values
     // rather than 256 of 16 at 32 KB (at 48 KB 128 ran slower: 3517 against 3775 GB/s).
-    {D::row_split, K().c2c().one_d().fp32().n(at(4096)), stages_within({16, 16, 16}, 128, 32768),
+    {D::row_split, K().c2c().one_d().fp32().n(at(4096)), stages_on({16, 16, 16}, 128, 32768),
      "2026-12-03-h200-pass-sync", "GB/s (tune/): 3783 on 256 invocations -> 4022 on 128; 3859 at 16 KB"},
 
     // --- smaller_pass_first (column_passes puts the larger pass first).

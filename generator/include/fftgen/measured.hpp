@@ -24,6 +24,7 @@ struct KernelSpec;
 /// The decisions the table makes. Each is asked at one place, which says what a row's choice means there.
 enum class MeasuredDecision {
   row_split,           ///< the stages of a one-pass transform of `n` with auto workgroup size: `radices`
+                       ///< (and `invocations`, where given, at the budget `bytes`)
   smaller_pass_first,  ///< the two passes of a long 1D transform of `n` run the smaller first
   pair_rows,           ///< first_y_stage auto: the row pass does the first stage along Y (`yes`)
   pair_rows_at_once,   ///< a pair's two rows go at once rather than in turn (`yes`)
