@@ -32,8 +32,9 @@ using fftgen::KernelSpec;
 constexpr size_t kMaxCandidates = 64;
 // Shared-memory budgets tried beside the default, up to the device's limit.
 constexpr uint32_t kSharedBudgets[] = {16384, 49152, 65536};
-// Other radix orders tried beside the planner's split.
+// Other radix orders tried beside the planner's split, and other splits (the cost model's best).
 constexpr size_t kMaxRadixOrders = 3;
+constexpr size_t kMaxOtherSplits = 2;
 // Candidates verified, best first, before the defaults are kept.
 constexpr size_t kMaxVerified = 3;
 
@@ -92,6 +93,24 @@ VkDevice find_device(const Session& s) {
   if (s.args.device < 0) return device_of(list.front());  // a listing that marks none preferred
   fail(fmt::format("--device {}: there are {} Vulkan devices, 0 to {} (fftgen-vk devices lists them)", s.args.device,
                    list.size(), list.size() - 1));
+}
+
+// The cost model's best splits of a one-pass 1D kernel into other codelets than the planner's, where
+// the plan leaves its radices free (fp64 C2C 4096 at 16 KB: 16x16x16 on 256 invocations ran 4031
+// GB/s against the planner's 32x4x32's 3975 on an H200, bench/results/2026-12-03-h200-low-rows).
+std::vector<std::vector<uint32_t>> other_splits(const KernelSpec& k) {
+  if (k.explicit_fields.count("radices") != 0 || k.shape.size() != 1) return {};
+  const fftgen::KernelLayout layout = fftgen::make_layout(k);
+  if (layout.bluestein_n != 0 || layout.passes.size() != 1) return {};
+  std::vector<uint32_t> own = layout.radices;
+  std::sort(own.begin(), own.end());
+  std::vector<std::vector<uint32_t>> out;
+  for (const auto& radices : fftgen::modelled_splits(k, layout.passes.front().size, kMaxOtherSplits + 1)) {
+    std::vector<uint32_t> split = radices;
+    std::sort(split.begin(), split.end());
+    if (split != own && out.size() < kMaxOtherSplits) out.push_back(radices);
+  }
+  return out;
 }
 
 // Each tunable field the plan leaves free, with the values to try: null (the kernel's own) first.
@@ -174,7 +193,18 @@ std::optional<std::vector<KernelSpec>> build_candidate(const KernelSpec& k, cons
   }
 }
 
-// Every combination of the axes' values (the defaults first), at most kMaxCandidates that build.
+// A candidate of these fields: appended if it builds, else counted as refused.
+void add_candidate(Tuned& t, const ojson& fields, const std::vector<std::string>& label) {
+  const std::string name = fmt::format("{}__t{}", t.kernel->name, t.candidates.size() + t.refused);
+  if (auto specs = build_candidate(*t.kernel, fields, name))
+    t.candidates.push_back({name, label.empty() ? "defaults" : fmt::format("{}", fmt::join(label, " ")), fields,
+                            std::move(*specs), ""});
+  else
+    ++t.refused;
+}
+
+// Every combination of the axes' values (the defaults first), at most kMaxCandidates that build;
+// then the other splits (other_splits), each with the kernel's other fields.
 void enumerate(Tuned& t, uint32_t max_shared) {
   const auto values = axes(*t.kernel, max_shared);
   std::vector<size_t> at(values.size(), 0);
@@ -187,12 +217,7 @@ void enumerate(Tuned& t, uint32_t max_shared) {
       fields[values[i].first] = v;
       label.push_back(label_part(values[i].first, v));
     }
-    const std::string name = fmt::format("{}__t{}", t.kernel->name, t.candidates.size() + t.refused);
-    if (auto specs = build_candidate(*t.kernel, fields, name))
-      t.candidates.push_back({name, label.empty() ? "defaults" : fmt::format("{}", fmt::join(label, " ")), fields,
-                              std::move(*specs), ""});
-    else
-      ++t.refused;
+    add_candidate(t, fields, label);
     more = false;
     for (size_t i = values.size(); i-- > 0;) {
       if (++at[i] < values[i].second.size()) {
@@ -201,6 +226,10 @@ void enumerate(Tuned& t, uint32_t max_shared) {
       }
       at[i] = 0;
     }
+  }
+  for (const auto& split : other_splits(*t.kernel)) {
+    const json radices = split;
+    add_candidate(t, ojson{{"radices", radices}}, {label_part("radices", radices)});
   }
 }
 

@@ -1033,6 +1033,33 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
 
 }  // namespace
 
+std::vector<std::vector<uint32_t>> modelled_splits(const KernelSpec& spec, uint32_t m, size_t count) {
+  const CostModel& model = measured_cost_model();
+  const std::vector<uint32_t> candidates = is_power_of_two(m) ? std::vector<uint32_t>{2, 4, 8, 16} : mixed_radix_candidates();
+  std::vector<std::pair<double, std::vector<uint32_t>>> ranked;
+  for (const auto& radices : radix_orders(m, candidates, 1)) {
+    KernelSpec trial = spec;
+    trial.radices = radices;
+    try {
+      const KernelLayout layout = make_layout(trial);
+      if (layout.passes.size() == 1)
+        ranked.emplace_back(pass_cost(pass_features(layout.passes.front(), kElementBytes), model), radices);
+    } catch (const PlanError&) {
+    }
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<uint32_t>> out, seen;
+  for (const auto& [cost, radices] : ranked) {
+    std::vector<uint32_t> split = radices;
+    std::sort(split.begin(), split.end());
+    if (out.size() == count) break;
+    if (std::find(seen.begin(), seen.end(), split) != seen.end()) continue;
+    seen.push_back(split);
+    out.push_back(radices);
+  }
+  return out;
+}
+
 namespace {
 
 // Steps 1-4 for the passes of one axis (`length` points, `interleave` data columns per position),

@@ -330,4 +330,10 @@ uint32_t auto_shared_memory_bytes(const KernelSpec& spec);
 /// Radices `auto` picks for an M-point sub-transform (`column_pass`: a pass of a multi-pass kernel).
 std::vector<uint32_t> auto_radices(uint32_t m, bool column_pass);
 
+/// The best order of each of the `count` splits of a one-pass 1D kernel's m points that the cost
+/// model ranks first (every split into codelets with at most one stage more than the fewest that
+/// the kernel, given it as its radices, lays out in one pass), best first: the splits `fftgen tune`
+/// times beside the planner's.
+std::vector<std::vector<uint32_t>> modelled_splits(const KernelSpec& spec, uint32_t m, size_t count);
+
 }  // namespace fftgen
