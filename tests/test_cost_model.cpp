@@ -159,3 +159,27 @@ TEST_CASE("a ranked split keeps a dispatch per pass where pass_sync auto would t
   CHECK(program.passes(fftgen::Direction::forward).size() == 2);
   CHECK(program.passes(fftgen::Direction::inverse).size() == 2);
 }
+
+TEST_CASE("modelled_splits ranks the one-pass splits of a kernel, each split once, for fftgen tune", "[cost]") {
+  KernelSpec z = spec_for(4096);
+  z.precision = fftgen::Precision::fp64;
+  const auto splits = fftgen::modelled_splits(z, 4096, 3);
+  REQUIRE(splits.size() == 3);
+  std::set<std::vector<uint32_t>> seen;
+  for (const auto& radices : splits) {
+    uint32_t product = 1;
+    for (uint32_t r : radices) product *= r;
+    CHECK(product == 4096);
+    std::vector<uint32_t> split = radices;
+    std::sort(split.begin(), split.end());
+    CHECK(seen.insert(split).second);  // one order of each split
+    KernelSpec given = z;
+    given.radices = radices;
+    CHECK(fftgen::make_layout(given).passes.size() == 1);
+  }
+  // The split that ran fastest on an H200 (bench/results/2026-12-03-h200-low-rows, fp64/), which
+  // the planner's own (32x4x32) and its orders never were, is among them.
+  CHECK(seen.count({16, 16, 16}) == 1);
+  // A length beyond one pass has no one-pass split to rank.
+  CHECK(fftgen::modelled_splits(spec_for(1 << 20), 1 << 20, 3).empty());
+}
