@@ -98,9 +98,8 @@ VkDevice find_device(const Session& s) {
 // The cost model's best splits of a one-pass 1D kernel into other codelets than the planner's, where
 // the plan leaves its radices free (fp64 C2C 4096 at 16 KB: 16x16x16 on 256 invocations ran 4031
 // GB/s against the planner's 32x4x32's 3975 on an H200, bench/results/2026-12-03-h200-low-rows).
-std::vector<std::vector<uint32_t>> other_splits(const KernelSpec& k) {
+std::vector<std::vector<uint32_t>> other_splits(const KernelSpec& k, const fftgen::KernelLayout& layout) {
   if (k.explicit_fields.count("radices") != 0 || k.shape.size() != 1) return {};
-  const fftgen::KernelLayout layout = fftgen::make_layout(k);
   if (layout.bluestein_n != 0 || layout.passes.size() != 1) return {};
   std::vector<uint32_t> own = layout.radices;
   std::sort(own.begin(), own.end());
@@ -114,10 +113,10 @@ std::vector<std::vector<uint32_t>> other_splits(const KernelSpec& k) {
 }
 
 // Each tunable field the plan leaves free, with the values to try: null (the kernel's own) first.
-std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k, uint32_t max_shared) {
+std::vector<std::pair<std::string, std::vector<json>>> axes(const KernelSpec& k, const fftgen::KernelLayout& layout,
+                                                           uint32_t max_shared) {
   std::vector<std::pair<std::string, std::vector<json>>> out;
   auto free = [&](const char* field) { return k.explicit_fields.count(field) == 0; };
-  const fftgen::KernelLayout layout = fftgen::make_layout(k);
   if (free("shared_memory_bytes")) {
     std::vector<json> values{nullptr};
     for (uint32_t bytes : kSharedBudgets)
@@ -206,7 +205,8 @@ void add_candidate(Tuned& t, const ojson& fields, const std::vector<std::string>
 // Every combination of the axes' values (the defaults first), at most kMaxCandidates that build;
 // then the other splits (other_splits), each with the kernel's other fields.
 void enumerate(Tuned& t, uint32_t max_shared) {
-  const auto values = axes(*t.kernel, max_shared);
+  const fftgen::KernelLayout layout = fftgen::make_layout(*t.kernel);
+  const auto values = axes(*t.kernel, layout, max_shared);
   std::vector<size_t> at(values.size(), 0);
   for (bool more = true; more && t.candidates.size() < kMaxCandidates;) {
     ojson fields = ojson::object();
@@ -227,7 +227,7 @@ void enumerate(Tuned& t, uint32_t max_shared) {
       at[i] = 0;
     }
   }
-  for (const auto& split : other_splits(*t.kernel)) {
+  for (const auto& split : other_splits(*t.kernel, layout)) {
     const json radices = split;
     add_candidate(t, ojson{{"radices", radices}}, {label_part("radices", radices)});
   }

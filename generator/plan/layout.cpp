@@ -981,6 +981,12 @@ uint32_t balanced_invocations(const KernelSpec& spec, const std::vector<uint32_t
   return 0;
 }
 
+// The codelets the cost model splits m into: radices 2 to 16 for a power of two, else every
+// mixed-radix candidate.
+std::vector<uint32_t> split_radices(uint32_t m) {
+  return is_power_of_two(m) ? std::vector<uint32_t>{2, 4, 8, 16} : mixed_radix_candidates();
+}
+
 // The cost model's choice among every order of the splits of m into codelets with at most one
 // stage more than the fewest (powers of two: radices 2 to 16), each on invocations_per_column's
 // invocations (or the plan's values_per_invocation's) or on balanced_invocations', against the search's split (auto_radices), which stands
@@ -991,8 +997,7 @@ PassSplit modelled_split(const KernelSpec& spec, uint32_t m, uint32_t budget) {
     const std::optional<PassLayout> pass = trial_pass(spec, m, radices, budget, invocations);
     return pass ? pass_cost(pass_features(*pass, kElementBytes), model) : HUGE_VAL;
   };
-  std::vector<uint32_t> candidates = mixed_radix_candidates();
-  if (is_power_of_two(m)) candidates = {2, 4, 8, 16};
+  const std::vector<uint32_t> candidates = split_radices(m);
   PassSplit best{{auto_radices(m, false)}};
   double best_cost = cost(best.radices[0], 0) - model.margin;
   auto consider = [&](const std::vector<uint32_t>& radices, uint32_t invocations) {
@@ -1035,9 +1040,8 @@ void place_twiddles(PassLayout& pass, bool table, TwiddleTable& twiddles) {
 
 std::vector<std::vector<uint32_t>> modelled_splits(const KernelSpec& spec, uint32_t m, size_t count) {
   const CostModel& model = measured_cost_model();
-  const std::vector<uint32_t> candidates = is_power_of_two(m) ? std::vector<uint32_t>{2, 4, 8, 16} : mixed_radix_candidates();
   std::vector<std::pair<double, std::vector<uint32_t>>> ranked;
-  for (const auto& radices : radix_orders(m, candidates, 1)) {
+  for (const auto& radices : radix_orders(m, split_radices(m), 1)) {
     KernelSpec trial = spec;
     trial.radices = radices;
     try {
